@@ -1,0 +1,170 @@
+"""Events: what happened when an action was applied.
+
+:meth:`durak_core.Game.apply` returns a list of these.  They are frozen
+values with a short English ``str`` for logs and a JSON-able ``to_dict``.
+A :class:`Drew` event seen from one seat holds ``None`` for cards that seat
+cannot see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Union
+
+from .cards import Card
+
+
+def _cards(cards: tuple[Card | None, ...]) -> str:
+    return " ".join("?" if c is None else str(c) for c in cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Attacked:
+    """Attack cards were led or thrown in."""
+
+    player: int
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return f"player {self.player} attacks with {_cards(self.cards)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Defended:
+    """An attack card was beaten."""
+
+    player: int
+    attack_card: Card
+    card: Card
+
+    def __str__(self) -> str:
+        return f"player {self.player} beats {self.attack_card} with {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Transferred:
+    """Perevodnoy: the defence moved on to ``defender``."""
+
+    player: int
+    card: Card
+    shown: bool
+    defender: int
+
+    def __str__(self) -> str:
+        how = "showing" if self.shown else "adding"
+        return f"player {self.player} transfers to player {self.defender} by {how} {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeDeclared:
+    """The defender will pick up the table (attackers may still throw in)."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"player {self.player} takes"
+
+
+@dataclass(frozen=True, slots=True)
+class Passed:
+    """A player is done throwing in for now."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"player {self.player} passes"
+
+
+@dataclass(frozen=True, slots=True)
+class PickedUp:
+    """The defender picked up every card on the table (in the open)."""
+
+    player: int
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return f"player {self.player} picks up {_cards(self.cards)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded:
+    """The bout was beaten off: the table went to the discard pile."""
+
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return f"beaten: {_cards(self.cards)} discarded"
+
+
+@dataclass(frozen=True, slots=True)
+class Drew:
+    """A player drew from the talon; ``None`` stands for a card not seen."""
+
+    player: int
+    cards: tuple[Card | None, ...]
+
+    def __str__(self) -> str:
+        n = len(self.cards)
+        return f"player {self.player} draws {n} card{'s' if n != 1 else ''}"
+
+
+@dataclass(frozen=True, slots=True)
+class Left:
+    """A player ran out of cards with the talon empty: they are out, safe."""
+
+    player: int
+    place: int
+
+    def __str__(self) -> str:
+        return f"player {self.player} is out (place {self.place})"
+
+
+@dataclass(frozen=True, slots=True)
+class NewBout:
+    """A new bout begins."""
+
+    attacker: int
+    defender: int
+
+    def __str__(self) -> str:
+        return f"player {self.attacker} attacks player {self.defender}"
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    """The game ended.  ``durak`` is None for a draw."""
+
+    durak: int | None
+    losers: tuple[int, ...]
+    finish_order: tuple[int, ...]
+    reason: str
+
+    def __str__(self) -> str:
+        if self.durak is None:
+            return f"game over: a draw ({self.reason})"
+        if len(self.losers) > 1:
+            return f"game over: team {', '.join(map(str, self.losers))} lose"
+        return f"game over: player {self.durak} is the durak"
+
+
+Event = Union[
+    Attacked, Defended, Transferred, TakeDeclared, Passed, PickedUp, Discarded, Drew,
+    Left, NewBout, GameOver,
+]
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """A JSON-able dict with a ``type`` key and cards as text (``None`` for hidden).
+
+    >>> event_to_dict(Defended(1, Card.parse("7s"), Card.parse("9s")))
+    {'type': 'defended', 'player': 1, 'attack_card': '7♠', 'card': '9♠'}
+    """
+    out: dict[str, Any] = {"type": type(event).__name__.lower()}
+    for name in event.__slots__:
+        value = getattr(event, name)
+        if isinstance(value, Card):
+            value = str(value)
+        elif isinstance(value, tuple):
+            value = [str(v) if isinstance(v, Card) else v for v in value]
+        out[name] = value
+    return out

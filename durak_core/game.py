@@ -1,0 +1,1338 @@
+"""The game state: who may do what now, why not, and what happens.
+
+A :class:`Game` is its rules, its deck order and the actions applied so far.
+It answers, for every seat at any moment, which actions are legal
+(:meth:`Game.legal_actions`) and why any other is not (:meth:`Game.why_illegal`);
+:meth:`Game.apply` changes the state only for a legal action.
+
+The same class also holds a game *seen from one seat* (:meth:`Game.view`,
+:meth:`Game.from_observation`): other hands and the talon are then partly
+unknown, a hand being a mask of known cards plus a count of unknown ones.
+Opponents' actions apply to such a view, unknown cards are drawn as unknown,
+and :meth:`Game.determinize` deals the unknown cards at random to turn a view
+into a full game, as ISMCTS needs.
+
+>>> from durak_core import Rules, Game, Card, Attack, Take
+>>> game = Game.new(Rules(), seed=7)
+>>> game.attacker, game.defender, str(game.trump_card)
+(1, 0, 'K♥')
+>>> [str(c) for c in game.hand(1)]
+['J♠', '10♦', 'J♦', 'Q♦', '9♣', '6♥']
+>>> events = game.apply(Attack(1, Card.parse("9♣")))
+>>> [str(a) for a in game.legal_actions(0)]
+['0 defend 9♣ with J♣', '0 defend 9♣ with 7♥', '0 defend 9♣ with 8♥', '0 defend 9♣ with 10♥', '0 take']
+>>> game.why_illegal(Attack(0, Card.parse("7♣")))
+'You are the defender: beat the attack cards or take them; you cannot attack yourself.'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .actions import Action, Attack, Defend, Pass, Take, Transfer, parse_action
+from .cards import (
+    ALL_CARDS,
+    BEATERS,
+    RANK_MASK,
+    RANK_NAMES,
+    SUIT_MASK,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    Card,
+    Suit,
+    cards_of,
+    deck_mask,
+    display_key,
+    mask_of,
+    new_deck,
+    ranks_of,
+)
+from .events import (
+    Attacked,
+    Defended,
+    Discarded,
+    Drew,
+    Event,
+    GameOver,
+    Left,
+    NewBout,
+    Passed,
+    PickedUp,
+    TakeDeclared,
+    Transferred,
+)
+from .rules import HAND_SIZE, Rules
+
+JSON_FORMAT = "durak-game"
+JSON_VERSION = 1
+
+
+class IllegalAction(Exception):
+    """An action that the rules refuse; ``reason`` is a sentence for the player."""
+
+    def __init__(self, reason: str, action: object = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.action = action
+
+
+# Actions are values; the common ones are made once and shared.
+_ATTACK = tuple(tuple(Attack(p, c) for c in ALL_CARDS) for p in range(6))
+_TRANSFER = tuple(tuple(Transfer(p, c) for c in ALL_CARDS) for p in range(6))
+_SHOW = tuple(tuple(Transfer(p, c, True) for c in ALL_CARDS) for p in range(6))
+_TAKE = tuple(Take(p) for p in range(6))
+_PASS = tuple(Pass(p) for p in range(6))
+_DEFEND: dict[int, Defend] = {}
+
+
+def _defend(p: int, a: Card, c: Card) -> Defend:
+    key = (p * 52 + a.index) * 52 + c.index
+    act = _DEFEND.get(key)
+    if act is None:
+        act = _DEFEND[key] = Defend(p, a, c)
+    return act
+
+
+def _subsets(cards: list[Card], most: int) -> Iterable[tuple[Card, ...]]:
+    """Every subset of 2..most cards, in a fixed order."""
+    k = len(cards)
+    for bits in range(1, 1 << k):
+        chosen = tuple(cards[i] for i in range(k) if bits >> i & 1)
+        if 2 <= len(chosen) <= most:
+            yield chosen
+
+
+def _cards_text(mask: int) -> list[str]:
+    return [str(c) for c in cards_of(mask)]
+
+
+class Game:
+    """A game of Durak, in full or as one seat sees it.  See the module docstring."""
+
+    __slots__ = (
+        "_active", "_att", "_attacker", "_bouts", "_cache", "_def", "_defender", "_deck",
+        "_discard", "_dstart", "_durak", "_finish", "_hand", "_log", "_losers", "_n",
+        "_over", "_passed", "_prev_durak", "_public", "_rankmask", "_reason", "_shown",
+        "_taking", "_talon", "_tmask", "_tpos", "_trump", "_trump_card", "_unk", "_unseen",
+        "_viewer", "rules",
+    )
+
+    rules: Rules
+    _n: int
+    _trump: int
+    _trump_card: Card
+    _talon: tuple[Card | None, ...]
+    _tpos: int
+    _hand: list[int]
+    _unk: list[int]
+    _public: list[int]
+    _att: list[Card]
+    _def: list[Card | None]
+    _rankmask: int
+    _tmask: int
+    _attacker: int
+    _defender: int
+    _taking: bool
+    _passed: int
+    _shown: int
+    _dstart: int
+    _discard: int
+    _active: int
+    _finish: list[int]
+    _over: bool
+    _durak: int | None
+    _losers: tuple[int, ...]
+    _reason: str
+    _bouts: int
+    _log: list[Action]
+    _deck: tuple[Card, ...] | None
+    _viewer: int | None
+    _unseen: int
+    _prev_durak: int | None
+    _cache: dict[int, list[Action]]
+
+    # ------------------------------------------------------------------ setup
+
+    def __init__(self) -> None:
+        raise TypeError("use Game.new(rules, seed=...) or Game.new(rules, deck=[...])")
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules | None = None,
+        seed: int | None = None,
+        deck: Sequence[Card] | None = None,
+        previous_durak: int | None = None,
+    ) -> Game:
+        """Deal a new game.
+
+        seed: shuffle the deck with ``random.Random(seed)``.
+        deck: an explicit deck order instead: card ``i`` of the first ``6n``
+            goes to seat ``i % n``, the next card is the trump card (it lies
+            under the talon and is drawn last), the talon is drawn from the
+            card after it onwards.
+        previous_durak: with ``Rules(match=True)``, the durak of the previous
+            game of the series: the first attack is made against them by the
+            player on their right.
+        """
+        rules = rules if rules is not None else Rules()
+        if deck is None:
+            cards = new_deck(rules.deck_size)
+            random.Random(seed).shuffle(cards)
+        else:
+            if seed is not None:
+                raise ValueError("give either seed or deck, not both")
+            cards = list(deck)
+            if not all(isinstance(c, Card) for c in cards):
+                raise ValueError("deck must be a sequence of Card")
+            if len(cards) != rules.deck_size or mask_of(cards) != deck_mask(rules.deck_size):
+                raise ValueError(
+                    f"deck must hold each card of the {rules.deck_size}-card deck exactly once"
+                )
+        if previous_durak is not None:
+            if not rules.match:
+                raise ValueError("previous_durak needs Rules(match=True)")
+            if not 0 <= previous_durak < rules.players:
+                raise ValueError(f"previous_durak must be a seat, not {previous_durak!r}")
+        game = object.__new__(cls)
+        game._setup(rules, tuple(cards), previous_durak)
+        return game
+
+    def _setup(self, rules: Rules, deck: tuple[Card, ...], previous_durak: int | None) -> None:
+        n = rules.players
+        self.rules = rules
+        self._n = n
+        self._deck = deck
+        self._prev_durak = previous_durak
+        self._hand = [0] * n
+        self._unk = [0] * n
+        self._public = [0] * n
+        dealt = HAND_SIZE * n
+        for i in range(dealt):
+            self._hand[i % n] |= deck[i].bit
+        if dealt < len(deck):
+            self._trump_card = deck[dealt]
+            self._talon = (*deck[dealt + 1 :], deck[dealt])
+        else:
+            # Everything was dealt: the last card dealt shows trump, in its owner's hand.
+            self._trump_card = deck[-1]
+            self._talon = ()
+            self._public[(dealt - 1) % n] |= deck[-1].bit
+        self._trump = int(self._trump_card.suit)
+        self._tpos = 0
+        self._att = []
+        self._def = []
+        self._rankmask = 0
+        self._tmask = 0
+        self._taking = False
+        self._passed = 0
+        self._shown = 0
+        self._discard = 0
+        self._active = (1 << n) - 1
+        self._finish = []
+        self._over = False
+        self._durak = None
+        self._losers = ()
+        self._reason = ""
+        self._bouts = 0
+        self._log = []
+        self._viewer = None
+        self._unseen = 0
+        self._cache = {}
+        if previous_durak is not None:
+            self._defender = previous_durak
+            self._attacker = (previous_durak - 1) % n
+        else:
+            self._attacker = self._lowest_trump_holder()
+            self._defender = (self._attacker + 1) % n
+        self._dstart = self._size(self._defender)
+
+    def _lowest_trump_holder(self) -> int:
+        for rank in range(2, 15):
+            bit = Card(rank, self._trump).bit
+            for seat in range(self._n):
+                if self._hand[seat] & bit:
+                    return seat
+        return 0
+
+    # ------------------------------------------------------------ read access
+
+    @property
+    def players(self) -> int:
+        return self._n
+
+    @property
+    def attacker(self) -> int:
+        """The main attacker of the bout (after a transfer: the player who transferred)."""
+        return self._attacker
+
+    @property
+    def defender(self) -> int:
+        return self._defender
+
+    @property
+    def trump_card(self) -> Card:
+        """The card turned up under the talon; its suit is trump."""
+        return self._trump_card
+
+    @property
+    def trump_suit(self) -> Suit:
+        return Suit(self._trump)
+
+    @property
+    def table(self) -> list[tuple[Card, Card | None]]:
+        """The bout's (attack card, defence card or None) pairs, in the order played."""
+        return list(zip(self._att, self._def))
+
+    @property
+    def talon_size(self) -> int:
+        return len(self._talon) - self._tpos
+
+    @property
+    def discard_size(self) -> int:
+        return self._discard.bit_count()
+
+    @property
+    def discarded(self) -> list[Card]:
+        """The discarded cards (face down, but every player saw them beaten)."""
+        return list(cards_of(self._discard))
+
+    @property
+    def is_over(self) -> bool:
+        return self._over
+
+    @property
+    def durak(self) -> int | None:
+        """The loser, or None while playing and for a draw.
+
+        With teams, the first seat of the losing team that still held cards;
+        :attr:`losers` names the whole team.
+        """
+        return self._durak
+
+    @property
+    def losers(self) -> tuple[int, ...]:
+        """The durak, or with teams every seat of the losing team; () for a draw."""
+        return self._losers
+
+    @property
+    def end_reason(self) -> str:
+        return self._reason
+
+    @property
+    def finish_order(self) -> list[int]:
+        """Seats that went out (safe), in the order they left."""
+        return list(self._finish)
+
+    @property
+    def active_players(self) -> list[int]:
+        """Seats still in the game (holding cards or able to draw)."""
+        return [s for s in range(self._n) if self._active >> s & 1]
+
+    @property
+    def taking(self) -> bool:
+        """Whether the defender has declared take in this bout."""
+        return self._taking
+
+    @property
+    def passed(self) -> list[int]:
+        """Seats that passed since the table last changed."""
+        return [s for s in range(self._n) if self._passed >> s & 1]
+
+    @property
+    def bouts(self) -> int:
+        """Bouts finished so far."""
+        return self._bouts
+
+    @property
+    def log(self) -> list[Action]:
+        """The actions applied so far, in order: with the rules and deck, a replay."""
+        return list(self._log)
+
+    @property
+    def deck(self) -> tuple[Card, ...] | None:
+        """The deck order the game was dealt from (None for a seat's view)."""
+        return self._deck
+
+    @property
+    def viewer(self) -> int | None:
+        """The seat this game is seen from, or None for the full game."""
+        return self._viewer
+
+    @property
+    def limit(self) -> int:
+        """How many attack cards this bout may hold in all."""
+        return min(self.rules.limit_cap(self._discard == 0), self._dstart)
+
+    def hand(self, player: int) -> list[Card]:
+        """A player's cards, sorted as players hold them (by suit, trumps last, then rank).
+
+        In a seat's view, only the cards that seat knows of.
+        """
+        return sorted(cards_of(self._hand[player]), key=lambda c: display_key(c, self._trump))
+
+    def hand_size(self, player: int) -> int:
+        return self._size(player)
+
+    def known_cards(self, player: int) -> list[Card]:
+        """Cards of ``player`` that every seat knows of (picked up or drawn in the open)."""
+        return list(cards_of(self._public[player]))
+
+    def throwers(self) -> list[int]:
+        """Seats that may throw in this bout (ignoring which cards they hold)."""
+        return self._throwers()
+
+    # ---------------------------------------------------------------- helpers
+
+    def _size(self, p: int) -> int:
+        return self._hand[p].bit_count() + self._unk[p]
+
+    def _cards(self, p: int) -> int:
+        """The cards ``p`` may hold: known ones, plus every unseen card if some are unknown."""
+        if self._unk[p]:
+            return self._hand[p] | self._unseen
+        return self._hand[p]
+
+    def _holds(self, p: int, card: Card) -> bool:
+        return bool(self._hand[p] & card.bit) or bool(self._unk[p] and self._unseen & card.bit)
+
+    def _remove(self, p: int, card: Card) -> None:
+        bit = card.bit
+        if self._hand[p] & bit:
+            self._hand[p] ^= bit
+            self._public[p] &= ~bit
+        else:
+            self._unk[p] -= 1
+            self._unseen ^= bit
+
+    def _team(self, seat: int) -> int:
+        return self.rules.team_of(seat)
+
+    def _next_active(self, seat: int) -> int | None:
+        n = self._n
+        for k in range(1, n):
+            s = (seat + k) % n
+            if self._active >> s & 1:
+                return s
+        return None
+
+    def _next_opponent(self, seat: int) -> int | None:
+        """The next seat clockwise still in the game and not on ``seat``'s team."""
+        n = self._n
+        team = self._team(seat)
+        for k in range(1, n):
+            s = (seat + k) % n
+            if self._active >> s & 1 and self._team(s) != team:
+                return s
+        return None
+
+    def _throwers(self) -> list[int]:
+        d = self._defender
+        n = self._n
+        active = self._active
+        teams = self.rules.teams
+        dteam = self._team(d)
+        if self.rules.throw_in == "neighbours":
+            out = []
+            a = self._attacker
+            if a != d and active >> a & 1 and not (teams and self._team(a) == dteam):
+                out.append(a)
+            for k in range(1, n):
+                s = (d + k) % n
+                if active >> s & 1:
+                    if s != a and not (teams and self._team(s) == dteam):
+                        out.append(s)
+                    break
+            return out
+        a = self._attacker
+        return [
+            s
+            for s in ((a + k) % n for k in range(n))
+            if s != d and active >> s & 1 and not (teams and self._team(s) == dteam)
+        ]
+
+    def _limit(self) -> int:
+        cap = self.rules.limit_cap(self._discard == 0)
+        return cap if cap < self._dstart else self._dstart
+
+    # ----------------------------------------------------------- legal moves
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """What ``player`` may do now; with no argument, every seat's actions (by seat).
+
+        In a seat's view, an opponent's list names every action they *might*
+        have (their unknown cards could be any unseen card).
+        """
+        if player is None:
+            out: list[Action] = []
+            for p in range(self._n):
+                out += self._legal(p)
+            return out
+        if not isinstance(player, int) or not 0 <= player < self._n:
+            raise ValueError(f"no seat {player!r} in a {self._n}-player game")
+        return list(self._legal(player))
+
+    def automatic_actions(self) -> list[Action]:
+        """Passes that nobody needs to click: seats whose only legal action is Pass.
+
+        A player who cannot throw in counts as having passed.  The engine
+        decides that by itself when it is public (no cards left, the limit
+        reached); when it depends on the hand, the hand's owner passes, and a
+        user interface or a bot can apply these without asking.
+        """
+        out: list[Action] = []
+        for p in range(self._n):
+            if self._unk[p]:
+                continue
+            legal = self._legal(p)
+            if len(legal) == 1 and type(legal[0]) is Pass:
+                out.append(legal[0])
+        return out
+
+    def _legal(self, p: int) -> list[Action]:
+        cached = self._cache.get(p)
+        if cached is not None:
+            return cached
+        res: list[Action] = []
+        self._cache[p] = res
+        if self._over or not self._active >> p & 1:
+            return res
+        att = self._att
+        if p == self._defender:
+            if not att or self._taking:
+                return res
+            hand = self._cards(p)
+            beaters = BEATERS[self._trump]
+            unbeaten = False
+            beaten = False
+            for a, d in zip(att, self._def):
+                if d is None:
+                    unbeaten = True
+                    m = hand & beaters[a.index]
+                    while m:
+                        low = m & -m
+                        res.append(_defend(p, a, ALL_CARDS[low.bit_length() - 1]))
+                        m ^= low
+                else:
+                    beaten = True
+            if not beaten and self.rules.variant == "perevodnoy":
+                rank = att[0].rank
+                if self._rankmask == RANK_MASK[rank]:
+                    nd = self._next_opponent(p)
+                    count = len(att)
+                    nsize = -1 if nd is None else self._size(nd)
+                    if count < self.rules.limit_cap(self._discard == 0) and nsize > count:
+                        m = hand & RANK_MASK[rank]
+                        while m:
+                            low = m & -m
+                            res.append(_TRANSFER[p][low.bit_length() - 1])
+                            m ^= low
+                    if self.rules.transfer_by_showing_trump and nsize >= count:
+                        tc = Card(rank, self._trump)
+                        if hand & tc.bit and not self._shown & tc.bit:
+                            res.append(_SHOW[p][tc.index])
+            if unbeaten:
+                res.append(_TAKE[p])
+            return res
+        if p not in self._throwers():
+            return res
+        hand = self._cards(p)
+        if not att:
+            if p != self._attacker:
+                return res
+            attack = _ATTACK[p]
+            m = hand
+            while m:
+                low = m & -m
+                res.append(attack[low.bit_length() - 1])
+                m ^= low
+            limit = self._limit()
+            if self.rules.open_with_several and limit > 1:
+                for rank in range(2, 15):
+                    group = hand & RANK_MASK[rank]
+                    if group & (group - 1):
+                        cards = list(cards_of(group))
+                        for chosen in _subsets(cards, limit):
+                            res.append(Attack(p, chosen[0], chosen[1:]))
+            return res
+        if len(att) >= self._limit() or not self._size(p):
+            return res
+        m = hand & self._rankmask
+        attack = _ATTACK[p]
+        while m:
+            low = m & -m
+            res.append(attack[low.bit_length() - 1])
+            m ^= low
+        if not self._passed >> p & 1 and (self._taking or None not in self._def):
+            res.append(_PASS[p])
+        return res
+
+    # --------------------------------------------------------------- reasons
+
+    def why_illegal(self, action: object) -> str | None:
+        """None if ``action`` is legal now, else a sentence a player understands.
+
+        >>> from durak_core import Rules, Game, Card, Take
+        >>> Game.new(Rules(), seed=7).why_illegal(Take(0))
+        'There is nothing on the table to take yet.'
+        """
+        if not isinstance(action, (Attack, Defend, Transfer, Take, Pass)):
+            return f"{action!r} is not an action (Attack, Defend, Transfer, Take or Pass)."
+        p = action.player
+        if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < self._n:
+            return f"There is no seat {p!r} at this {self._n}-player table."
+        if self._over:
+            return "The game is over."
+        if not self._active >> p & 1:
+            return f"Player {p} is out of the game and plays no more."
+        if isinstance(action, Defend):
+            return self._why_defend(p, action)
+        if isinstance(action, Attack):
+            return self._why_attack(p, action)
+        if isinstance(action, Transfer):
+            return self._why_transfer(p, action)
+        if isinstance(action, Take):
+            return self._why_take(p)
+        return self._why_pass(p)
+
+    def _defender_options(self) -> str:
+        if self.rules.variant == "perevodnoy":
+            return "beat the attack cards, transfer or take them"
+        return "beat the attack cards or take them"
+
+    def _not_thrower(self, p: int) -> str | None:
+        if p in self._throwers():
+            return None
+        d = self._defender
+        if self.rules.teams and self._team(p) == self._team(d):
+            return f"Player {d} is your partner; you may not attack them."
+        names = " and ".join(str(s) for s in self._throwers())
+        return (
+            f"Only the defender's neighbours (player {names}) may throw in "
+            "(throw_in='neighbours')."
+        )
+
+    def _not_held(self, p: int, card: Card) -> str:
+        if not card.bit & deck_mask(self.rules.deck_size):
+            return f"{card} is not in a {self.rules.deck_size}-card deck."
+        if self._viewer is not None and p != self._viewer:
+            return f"Player {p} cannot hold {card}: it is known to be elsewhere."
+        return f"You do not hold {card}."
+
+    def _limit_reason(self, extra: int) -> str:
+        count = len(self._att)
+        first = self._discard == 0
+        cap = self.rules.limit_cap(first)
+        if count + extra > cap:
+            when = "before the first discard" if first and cap < 6 else "in a bout"
+            return (
+                f"At most {cap} attack cards may be played {when}; "
+                f"the table has {count} already."
+            )
+        return (
+            f"Player {self._defender} had {self._dstart} cards when they began defending, "
+            f"so the bout may hold only {self._dstart} attack cards; "
+            f"the table has {count} already."
+        )
+
+    def _why_attack(self, p: int, action: Attack) -> str | None:
+        if p == self._defender:
+            return (
+                f"You are the defender: {self._defender_options()}; "
+                "you cannot attack yourself."
+            )
+        att = self._att
+        cards = action.cards
+        if not att:
+            if p != self._attacker:
+                return (
+                    f"Player {self._attacker} leads this bout; the others may throw in "
+                    "after the first card."
+                )
+        else:
+            reason = self._not_thrower(p)
+            if reason:
+                return reason
+            if action.more:
+                return "Only the opening lead may be several cards; throw in one card at a time."
+        for c in cards:
+            if not self._holds(p, c):
+                return self._not_held(p, c)
+        if len(cards) > 1:
+            if not self.rules.open_with_several:
+                return (
+                    "Lead one card at a time (open_with_several is off); "
+                    "throw in the others after it."
+                )
+            if len({c.rank for c in cards}) > 1:
+                return "Cards led together must all have the same rank."
+        if att:
+            card = cards[0]
+            if not self._rankmask & card.bit:
+                ranks = ", ".join(RANK_NAMES[r] for r in ranks_of(self._tmask))
+                return (
+                    f"You can only throw in a rank already on the table ({ranks}); "
+                    f"{card} does not match."
+                )
+        if len(att) + len(cards) > self._limit():
+            return self._limit_reason(len(cards))
+        return None
+
+    def _why_not_beat(self, card: Card, attack: Card) -> str:
+        trump = self._trump
+        symbol = SUIT_SYMBOLS[trump]
+        if card.suit == trump and attack.suit == trump:
+            return f"{card} is a lower trump than {attack}; a trump beats only a lower trump."
+        if attack.suit == trump:
+            return f"{attack} is a trump; only a higher trump beats it."
+        suit = SUIT_NAMES[attack.suit][:-1]
+        if card.suit == attack.suit:
+            return f"{card} is lower than {attack}; beat it with a higher {suit} or a trump ({symbol})."
+        return f"{card} cannot beat {attack}: play a higher {suit} or a trump ({symbol})."
+
+    def _why_defend(self, p: int, action: Defend) -> str | None:
+        d = self._defender
+        if p != d:
+            return f"Only the defender, player {d}, beats cards."
+        if not self._att:
+            return "There is nothing to beat yet."
+        a = action.attack_card
+        for i, x in enumerate(self._att):
+            if x is a:
+                break
+        else:
+            return f"{a} is not an attack card on the table."
+        beaten_by = self._def[i]
+        if beaten_by is not None:
+            return f"{a} is already beaten by {beaten_by}."
+        if self._taking:
+            return "You have declared take: you will pick up the table and beat no more cards."
+        c = action.card
+        if not self._holds(p, c):
+            return self._not_held(p, c)
+        if not BEATERS[self._trump][a.index] & c.bit:
+            return self._why_not_beat(c, a)
+        return None
+
+    def _why_transfer(self, p: int, action: Transfer) -> str | None:
+        if self.rules.variant != "perevodnoy":
+            return "Transfers belong to perevodnoy; this game is podkidnoy."
+        d = self._defender
+        if p != d:
+            return f"Only the defender, player {d}, can transfer."
+        att = self._att
+        if not att:
+            return "There is nothing to transfer yet."
+        if self._taking:
+            return "You have declared take, so you can no longer transfer."
+        if any(x is not None for x in self._def):
+            return "You can transfer only before beating any card of the bout."
+        rank = att[0].rank
+        if self._rankmask != RANK_MASK[rank]:
+            return "You can transfer only when every attack card has the same rank."
+        card = action.card
+        if card.rank != rank:
+            return f"Transfer with a card of rank {RANK_NAMES[rank]}; {card} does not match."
+        if action.show:
+            if not self.rules.transfer_by_showing_trump:
+                return "Transferring by showing a trump needs transfer_by_showing_trump=True."
+            if card.suit != self._trump:
+                return f"Only the trump of rank {RANK_NAMES[rank]} can be shown; {card} is no trump."
+            if self._shown & card.bit:
+                return f"{card} has already been shown this bout; play a card to transfer again."
+        if not self._holds(p, card):
+            return self._not_held(p, card)
+        nd = self._next_opponent(p)
+        if nd is None:
+            return "Nobody is left in the game to transfer to."
+        need = len(att) + (0 if action.show else 1)
+        cap = self.rules.limit_cap(self._discard == 0)
+        if need > cap:
+            return f"A transfer would make {need} attack cards; the limit is {cap}."
+        if self._size(nd) < need:
+            return (
+                f"Player {nd} holds only {self._size(nd)} cards, fewer than the {need} "
+                "attack cards a transfer would give them."
+            )
+        return None
+
+    def _why_take(self, p: int) -> str | None:
+        d = self._defender
+        if p != d:
+            return f"Only the defender, player {d}, can take."
+        if not self._att:
+            return "There is nothing on the table to take yet."
+        if self._taking:
+            return "You have already declared take."
+        if None not in self._def:
+            return "Every attack card is beaten; there is nothing to take."
+        return None
+
+    def _why_pass(self, p: int) -> str | None:
+        if p == self._defender:
+            return f"The defender cannot pass: {self._defender_options()}."
+        att = self._att
+        if not att:
+            if p == self._attacker:
+                return "You lead this bout: play a card first."
+            return f"The bout has not started: player {self._attacker} must lead a card."
+        reason = self._not_thrower(p)
+        if reason:
+            return reason
+        if not self._taking and None in self._def:
+            return (
+                f"Wait for player {self._defender} to beat the cards or take them; "
+                "pass once the table is beaten."
+            )
+        if self._passed >> p & 1:
+            return "You have already passed; you may throw in again when the table changes."
+        if not self._size(p):
+            return "You have no cards, so you count as passed already."
+        if len(att) >= self._limit():
+            return "No more cards can be thrown in, so you count as passed already."
+        return None
+
+    # ------------------------------------------------------------- applying
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a legal action and return what happened.
+
+        Raises :class:`IllegalAction` with the reason, and changes nothing,
+        if the action is not legal now.
+        """
+        reason = self.why_illegal(action)
+        if reason is not None:
+            raise IllegalAction(reason, action)
+        return self._apply(action)
+
+    def _apply(self, action: Action) -> list[Event]:
+        self._cache = {}
+        self._log.append(action)
+        events: list[Event] = []
+        p = action.player
+        kind = type(action)
+        if kind is Attack:
+            assert isinstance(action, Attack)
+            cards = action.cards
+            for c in cards:
+                self._remove(p, c)
+                self._att.append(c)
+                self._def.append(None)
+                self._rankmask |= RANK_MASK[c.rank]
+                self._tmask |= c.bit
+            self._passed = 0
+            events.append(Attacked(p, cards))
+            self._maybe_leave(p, events)
+        elif kind is Defend:
+            assert isinstance(action, Defend)
+            c = action.card
+            self._remove(p, c)
+            self._def[self._att.index(action.attack_card)] = c
+            self._rankmask |= RANK_MASK[c.rank]
+            self._tmask |= c.bit
+            self._passed = 0
+            events.append(Defended(p, action.attack_card, c))
+        elif kind is Transfer:
+            assert isinstance(action, Transfer)
+            c = action.card
+            if action.show:
+                if not self._hand[p] & c.bit:  # a view learns the shown card
+                    self._unk[p] -= 1
+                    self._unseen ^= c.bit
+                    self._hand[p] |= c.bit
+                self._public[p] |= c.bit
+                self._shown |= c.bit
+            else:
+                self._remove(p, c)
+                self._att.append(c)
+                self._def.append(None)
+                self._tmask |= c.bit
+            nd = self._next_opponent(p)
+            assert nd is not None
+            self._attacker = p
+            self._defender = nd
+            self._dstart = self._size(nd)
+            self._passed = 0
+            events.append(Transferred(p, c, action.show, nd))
+            self._maybe_leave(p, events)
+        elif kind is Take:
+            self._taking = True
+            self._passed = 0
+            events.append(TakeDeclared(p))
+        else:
+            self._passed |= 1 << p
+            events.append(Passed(p))
+        self._settle(events)
+        return events
+
+    def _maybe_leave(self, p: int, events: list[Event]) -> None:
+        """An attacker who plays their last card with the talon empty is out at once."""
+        if self._tpos < len(self._talon) or self._size(p) or p == self._defender:
+            return
+        self._leave(p, events)
+        if p == self._attacker:
+            for s in self._throwers():
+                self._attacker = s
+                break
+
+    def _leave(self, p: int, events: list[Event]) -> None:
+        self._active &= ~(1 << p)
+        self._finish.append(p)
+        events.append(Left(p, len(self._finish)))
+
+    def _settle(self, events: list[Event]) -> None:
+        """End the bout when nothing more can happen in it."""
+        att = self._att
+        if not att or (not self._taking and None in self._def):
+            return
+        if len(att) < self._limit():
+            passed = self._passed
+            for s in self._throwers():
+                if not passed >> s & 1 and self._size(s):
+                    return
+        self._end_bout(events)
+
+    def _end_bout(self, events: list[Event]) -> None:
+        d = self._defender
+        n = self._n
+        table: list[Card] = []
+        for a, x in zip(self._att, self._def):
+            table.append(a)
+            if x is not None:
+                table.append(x)
+        tmask = self._tmask
+        took = self._taking
+        if took:
+            self._hand[d] |= tmask
+            self._public[d] |= tmask
+            events.append(PickedUp(d, tuple(table)))
+        else:
+            self._discard |= tmask
+            events.append(Discarded(tuple(table)))
+        self._att = []
+        self._def = []
+        self._rankmask = 0
+        self._tmask = 0
+        self._taking = False
+        self._passed = 0
+        self._shown = 0
+        # Draw: the main attacker first, the other attackers clockwise, the defender last.
+        a = self._attacker
+        order = [s for s in ((a + k) % n for k in range(n)) if s != d and self._active >> s & 1]
+        order.append(d)
+        talon = self._talon
+        for s in order:
+            if self._tpos >= len(talon):
+                break
+            need = HAND_SIZE - self._size(s)
+            if need <= 0:
+                continue
+            got = talon[self._tpos : self._tpos + need]
+            self._tpos += len(got)
+            for c in got:
+                if c is None:
+                    self._unk[s] += 1
+                else:
+                    self._hand[s] |= c.bit
+                    if c is self._trump_card:
+                        self._public[s] |= c.bit
+            events.append(Drew(s, got))
+        if self._tpos >= len(talon):
+            for s in order:
+                if self._active >> s & 1 and not self._size(s):
+                    self._leave(s, events)
+        self._bouts += 1
+        if self._check_over(events):
+            return
+        if self._bouts >= self.rules.bout_limit:
+            self._finish_game(None, (), "bout limit reached", events)
+            return
+        if took:
+            nxt = self._next_active(d)
+        else:
+            nxt = d if self._active >> d & 1 else self._next_active(d)
+        assert nxt is not None
+        self._attacker = nxt
+        nd = self._next_opponent(nxt)
+        assert nd is not None
+        self._defender = nd
+        self._dstart = self._size(self._defender)
+        events.append(NewBout(self._attacker, self._defender))
+
+    def _check_over(self, events: list[Event]) -> bool:
+        left = [s for s in range(self._n) if self._active >> s & 1]
+        if self.rules.teams:
+            if len({self._team(s) for s in left}) > 1:
+                return False
+            if not left:
+                self._finish_game(None, (), "everybody went out together", events)
+                return True
+            team = self._team(left[0])
+            losers = tuple(s for s in range(self._n) if self._team(s) == team)
+            self._finish_game(left[0], losers, "one team still holds cards", events)
+            return True
+        if len(left) > 1:
+            return False
+        if not left:
+            self._finish_game(None, (), "everybody went out together", events)
+        else:
+            self._finish_game(left[0], (left[0],), "the last player holding cards", events)
+        return True
+
+    def _finish_game(
+        self, durak: int | None, losers: tuple[int, ...], reason: str, events: list[Event]
+    ) -> None:
+        self._over = True
+        self._durak = durak
+        self._losers = losers
+        self._reason = reason
+        events.append(GameOver(durak, losers, tuple(self._finish), reason))
+
+    # ------------------------------------------------------------- copying
+
+    def copy(self) -> Game:
+        """An independent copy (cheap: a few small lists), for search and bots."""
+        g: Game = object.__new__(Game)
+        g.rules = self.rules
+        g._n = self._n
+        g._trump = self._trump
+        g._trump_card = self._trump_card
+        g._talon = self._talon
+        g._tpos = self._tpos
+        g._hand = self._hand[:]
+        g._unk = self._unk[:]
+        g._public = self._public[:]
+        g._att = self._att[:]
+        g._def = self._def[:]
+        g._rankmask = self._rankmask
+        g._tmask = self._tmask
+        g._attacker = self._attacker
+        g._defender = self._defender
+        g._taking = self._taking
+        g._passed = self._passed
+        g._shown = self._shown
+        g._dstart = self._dstart
+        g._discard = self._discard
+        g._active = self._active
+        g._finish = self._finish[:]
+        g._over = self._over
+        g._durak = self._durak
+        g._losers = self._losers
+        g._reason = self._reason
+        g._bouts = self._bouts
+        g._log = self._log[:]
+        g._deck = self._deck
+        g._viewer = self._viewer
+        g._unseen = self._unseen
+        g._prev_durak = self._prev_durak
+        g._cache = {}
+        return g
+
+    __copy__ = copy
+
+    # ------------------------------------------------------ a seat's view
+
+    def view(self, seat: int) -> Game:
+        """This game as ``seat`` knows it: other hands and the talon hidden.
+
+        Cards that everybody has seen stay known: those picked up from the
+        table, the trump card, the discards.
+        """
+        if self._viewer is not None and self._viewer != seat:
+            raise ValueError(f"this game is seen from seat {self._viewer}, not seat {seat}")
+        g = self.copy()
+        for s in range(self._n):
+            if s != seat:
+                g._unk[s] = self._size(s) - self._public[s].bit_count()
+                g._hand[s] = self._public[s]
+        remaining = self._talon[self._tpos :]
+        if remaining:
+            g._talon = (*(None,) * (len(remaining) - 1), self._trump_card)
+        else:
+            g._talon = ()
+        g._tpos = 0
+        g._viewer = seat
+        g._deck = None
+        g._unseen = g._compute_unseen()
+        return g
+
+    def _compute_unseen(self) -> int:
+        known = self._discard | self._tmask
+        for m in self._hand:
+            known |= m
+        if self._tpos < len(self._talon):
+            known |= mask_of(c for c in self._talon[self._tpos :] if c is not None)
+        return deck_mask(self.rules.deck_size) & ~known
+
+    def reveal(self, seat: int, cards: Iterable[Card]) -> None:
+        """Learn that unknown cards of ``seat`` are these (e.g. the viewer's own draws)."""
+        m = mask_of(cards)
+        count = m.bit_count()
+        if m & ~self._unseen:
+            bad = ", ".join(_cards_text(m & ~self._unseen))
+            raise ValueError(f"{bad} cannot be hidden in player {seat}'s hand")
+        if count > self._unk[seat]:
+            raise ValueError(f"player {seat} has only {self._unk[seat]} unknown cards")
+        self._hand[seat] |= m
+        self._unk[seat] -= count
+        self._unseen &= ~m
+        self._cache = {}
+
+    def unknown_count(self, seat: int) -> int:
+        """How many of ``seat``'s cards this view does not know."""
+        return self._unk[seat]
+
+    @property
+    def unseen(self) -> list[Card]:
+        """Cards whose place this view does not know (hidden hands and talon)."""
+        return list(cards_of(self._unseen))
+
+    def determinize(self, rng: random.Random) -> Game:
+        """A full game consistent with this view: unseen cards dealt at random.
+
+        Everything known stays where it is (the viewer's hand, cards seen
+        picked up, the trump under the talon, the discards).
+        """
+        g = self.copy()
+        if self._viewer is None:
+            return g
+        pool = list(cards_of(self._unseen))
+        rng.shuffle(pool)
+        k = 0
+        for s in range(self._n):
+            u = self._unk[s]
+            if u:
+                g._hand[s] |= mask_of(pool[k : k + u])
+                g._unk[s] = 0
+                k += u
+        talon = list(self._talon[self._tpos :])
+        for i, c in enumerate(talon):
+            if c is None:
+                talon[i] = pool[k]
+                k += 1
+        g._talon = tuple(talon)
+        g._tpos = 0
+        g._unseen = 0
+        g._viewer = None
+        return g
+
+    # -------------------------------------------------------- observation
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """Everything ``player`` may know, as JSON-able data.
+
+        Own hand, every hand's size and the cards of it seen by all, the
+        table, the trump, talon and discard sizes, the discarded cards,
+        whose turn it is, and ``legal``: ``player``'s legal actions as text.
+        :meth:`from_observation` rebuilds the seat's view from it.
+        """
+        if self._viewer is not None and self._viewer != player:
+            raise ValueError(f"this game is seen from seat {self._viewer}, not seat {player}")
+        obs: dict[str, Any] = {
+            "seat": player,
+            "rules": self.rules.to_dict(),
+            "trump_card": str(self._trump_card),
+            "trump_suit": SUIT_SYMBOLS[self._trump],
+            "hand": [str(c) for c in self.hand(player)],
+            "hands": [
+                {"count": self._size(s), "known": _cards_text(self._public[s])}
+                for s in range(self._n)
+            ],
+            "table": [[str(a), None if d is None else str(d)] for a, d in zip(self._att, self._def)],
+            "attacker": self._attacker,
+            "defender": self._defender,
+            "taking": self._taking,
+            "passed": self.passed,
+            "shown": _cards_text(self._shown),
+            "defender_start": self._dstart,
+            "limit": self.limit,
+            "talon": self.talon_size,
+            "discarded": _cards_text(self._discard),
+            "active": self.active_players,
+            "out": list(self._finish),
+            "bouts": self._bouts,
+            "over": self._over,
+            "durak": self._durak,
+            "losers": list(self._losers),
+            "end_reason": self._reason,
+            "legal": [str(a) for a in self._legal(player)],
+        }
+        if self._unk[player]:
+            obs["unrevealed"] = self._unk[player]
+        return obs
+
+    @classmethod
+    def from_observation(cls, obs: dict[str, Any]) -> Game:
+        """The view of the observing seat, rebuilt from :meth:`observation` data."""
+        rules = Rules.from_dict(obs["rules"])
+        n = rules.players
+        seat = int(obs["seat"])
+        g: Game = object.__new__(cls)
+        g.rules = rules
+        g._n = n
+        g._trump_card = Card.parse(obs["trump_card"])
+        g._trump = int(g._trump_card.suit)
+        talon_size = int(obs["talon"])
+        g._talon = (*(None,) * (talon_size - 1), g._trump_card) if talon_size else ()
+        g._tpos = 0
+        hands = obs["hands"]
+        if len(hands) != n:
+            raise ValueError("observation: one entry in 'hands' per seat expected")
+        g._public = [mask_of(Card.parse(t) for t in h["known"]) for h in hands]
+        g._hand = g._public[:]
+        g._unk = [int(h["count"]) - g._public[s].bit_count() for s, h in enumerate(hands)]
+        own = mask_of(Card.parse(t) for t in obs["hand"])
+        g._hand[seat] = own
+        g._unk[seat] = int(obs.get("unrevealed", 0))
+        g._att = [Card.parse(a) for a, _ in obs["table"]]
+        g._def = [None if d is None else Card.parse(d) for _, d in obs["table"]]
+        g._rankmask = 0
+        g._tmask = 0
+        for c in (*g._att, *(d for d in g._def if d is not None)):
+            g._rankmask |= RANK_MASK[c.rank]
+            g._tmask |= c.bit
+        g._attacker = int(obs["attacker"])
+        g._defender = int(obs["defender"])
+        g._taking = bool(obs["taking"])
+        g._passed = sum(1 << s for s in obs["passed"])
+        g._shown = mask_of(Card.parse(t) for t in obs["shown"])
+        g._dstart = int(obs["defender_start"])
+        g._discard = mask_of(Card.parse(t) for t in obs["discarded"])
+        g._active = sum(1 << s for s in obs["active"])
+        g._finish = [int(s) for s in obs["out"]]
+        g._over = bool(obs["over"])
+        g._durak = obs["durak"]
+        g._losers = tuple(obs["losers"])
+        g._reason = str(obs.get("end_reason", ""))
+        g._bouts = int(obs["bouts"])
+        g._log = []
+        g._deck = None
+        g._viewer = seat
+        g._prev_durak = None
+        g._cache = {}
+        g._unseen = g._compute_unseen()
+        expected = sum(g._unk) + max(talon_size - 1, 0)
+        if any(u < 0 for u in g._unk) or g._unseen.bit_count() != expected:
+            raise ValueError("observation is inconsistent: the cards do not add up")
+        return g
+
+    # ------------------------------------------------- save, load, hash
+
+    def to_json(self) -> str:
+        """Rules, deck order and action log as JSON: a save file and a replay."""
+        if self._deck is None:
+            raise ValueError("a seat's view has no deck order to save")
+        data = {
+            "format": JSON_FORMAT,
+            "version": JSON_VERSION,
+            "rules": self.rules.to_dict(),
+            "deck": [str(c) for c in self._deck],
+            "previous_durak": self._prev_durak,
+            "log": [str(a) for a in self._log],
+        }
+        return json.dumps(data, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> Game:
+        """Load a game saved with :meth:`to_json` by replaying its log."""
+        data = json.loads(text)
+        if not isinstance(data, dict) or data.get("format") != JSON_FORMAT:
+            raise ValueError("not a saved durak game")
+        if data.get("version") != JSON_VERSION:
+            raise ValueError(f"unsupported saved-game version {data.get('version')!r}")
+        rules = Rules.from_dict(data["rules"])
+        deck = [Card.parse(t) for t in data["deck"]]
+        return cls.replay(rules, deck, data["log"], previous_durak=data.get("previous_durak"))
+
+    @classmethod
+    def replay(
+        cls,
+        rules: Rules,
+        deck: Sequence[Card],
+        log: Iterable[Action | str],
+        previous_durak: int | None = None,
+    ) -> Game:
+        """Deal ``deck`` and apply every action of ``log`` (objects or text)."""
+        game = cls.new(rules, deck=deck, previous_durak=previous_durak)
+        for i, entry in enumerate(log):
+            action = parse_action(entry) if isinstance(entry, str) else entry
+            reason = game.why_illegal(action)
+            if reason is not None:
+                raise ValueError(f"log entry {i} ({action}) is illegal: {reason}")
+            game._apply(action)
+        return game
+
+    def _state_tuple(self, public: bool) -> tuple[Any, ...]:
+        talon = self._talon[self._tpos :]
+        if public:
+            hands: tuple[Any, ...] = tuple(self._size(s) for s in range(self._n))
+            talon_part: Any = len(talon)
+        else:
+            hands = (tuple(self._hand), tuple(self._unk))
+            talon_part = tuple(-1 if c is None else c.index for c in talon)
+        return (
+            tuple(sorted(self.rules.to_dict().items())),
+            self._trump_card.index,
+            talon_part,
+            hands,
+            tuple(self._public),
+            tuple(c.index for c in self._att),
+            tuple(-1 if c is None else c.index for c in self._def),
+            self._attacker,
+            self._defender,
+            self._taking,
+            self._passed,
+            self._shown,
+            self._dstart,
+            self._discard,
+            self._active,
+            tuple(self._finish),
+            self._over,
+            self._durak,
+            self._losers,
+            self._bouts,
+        )
+
+    def state_hash(self) -> str:
+        """A stable hash of the whole state (hands and talon order included)."""
+        data = repr(self._state_tuple(public=False)).encode()
+        return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+    def public_hash(self) -> str:
+        """A stable hash of what every seat can see; equal for a game and all its views."""
+        data = repr(self._state_tuple(public=True)).encode()
+        return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+    def __repr__(self) -> str:
+        status = "over" if self._over else f"{self._attacker} attacks {self._defender}"
+        seen = "" if self._viewer is None else f", seen from {self._viewer}"
+        return f"<Game {self._n} players, {status}, talon {self.talon_size}{seen}>"
+
+    def to_text(self) -> str:
+        """A few lines for a terminal: trump, talon, table, hands."""
+        lines = [
+            f"trump {self._trump_card} | talon {self.talon_size} | discard {self.discard_size}",
+            "table: "
+            + (
+                "  ".join(
+                    f"{a}/{'' if d is None else d}" for a, d in zip(self._att, self._def)
+                )
+                or "(empty)"
+            ),
+        ]
+        for s in range(self._n):
+            role = "A" if s == self._attacker else "D" if s == self._defender else " "
+            cards = " ".join(str(c) for c in self.hand(s))
+            if self._unk[s]:
+                cards += " ?" * self._unk[s]
+            out = "" if self._active >> s & 1 else " (out)"
+            lines.append(f"{role} {s}: {cards}{out}")
+        return "\n".join(lines)
+
+
+def suit_mask(suit: int) -> int:
+    return SUIT_MASK[suit]

@@ -1,0 +1,115 @@
+"""The options of a game of Durak (see the project's RULES.md), validated.
+
+>>> r = Rules(players=4, deck_size=52, variant="perevodnoy", throw_in="neighbours")
+>>> r.players, r.variant, r.limit_cap(first_bout=True)
+(4, 'perevodnoy', 5)
+>>> Rules(players=5, deck_size=24)
+Traceback (most recent call last):
+...
+ValueError: 5 players need 30 cards for the deal, but a 24-card deck has 24
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Literal
+
+Variant = Literal["podkidnoy", "perevodnoy"]
+ThrowIn = Literal["all", "neighbours"]
+
+HAND_SIZE = 6
+MAX_ATTACK_CARDS = 6
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule option, with the defaults of RULES.md.
+
+    players: 2 to 6.
+    deck_size: 24 (9 to A), 36 (6 to A) or 52 (2 to A); must deal 6 cards to everyone.
+    variant: ``"podkidnoy"`` (throw-in) or ``"perevodnoy"`` (transfer).
+    throw_in: who may throw in: ``"all"`` attackers or only the ``"neighbours"``
+        of the defender (the main attacker and the player on the defender's left).
+    first_bout_limit: the attack-card limit before the first discard of the
+        game (5 by default); ``None`` means the usual 6 from the start.
+    open_with_several: the main attacker may lead several cards of one rank at once.
+    transfer_by_showing_trump: in perevodnoy, transfer by showing (not playing)
+        the trump of the attack rank, once per card per bout.
+    teams: 4 or 6 players, partners sit opposite; a team loses together.
+    match: games form a series: the next game's first attack is made against
+        the previous durak by the player on their right (see :class:`Match`).
+    bout_limit: a guard against endless take cycles between bots: a game that
+        reaches this many bouts ends as a draw.  Real games end in well under
+        100 bouts; the default is never reached in play.
+    """
+
+    players: int = 2
+    deck_size: int = 36
+    variant: Variant = "podkidnoy"
+    throw_in: ThrowIn = "all"
+    first_bout_limit: int | None = 5
+    open_with_several: bool = True
+    transfer_by_showing_trump: bool = False
+    teams: bool = False
+    match: bool = False
+    bout_limit: int = 1000
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.players, int) or not 2 <= self.players <= 6:
+            raise ValueError(f"players must be 2 to 6, not {self.players!r}")
+        if self.deck_size not in (24, 36, 52):
+            raise ValueError(f"deck_size must be 24, 36 or 52, not {self.deck_size!r}")
+        if self.players * HAND_SIZE > self.deck_size:
+            raise ValueError(
+                f"{self.players} players need {self.players * HAND_SIZE} cards for the deal, "
+                f"but a {self.deck_size}-card deck has {self.deck_size}"
+            )
+        if self.variant not in ("podkidnoy", "perevodnoy"):
+            raise ValueError(f"variant must be 'podkidnoy' or 'perevodnoy', not {self.variant!r}")
+        if self.throw_in not in ("all", "neighbours"):
+            raise ValueError(f"throw_in must be 'all' or 'neighbours', not {self.throw_in!r}")
+        if self.first_bout_limit is not None and (
+            not isinstance(self.first_bout_limit, int)
+            or not 1 <= self.first_bout_limit <= MAX_ATTACK_CARDS
+        ):
+            raise ValueError(
+                f"first_bout_limit must be None or 1 to 6, not {self.first_bout_limit!r}"
+            )
+        if self.transfer_by_showing_trump and self.variant != "perevodnoy":
+            raise ValueError("transfer_by_showing_trump needs variant='perevodnoy'")
+        if self.teams and self.players not in (4, 6):
+            raise ValueError(f"teams need 4 or 6 players, not {self.players}")
+        if not isinstance(self.bout_limit, int) or self.bout_limit < 1:
+            raise ValueError(f"bout_limit must be a positive number, not {self.bout_limit!r}")
+        for name in ("open_with_several", "transfer_by_showing_trump", "teams", "match"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False, not {getattr(self, name)!r}")
+
+    def limit_cap(self, first_bout: bool) -> int:
+        """The attack-card cap of a bout, before the defender's hand is considered."""
+        if first_bout and self.first_bout_limit is not None:
+            return self.first_bout_limit
+        return MAX_ATTACK_CARDS
+
+    def team_of(self, seat: int) -> int:
+        """The team of a seat (partners sit opposite); every seat is its own team without teams."""
+        if self.teams:
+            return seat % (self.players // 2)
+        return seat
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able dict; :meth:`from_dict` reads it back."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Rules from a dict, refusing unknown keys.
+
+        >>> Rules.from_dict(Rules(players=3).to_dict()) == Rules(players=3)
+        True
+        """
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
+        return cls(**data)
