@@ -87,6 +87,9 @@ _SHOW = tuple(tuple(Transfer(p, c, True) for c in ALL_CARDS) for p in range(6))
 _TAKE = tuple(Take(p) for p in range(6))
 _PASS = tuple(Pass(p) for p in range(6))
 _DEFEND: dict[int, Defend] = {}
+# Who may throw in depends only on these few values: computed once per combination.
+_THROWERS: dict[tuple[int, bool, str, int, int, int], list[int]] = {}
+_ACTION_KINDS = frozenset((Attack, Defend, Transfer, Take, Pass))
 
 
 def _defend(p: int, a: Card, c: Card) -> Defend:
@@ -97,13 +100,23 @@ def _defend(p: int, a: Card, c: Card) -> Defend:
     return act
 
 
-def _subsets(cards: list[Card], most: int) -> Iterable[tuple[Card, ...]]:
-    """Every subset of 2..most cards, in a fixed order."""
-    k = len(cards)
-    for bits in range(1, 1 << k):
-        chosen = tuple(cards[i] for i in range(k) if bits >> i & 1)
-        if 2 <= len(chosen) <= most:
-            yield chosen
+_LEADS: dict[tuple[int, int, int], list[Action]] = {}
+
+
+def _multi_leads(p: int, group: int, most: int) -> list[Action]:
+    """Every lead of 2..most cards taken from ``group`` (cards of one rank), made once."""
+    key = (p, group, most)
+    leads = _LEADS.get(key)
+    if leads is None:
+        cards = list(cards_of(group))
+        k = len(cards)
+        leads = []
+        for bits in range(1, 1 << k):
+            chosen = [cards[i] for i in range(k) if bits >> i & 1]
+            if 2 <= len(chosen) <= most:
+                leads.append(Attack(p, chosen[0], tuple(chosen[1:])))
+        _LEADS[key] = leads
+    return leads
 
 
 def _cards_text(mask: int) -> list[str]:
@@ -117,7 +130,7 @@ class Game:
         "_active", "_att", "_attacker", "_bouts", "_cache", "_def", "_defender", "_deck",
         "_discard", "_dstart", "_durak", "_finish", "_hand", "_log", "_losers", "_n",
         "_over", "_passed", "_prev_durak", "_public", "_rankmask", "_reason", "_shown",
-        "_taking", "_talon", "_tmask", "_tpos", "_trump", "_trump_card", "_unk", "_unseen",
+        "_taking", "_talon", "_thr", "_tmask", "_tpos", "_trump", "_trump_card", "_unk", "_unseen",
         "_viewer", "rules",
     )
 
@@ -154,6 +167,7 @@ class Game:
     _unseen: int
     _prev_durak: int | None
     _cache: dict[int, list[Action]]
+    _thr: list[int] | None
 
     # ------------------------------------------------------------------ setup
 
@@ -243,6 +257,7 @@ class Game:
         self._viewer = None
         self._unseen = 0
         self._cache = {}
+        self._thr = None
         if previous_durak is not None:
             self._defender = previous_durak
             self._attacker = (previous_durak - 1) % n
@@ -384,7 +399,7 @@ class Game:
 
     def throwers(self) -> list[int]:
         """Seats that may throw in this bout (ignoring which cards they hold)."""
-        return self._throwers()
+        return list(self._throwers())
 
     # ---------------------------------------------------------------- helpers
 
@@ -431,6 +446,14 @@ class Game:
         return None
 
     def _throwers(self) -> list[int]:
+        rules = self.rules
+        key = (self._n, rules.teams, rules.throw_in, self._attacker, self._defender, self._active)
+        found = _THROWERS.get(key)
+        if found is None:
+            found = _THROWERS[key] = self._compute_throwers()
+        return found
+
+    def _compute_throwers(self) -> list[int]:
         d = self._defender
         n = self._n
         active = self._active
@@ -538,7 +561,10 @@ class Game:
             if unbeaten:
                 res.append(_TAKE[p])
             return res
-        if p not in self._throwers():
+        thr = self._thr
+        if thr is None:
+            thr = self._thr = self._throwers()
+        if p not in thr:
             return res
         hand = self._cards(p)
         if not att:
@@ -555,9 +581,7 @@ class Game:
                 for rank in range(2, 15):
                     group = hand & RANK_MASK[rank]
                     if group & (group - 1):
-                        cards = list(cards_of(group))
-                        for chosen in _subsets(cards, limit):
-                            res.append(Attack(p, chosen[0], chosen[1:]))
+                        res += _multi_leads(p, group, limit)
             return res
         if len(att) >= self._limit() or not self._size(p):
             return res
@@ -804,6 +828,12 @@ class Game:
         Raises :class:`IllegalAction` with the reason, and changes nothing,
         if the action is not legal now.
         """
+        legal = self._cache.get(action.player) if type(action) in _ACTION_KINDS else None
+        if legal is not None:
+            # Fast path: the very object handed out by legal_actions() is legal.
+            for x in legal:
+                if x is action:
+                    return self._apply(action)
         reason = self.why_illegal(action)
         if reason is not None:
             raise IllegalAction(reason, action)
@@ -811,6 +841,7 @@ class Game:
 
     def _apply(self, action: Action) -> list[Event]:
         self._cache = {}
+        self._thr = None
         self._log.append(action)
         events: list[Event] = []
         p = action.player
@@ -867,6 +898,7 @@ class Game:
             self._passed |= 1 << p
             events.append(Passed(p))
         self._settle(events)
+        self._thr = None
         return events
 
     def _maybe_leave(self, p: int, events: list[Event]) -> None:
@@ -921,8 +953,10 @@ class Game:
         self._passed = 0
         self._shown = 0
         # Draw: the main attacker first, the other attackers clockwise, the defender last.
-        a = self._attacker
-        order = [s for s in ((a + k) % n for k in range(n)) if s != d and self._active >> s & 1]
+        first = self._attacker
+        order = [
+            s for s in ((first + k) % n for k in range(n)) if s != d and self._active >> s & 1
+        ]
         order.append(d)
         talon = self._talon
         for s in order:
@@ -1030,6 +1064,7 @@ class Game:
         g._unseen = self._unseen
         g._prev_durak = self._prev_durak
         g._cache = {}
+        g._thr = None
         return g
 
     __copy__ = copy
@@ -1214,6 +1249,7 @@ class Game:
         g._viewer = seat
         g._prev_durak = None
         g._cache = {}
+        g._thr = None
         g._unseen = g._compute_unseen()
         expected = sum(g._unk) + max(talon_size - 1, 0)
         if any(u < 0 for u in g._unk) or g._unseen.bit_count() != expected:
