@@ -1,7 +1,8 @@
 """How fast is durak_core?  Prints games/s, actions/s and the cost of the calls
 that bots and search make in their inner loops.
 
-Each step of a random game is a uniform choice from ``legal_actions()`` of all
+Times are CPU time of this process (time.process_time), so that other load on
+the machine disturbs them less.  Each step of a random game is a uniform choice from ``legal_actions()`` of all
 seats, applied with full checking.  In the same process it times the
 tutorial-style baseline engine (benchmarks/tutorial_baseline.py), which checks
 almost nothing, and prints the ratio.
@@ -37,21 +38,21 @@ def play_core_game(rules: Rules, seed: int) -> int:
 
 def rate(fn, seconds: float) -> tuple[float, float, int]:
     """Run fn(i) for about ``seconds``; return (calls/s, returned units/s, calls)."""
-    start = time.perf_counter()
+    start = time.process_time()
     calls = units = 0
     while True:
         units += fn(calls)
         calls += 1
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if elapsed >= seconds:
             return calls / elapsed, units / elapsed, calls
 
 
 def micro(label: str, fn, number: int) -> None:
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(number):
         fn()
-    per = (time.perf_counter() - start) / number
+    per = (time.process_time() - start) / number
     print(f"  {label:<42} {per * 1e6:8.2f} us")
 
 

@@ -127,7 +127,8 @@ class Game:
     """A game of Durak, in full or as one seat sees it.  See the module docstring."""
 
     __slots__ = (
-        "_active", "_att", "_attacker", "_bouts", "_cache", "_def", "_defender", "_deck",
+        "_active", "_att", "_attacker", "_bouts", "_cache", "_cap0", "_perev", "_several",
+        "_showopt", "_def", "_defender", "_deck",
         "_discard", "_dstart", "_durak", "_finish", "_hand", "_log", "_losers", "_n",
         "_over", "_passed", "_prev_durak", "_public", "_rankmask", "_reason", "_shown",
         "_taking", "_talon", "_thr", "_tmask", "_tpos", "_trump", "_trump_card", "_unk", "_unseen",
@@ -168,6 +169,10 @@ class Game:
     _prev_durak: int | None
     _cache: dict[int, list[Action]]
     _thr: list[int] | None
+    _cap0: int
+    _perev: bool
+    _several: bool
+    _showopt: bool
 
     # ------------------------------------------------------------------ setup
 
@@ -216,9 +221,18 @@ class Game:
         game._setup(rules, tuple(cards), previous_durak)
         return game
 
+    def _set_rules(self, rules: Rules) -> None:
+        self.rules = rules
+        self._n = rules.players
+        # Rule switches read on every move, copied out of the Rules object once.
+        self._cap0 = rules.limit_cap(first_bout=True)
+        self._perev = rules.variant == "perevodnoy"
+        self._several = rules.open_with_several
+        self._showopt = rules.transfer_by_showing_trump
+
     def _setup(self, rules: Rules, deck: tuple[Card, ...], previous_durak: int | None) -> None:
         n = rules.players
-        self.rules = rules
+        self._set_rules(rules)
         self._n = n
         self._deck = deck
         self._prev_durak = previous_durak
@@ -479,7 +493,7 @@ class Game:
         ]
 
     def _limit(self) -> int:
-        cap = self.rules.limit_cap(self._discard == 0)
+        cap = 6 if self._discard else self._cap0
         return cap if cap < self._dstart else self._dstart
 
     # ----------------------------------------------------------- legal moves
@@ -526,74 +540,91 @@ class Game:
             return res
         att = self._att
         if p == self._defender:
-            if not att or self._taking:
-                return res
-            hand = self._cards(p)
-            beaters = BEATERS[self._trump]
-            unbeaten = False
-            beaten = False
-            for a, d in zip(att, self._def):
-                if d is None:
-                    unbeaten = True
-                    m = hand & beaters[a.index]
-                    while m:
-                        low = m & -m
-                        res.append(_defend(p, a, ALL_CARDS[low.bit_length() - 1]))
-                        m ^= low
-                else:
-                    beaten = True
-            if not beaten and self.rules.variant == "perevodnoy":
-                rank = att[0].rank
-                if self._rankmask == RANK_MASK[rank]:
-                    nd = self._next_opponent(p)
-                    count = len(att)
-                    nsize = -1 if nd is None else self._size(nd)
-                    if count < self.rules.limit_cap(self._discard == 0) and nsize > count:
-                        m = hand & RANK_MASK[rank]
-                        while m:
-                            low = m & -m
-                            res.append(_TRANSFER[p][low.bit_length() - 1])
-                            m ^= low
-                    if self.rules.transfer_by_showing_trump and nsize >= count:
-                        tc = Card(rank, self._trump)
-                        if hand & tc.bit and not self._shown & tc.bit:
-                            res.append(_SHOW[p][tc.index])
-            if unbeaten:
-                res.append(_TAKE[p])
+            if att and not self._taking:
+                self._defender_moves(p, res)
             return res
         thr = self._thr
         if thr is None:
             thr = self._thr = self._throwers()
         if p not in thr:
             return res
-        hand = self._cards(p)
+        hand = self._hand[p]
+        if self._unk[p]:
+            hand |= self._unseen
         if not att:
-            if p != self._attacker:
-                return res
+            if p == self._attacker:
+                self._opening_moves(p, hand, res)
+            return res
+        if len(att) >= self._limit() or not (self._hand[p] or self._unk[p]):
+            return res
+        m = hand & self._rankmask
+        if m:
             attack = _ATTACK[p]
-            m = hand
             while m:
                 low = m & -m
                 res.append(attack[low.bit_length() - 1])
                 m ^= low
-            limit = self._limit()
-            if self.rules.open_with_several and limit > 1:
-                for rank in range(2, 15):
-                    group = hand & RANK_MASK[rank]
-                    if group & (group - 1):
-                        res += _multi_leads(p, group, limit)
-            return res
-        if len(att) >= self._limit() or not self._size(p):
-            return res
-        m = hand & self._rankmask
+        if not self._passed >> p & 1 and (self._taking or None not in self._def):
+            res.append(_PASS[p])
+        return res
+
+    def _opening_moves(self, p: int, hand: int, res: list[Action]) -> None:
         attack = _ATTACK[p]
+        m = hand
         while m:
             low = m & -m
             res.append(attack[low.bit_length() - 1])
             m ^= low
-        if not self._passed >> p & 1 and (self._taking or None not in self._def):
-            res.append(_PASS[p])
-        return res
+        if self._several:
+            limit = self._limit()
+            if limit > 1:
+                # Ranks held at least twice: any two suits' rank rows overlap there.
+                s0 = hand & 0x1FFF
+                s1 = hand >> 13 & 0x1FFF
+                s2 = hand >> 26 & 0x1FFF
+                s3 = hand >> 39
+                pairs = (s0 & (s1 | s2 | s3)) | (s1 & (s2 | s3)) | (s2 & s3)
+                while pairs:
+                    low = pairs & -pairs
+                    res += _multi_leads(p, hand & RANK_MASK[low.bit_length() + 1], limit)
+                    pairs ^= low
+
+    def _defender_moves(self, p: int, res: list[Action]) -> None:
+        hand = self._hand[p]
+        if self._unk[p]:
+            hand |= self._unseen
+        beaters = BEATERS[self._trump]
+        unbeaten = False
+        beaten = False
+        for a, d in zip(self._att, self._def):
+            if d is None:
+                unbeaten = True
+                m = hand & beaters[a.index]
+                while m:
+                    low = m & -m
+                    res.append(_defend(p, a, ALL_CARDS[low.bit_length() - 1]))
+                    m ^= low
+            else:
+                beaten = True
+        if not beaten and self._perev:
+            rank = self._att[0].rank
+            if self._rankmask == RANK_MASK[rank]:
+                nd = self._next_opponent(p)
+                count = len(self._att)
+                nsize = -1 if nd is None else self._size(nd)
+                cap = 6 if self._discard else self._cap0
+                if count < cap and nsize > count:
+                    m = hand & RANK_MASK[rank]
+                    while m:
+                        low = m & -m
+                        res.append(_TRANSFER[p][low.bit_length() - 1])
+                        m ^= low
+                if self._showopt and nsize >= count:
+                    tc = Card(rank, self._trump)
+                    if hand & tc.bit and not self._shown & tc.bit:
+                        res.append(_SHOW[p][tc.index])
+        if unbeaten:
+            res.append(_TAKE[p])
 
     # --------------------------------------------------------------- reasons
 
@@ -1033,6 +1064,10 @@ class Game:
         g: Game = object.__new__(Game)
         g.rules = self.rules
         g._n = self._n
+        g._cap0 = self._cap0
+        g._perev = self._perev
+        g._several = self._several
+        g._showopt = self._showopt
         g._trump = self._trump
         g._trump_card = self._trump_card
         g._talon = self._talon
@@ -1207,8 +1242,7 @@ class Game:
         n = rules.players
         seat = int(obs["seat"])
         g: Game = object.__new__(cls)
-        g.rules = rules
-        g._n = n
+        g._set_rules(rules)
         g._trump_card = Card.parse(obs["trump_card"])
         g._trump = int(g._trump_card.suit)
         talon_size = int(obs["talon"])
