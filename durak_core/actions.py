@@ -24,7 +24,6 @@ Attack(player=0, card=Card('7♣'), more=(Card('7♥'),))
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from .cards import Card
 
@@ -106,7 +105,7 @@ class Pass:
         return f"{self.player} pass"
 
 
-Action = Union[Attack, Defend, Transfer, Take, Pass]
+Action = Attack | Defend | Transfer | Take | Pass
 ACTION_TYPES = (Attack, Defend, Transfer, Take, Pass)
 
 

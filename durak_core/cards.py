@@ -191,7 +191,7 @@ SUIT_MASK: Final[tuple[int, ...]] = tuple(((1 << 13) - 1) << (s * 13) for s in r
 
 
 def _beaters(trump: int, index: int) -> int:
-    suit, rank = divmod(index, 13)
+    suit = index // 13
     higher_same_suit = SUIT_MASK[suit] & ~((1 << (index + 1)) - 1)
     if suit == trump:
         return higher_same_suit

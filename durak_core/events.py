@@ -9,7 +9,7 @@ cannot see.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from .cards import Card
 
@@ -147,10 +147,10 @@ class GameOver:
         return f"game over: player {self.durak} is the durak"
 
 
-Event = Union[
-    Attacked, Defended, Transferred, TakeDeclared, Passed, PickedUp, Discarded, Drew,
-    Left, NewBout, GameOver,
-]
+Event = (
+    Attacked | Defended | Transferred | TakeDeclared | Passed | PickedUp | Discarded | Drew
+    | Left | NewBout | GameOver
+)
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:

@@ -19,8 +19,13 @@ into a full game, as ISMCTS needs.
 >>> [str(c) for c in game.hand(1)]
 ['J♠', '10♦', 'J♦', 'Q♦', '9♣', '6♥']
 >>> events = game.apply(Attack(1, Card.parse("9♣")))
->>> [str(a) for a in game.legal_actions(0)]
-['0 defend 9♣ with J♣', '0 defend 9♣ with 7♥', '0 defend 9♣ with 8♥', '0 defend 9♣ with 10♥', '0 take']
+>>> for action in game.legal_actions(0):
+...     print(action)
+0 defend 9♣ with J♣
+0 defend 9♣ with 7♥
+0 defend 9♣ with 8♥
+0 defend 9♣ with 10♥
+0 take
 >>> game.why_illegal(Attack(0, Card.parse("7♣")))
 'You are the defender: beat the attack cards or take them; you cannot attack yourself.'
 """
@@ -119,6 +124,10 @@ def _multi_leads(p: int, group: int, most: int) -> list[Action]:
     return leads
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _cards_text(mask: int) -> list[str]:
     return [str(c) for c in cards_of(mask)]
 
@@ -127,12 +136,44 @@ class Game:
     """A game of Durak, in full or as one seat sees it.  See the module docstring."""
 
     __slots__ = (
-        "_active", "_att", "_attacker", "_bouts", "_cache", "_cap0", "_perev", "_several",
-        "_showopt", "_def", "_defender", "_deck",
-        "_discard", "_dstart", "_durak", "_finish", "_hand", "_log", "_losers", "_n",
-        "_over", "_passed", "_prev_durak", "_public", "_rankmask", "_reason", "_shown",
-        "_taking", "_talon", "_thr", "_tmask", "_tpos", "_trump", "_trump_card", "_unk", "_unseen",
-        "_viewer", "rules",
+        "_active",
+        "_att",
+        "_attacker",
+        "_bouts",
+        "_cache",
+        "_cap0",
+        "_deck",
+        "_def",
+        "_defender",
+        "_discard",
+        "_dstart",
+        "_durak",
+        "_finish",
+        "_hand",
+        "_log",
+        "_losers",
+        "_n",
+        "_over",
+        "_passed",
+        "_perev",
+        "_prev_durak",
+        "_public",
+        "_rankmask",
+        "_reason",
+        "_several",
+        "_shown",
+        "_showopt",
+        "_taking",
+        "_talon",
+        "_thr",
+        "_tmask",
+        "_tpos",
+        "_trump",
+        "_trump_card",
+        "_unk",
+        "_unseen",
+        "_viewer",
+        "rules",
     )
 
     rules: Rules
@@ -315,7 +356,7 @@ class Game:
     @property
     def table(self) -> list[tuple[Card, Card | None]]:
         """The bout's (attack card, defence card or None) pairs, in the order played."""
-        return list(zip(self._att, self._def))
+        return list(zip(self._att, self._def, strict=True))
 
     @property
     def talon_size(self) -> int:
@@ -509,7 +550,7 @@ class Game:
             for p in range(self._n):
                 out += self._legal(p)
             return out
-        if not isinstance(player, int) or not 0 <= player < self._n:
+        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self._n:
             raise ValueError(f"no seat {player!r} in a {self._n}-player game")
         return list(self._legal(player))
 
@@ -596,7 +637,7 @@ class Game:
         beaters = BEATERS[self._trump]
         unbeaten = False
         beaten = False
-        for a, d in zip(self._att, self._def):
+        for a, d in zip(self._att, self._def, strict=True):
             if d is None:
                 unbeaten = True
                 m = hand & beaters[a.index]
@@ -746,7 +787,10 @@ class Game:
             return f"{attack} is a trump; only a higher trump beats it."
         suit = SUIT_NAMES[attack.suit][:-1]
         if card.suit == attack.suit:
-            return f"{card} is lower than {attack}; beat it with a higher {suit} or a trump ({symbol})."
+            return (
+                f"{card} is lower than {attack}; "
+                f"beat it with a higher {suit} or a trump ({symbol})."
+            )
         return f"{card} cannot beat {attack}: play a higher {suit} or a trump ({symbol})."
 
     def _why_defend(self, p: int, action: Defend) -> str | None:
@@ -756,12 +800,9 @@ class Game:
         if not self._att:
             return "There is nothing to beat yet."
         a = action.attack_card
-        for i, x in enumerate(self._att):
-            if x is a:
-                break
-        else:
+        if a not in self._att:
             return f"{a} is not an attack card on the table."
-        beaten_by = self._def[i]
+        beaten_by = self._def[self._att.index(a)]
         if beaten_by is not None:
             return f"{a} is already beaten by {beaten_by}."
         if self._taking:
@@ -796,7 +837,8 @@ class Game:
             if not self.rules.transfer_by_showing_trump:
                 return "Transferring by showing a trump needs transfer_by_showing_trump=True."
             if card.suit != self._trump:
-                return f"Only the trump of rank {RANK_NAMES[rank]} can be shown; {card} is no trump."
+                name = RANK_NAMES[rank]
+                return f"Only the trump of rank {name} can be shown; {card} is no trump."
             if self._shown & card.bit:
                 return f"{card} has already been shown this bout; play a card to transfer again."
         if not self._holds(p, card):
@@ -810,7 +852,7 @@ class Game:
             return f"A transfer would make {need} attack cards; the limit is {cap}."
         if self._size(nd) < need:
             return (
-                f"Player {nd} holds only {self._size(nd)} cards, fewer than the {need} "
+                f"Player {nd} holds only {_count(self._size(nd), 'card')}, fewer than the {need} "
                 "attack cards a transfer would give them."
             )
         return None
@@ -963,7 +1005,7 @@ class Game:
         d = self._defender
         n = self._n
         table: list[Card] = []
-        for a, x in zip(self._att, self._def):
+        for a, x in zip(self._att, self._def, strict=True):
             table.append(a)
             if x is not None:
                 table.append(x)
@@ -1212,7 +1254,10 @@ class Game:
                 {"count": self._size(s), "known": _cards_text(self._public[s])}
                 for s in range(self._n)
             ],
-            "table": [[str(a), None if d is None else str(d)] for a, d in zip(self._att, self._def)],
+            "table": [
+                [str(a), None if d is None else str(d)]
+                for a, d in zip(self._att, self._def, strict=True)
+            ],
             "attacker": self._attacker,
             "defender": self._defender,
             "taking": self._taking,
@@ -1389,7 +1434,8 @@ class Game:
             "table: "
             + (
                 "  ".join(
-                    f"{a}/{'' if d is None else d}" for a, d in zip(self._att, self._def)
+                    f"{a}/{'' if d is None else d}"
+                    for a, d in zip(self._att, self._def, strict=True)
                 )
                 or "(empty)"
             ),

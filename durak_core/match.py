@@ -32,7 +32,10 @@ class Match:
         self.game: Game | None = None
 
     def new_game(self) -> Game:
-        """Record the current game's result (if over) and deal the next one."""
+        """Record the current game's result (if over) and deal the next one.
+
+        A game still in progress is abandoned: it counts for nobody.
+        """
         if self.game is not None and self.game.is_over:
             self.record(self.game)
         previous = self.last_durak if self.rules.match else None
