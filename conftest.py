@@ -1,0 +1,69 @@
+"""Repository-wide pytest set-up.
+
+Being at the repository root, this file also puts the root on sys.path, so the tests
+and the doctests import the packages from the work tree even when not installed.
+
+Doctests: `pytest tests durak_core` runs the tests *and* the doctest examples of every
+module under durak_core/.  That is what `--doctest-modules` would do, except that the
+flag applies to every path on the command line and would also import each helper
+script under tests/ (bots that read stdin, fixtures that take argv) as a module.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from _pytest.doctest import DoctestModule
+
+DOCTEST_PACKAGES = (Path(__file__).resolve().parent / "durak_core",)
+
+try:
+    from hypothesis import HealthCheck, settings
+except ImportError:  # hypothesis is in the [test] extra; without it only its tests fail
+    pass
+else:
+    # CI machines are slow and shared: no per-example deadline, and print the blob that
+    # reproduces a failure.  Locally the default profile keeps its deadline.
+    settings.register_profile(
+        "ci", deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
+    )
+    settings.load_profile(
+        os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "default")
+    )
+
+
+def _netns_unavailable() -> str | None:
+    """Why network-namespace tests cannot run here, or None if they can."""
+    if not sys.platform.startswith("linux"):
+        return "network namespaces are Linux-only"
+    if os.geteuid() != 0:
+        return "network-namespace tests need root (ip netns add)"
+    if shutil.which("ip") is None:
+        return "network-namespace tests need the `ip` tool (apt-get install iproute2)"
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    reason = _netns_unavailable()
+    if reason is None:
+        return
+    skip = pytest.mark.skip(reason=reason)
+    for item in items:
+        if "netns" in item.keywords:
+            item.add_marker(skip)
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """Collect doctests from modules under DOCTEST_PACKAGES (see the module docstring)."""
+    if file_path.suffix != ".py" or file_path.name == "__main__.py":
+        return None
+    if parent.config.option.doctestmodules:
+        return None  # pytest's own doctest plugin collects them
+    if not any(package in file_path.parents for package in DOCTEST_PACKAGES):
+        return None
+    module: pytest.Collector = DoctestModule.from_parent(parent, path=file_path)
+    return module

@@ -1,0 +1,1 @@
+"""Bots as subprocesses over stdin/stdout, tournaments between them, and ratings."""

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Set up a development environment for durak; safe to run again and again.
+#
+#   bash scripts/setup.sh      # creates .venv (if needed) and installs '.[dev]' into it
+#   source scripts/setup.sh    # the same, and leaves that environment first on PATH
+#
+# Installs into the active virtualenv or conda env instead of .venv when one is active
+# ($VIRTUAL_ENV, or $CONDA_PREFIX outside conda's base env), and into whatever python3
+# is first on PATH when DURAK_NO_VENV=1.  pip is skipped when pyproject.toml and the
+# interpreter are unchanged since the last install; DURAK_FORCE_INSTALL=1 reinstalls.
+# PYTHON=/path/to/python picks the interpreter that creates .venv.  Linux and macOS;
+# needs Python >= 3.10.  Written without `set -e` so that sourcing it from an
+# interactive shell can never close that shell.
+
+_durak_find_python() {
+  local candidate
+  for candidate in "${PYTHON:-}" python3.13 python3.12 python3.11 python3.10 python3; do
+    [[ -n "$candidate" ]] || continue
+    if command -v "$candidate" >/dev/null 2>&1 &&
+      "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
+      command -v "$candidate"
+      return 0
+    fi
+  done
+  echo "setup: no Python >= 3.10 found; install one or set PYTHON=/path/to/python3" >&2
+  return 1
+}
+
+_durak_setup() {
+  local repo py base prefix stamp want bindir
+  repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)" || return 1
+
+  if [[ "${DURAK_NO_VENV:-0}" == 1 ]]; then
+    py="$(command -v python3 || command -v python)" || {
+      echo "setup: DURAK_NO_VENV=1 but no python3 on PATH" >&2
+      return 1
+    }
+  elif [[ -n "${VIRTUAL_ENV:-}" ]]; then
+    py="$VIRTUAL_ENV/bin/python"
+  elif [[ -n "${CONDA_PREFIX:-}" && "${CONDA_DEFAULT_ENV:-base}" != base ]]; then
+    py="$CONDA_PREFIX/bin/python"
+  else
+    py="$repo/.venv/bin/python"
+    if [[ ! -x "$py" ]]; then
+      base="$(_durak_find_python)" || return 1
+      echo "setup: creating .venv with $base ($("$base" --version 2>&1))"
+      if ! "$base" -m venv "$repo/.venv"; then
+        rm -rf "$repo/.venv"
+        echo "setup: '$base -m venv' failed; on Debian/Ubuntu: apt-get install python3-venv" >&2
+        return 1
+      fi
+      "$py" -m pip install --quiet --disable-pip-version-check --upgrade pip || return 1
+    fi
+  fi
+  "$py" -c 'import sys; sys.exit(sys.version_info < (3, 10))' || {
+    echo "setup: $py is older than Python 3.10" >&2
+    return 1
+  }
+
+  prefix="$("$py" -c 'import sys; print(sys.prefix)')" || return 1
+  stamp="$prefix/.durak-setup-stamp"
+  want="$("$py" - "$repo" <<'PY'
+import hashlib
+import sys
+
+repo = sys.argv[1]
+with open(f"{repo}/pyproject.toml", "rb") as f:
+    digest = hashlib.sha256(f.read()).hexdigest()
+print(repo, sys.version.split()[0], digest)
+PY
+)" || return 1
+  if [[ "${DURAK_FORCE_INSTALL:-0}" != 1 && -f "$stamp" && "$(cat "$stamp")" == "$want" ]] &&
+    "$py" -c 'import importlib.metadata as m; m.version("durak"); import pytest, playwright' \
+      2>/dev/null; then
+    echo "setup: '.[dev]' is up to date in $prefix"
+  else
+    echo "setup: pip install -e '.[dev]' into $prefix"
+    "$py" -m pip install --quiet --disable-pip-version-check -e "$repo[dev]" || return 1
+    echo "$want" 2>/dev/null >"$stamp" || true # a read-only prefix only means no stamp
+  fi
+
+  # Put this environment first on PATH for what runs next (and for a sourcing shell).
+  bindir="$(dirname "$py")"
+  case ":$PATH:" in
+  *":$bindir:"*) ;;
+  *) export PATH="$bindir:$PATH" ;;
+  esac
+  [[ "$bindir" == "$repo/.venv/bin" ]] && export VIRTUAL_ENV="$repo/.venv"
+  export DURAK_PYTHON="$py"
+  return 0
+}
+
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
+  _durak_setup
+  exit $?
+else
+  _durak_setup
+fi

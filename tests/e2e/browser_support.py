@@ -1,0 +1,467 @@
+"""Drive a real JupyterLab in headless Chromium.
+
+Plain functions, no pytest: `conftest.py` turns them into fixtures, and a test (or a
+person at a REPL) can call them directly. Selectors are the ones JupyterLab 4 and
+ipywidgets 8 put in the DOM themselves (JupyterLab's own Playwright helpers, galata,
+use the same ones), so nothing here needs `--LabApp.expose_app_in_browser`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+#: Flags for Chromium as root inside a container or CI machine without a display.
+CHROMIUM_ARGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+)
+
+#: Settings written into a throw-away user-settings dir so the page is the same on
+#: every machine: no "fetch Jupyter news?" toast over the widgets, every cell in the
+#: DOM (Lab's default windowing detaches cells scrolled out of view), no kernel prompt.
+LAB_USER_SETTINGS: dict[str, dict[str, Any]] = {
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
+        "fetchNews": "false",
+        "checkForUpdates": False,
+    },
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {
+        "windowingMode": "none",
+        # Without this, Lab sometimes asks "Select Kernel" for a notebook whose metadata
+        # names python3 (a race while kernel specs load) and the modal blocks every click.
+        "autoStartDefaultKernel": True,
+    },
+}
+
+# Both are set by JupyterLab itself: the toolbar's kernel indicator carries the kernel
+# status in `data-status`, and each code cell's prompt reads "[ ]:", "[*]:" or "[7]:".
+_ACTIVE_PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+_INDICATOR = f"{_ACTIVE_PANEL} .jp-Notebook-ExecutionIndicator"
+# Tracebacks and stderr streams both render with this MIME type.
+_STDERR_OUTPUT = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+
+# Ready to run, when all three hold for a moment:
+# - the toolbar's indicator says idle; but it already does while the toolbar still says
+#   "No Kernel" (before the session has its kernel), and Run All Cells then opens a
+#   "Select Kernel" dialog instead of running, so
+# - the toolbar names a kernel, and
+# - the status bar reads "<kernel> | Idle": it also reflects the websocket and shows
+#   "Connecting" while the toolbar indicator can already read idle.
+_KERNEL_READY_JS = """
+([panelSelector, indicatorSelector]) => {
+  const indicator = document.querySelector(indicatorSelector);
+  const name = document.querySelector(`${panelSelector} .jp-KernelName`);
+  const kernel = name ? name.textContent.trim() : '';
+  const statusTexts = [...document.querySelectorAll('#jp-main-statusbar *')]
+    .filter((el) => el.children.length === 0)
+    .map((el) => el.textContent.trim());
+  return !!indicator && indicator.dataset.status === 'idle'
+    && kernel !== '' && kernel !== 'No Kernel'
+    && statusTexts.some((text) => /\\|\\s*Idle$/.test(text));
+}
+"""
+
+# Sets window.__durakRunStarted once any code cell's prompt reads "[*]:", which Lab
+# shows from the moment a cell is queued until its reply arrives.  A MutationObserver
+# sees that state even when a cell finishes between two polls, and a kernel going busy
+# for other reasons (kernel_info, widget comm_info) cannot be mistaken for the run.
+_WATCH_RUN_START_JS = """
+(panelSelector) => {
+  window.__durakRunStarted = false;
+  const check = () => {
+    for (const prompt of document.querySelectorAll(`${panelSelector} .jp-InputArea-prompt`)) {
+      if (prompt.textContent.trim() === '[*]:') { window.__durakRunStarted = true; }
+    }
+  };
+  if (window.__durakRunObserver) { window.__durakRunObserver.disconnect(); }
+  window.__durakRunObserver = new MutationObserver(check);
+  window.__durakRunObserver.observe(document.body, {
+    subtree: true, childList: true, characterData: true,
+  });
+}
+"""
+
+# After the run started: false while any cell is still queued or the kernel is not
+# idle; then true if every non-empty code cell has an execution count, else "error"
+# ("Run All Cells" stops at the first exception and leaves later cells unexecuted).
+_RUN_FINISHED_JS = """
+([panelSelector, indicatorSelector]) => {
+  const indicator = document.querySelector(indicatorSelector);
+  if (!window.__durakRunStarted || !indicator || indicator.dataset.status !== 'idle') {
+    return false;
+  }
+  const prompts = [...document.querySelectorAll(`${panelSelector} .jp-CodeCell`)]
+    .filter((cell) => {
+      const source = cell.querySelector('.cm-content');
+      return !(source && source.textContent.trim() === '');
+    })
+    .map((cell) => {
+      const prompt = cell.querySelector('.jp-InputArea-prompt');
+      return prompt ? prompt.textContent.trim() : '';
+    });
+  if (prompts.some((text) => text === '[*]:')) { return false; }
+  if (prompts.every((text) => /^\\[\\d+\\]:$/.test(text))) { return true; }
+  return 'error';
+}
+"""
+
+
+class LabStartError(RuntimeError):
+    """JupyterLab exited or did not answer /api/status in time; carries its log tail."""
+
+
+def find_chromium() -> str | None:
+    """Path of a Chromium/Chrome binary, or None.
+
+    `DURAK_CHROMIUM` wins; then Debian's `/usr/bin/chromium`, then whatever is on PATH,
+    then the usual macOS location.  Playwright's own downloaded browsers are not used:
+    `playwright install` needs a CDN that CI machines may not reach.
+    """
+    override = os.environ.get("DURAK_CHROMIUM")
+    if override:
+        return override if Path(override).is_file() else None
+    candidates = [
+        "/usr/bin/chromium",
+        shutil.which("chromium"),
+        shutil.which("chromium-browser"),
+        shutil.which("google-chrome"),
+        "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+        "/Applications/Chromium.app/Contents/MacOS/Chromium",
+    ]
+    for candidate in candidates:
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+class _SharedChromium:
+    """One Playwright driver and one Chromium per process, shared by reference count.
+
+    Playwright's sync API allows a single running instance per thread: a second
+    `sync_playwright()` started while the first is alive fails with "using Playwright
+    Sync API inside the asyncio loop".  That happens as soon as two conftest files
+    define a session-scoped browser fixture, so every fixture goes through here.
+    """
+
+    def __init__(self) -> None:
+        self._playwright: Any = None
+        self._browser: Any = None
+        self._users = 0
+
+    def acquire(self, executable: str) -> Any:
+        if self._browser is None:
+            from playwright.sync_api import sync_playwright
+
+            self._playwright = sync_playwright().start()
+            try:
+                self._browser = self._playwright.chromium.launch(
+                    executable_path=executable, headless=True, args=list(CHROMIUM_ARGS)
+                )
+            except BaseException:
+                self._playwright.stop()
+                self._playwright = None
+                raise
+        self._users += 1
+        return self._browser
+
+    def release(self) -> None:
+        self._users -= 1
+        if self._users == 0 and self._browser is not None:
+            try:
+                self._browser.close()
+            finally:
+                self._playwright.stop()
+                self._browser = self._playwright = None
+
+
+_shared_chromium = _SharedChromium()
+acquire_chromium = _shared_chromium.acquire
+release_chromium = _shared_chromium.release
+
+
+def free_port() -> int:
+    """A TCP port that was free a moment ago (the server is told not to retry others)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def write_user_settings(settings_dir: Path) -> None:
+    """Write `LAB_USER_SETTINGS` as JupyterLab user-settings files under `settings_dir`."""
+    for relative, values in LAB_USER_SETTINGS.items():
+        target = settings_dir / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(values, indent=2) + "\n", encoding="utf-8")
+
+
+def lab_command(root_dir: Path, port: int, settings_dir: Path, workspaces_dir: Path) -> list[str]:
+    """The `jupyter lab` command line: no auth, no browser, one fixed port on localhost."""
+    command = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        "--no-browser",
+        "--ServerApp.token=",
+        "--ServerApp.password=",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        f"--ServerApp.root_dir={root_dir}",
+        "--ServerApp.disable_check_xsrf=True",
+        f"--LabApp.user_settings_dir={settings_dir}",
+        f"--LabApp.workspaces_dir={workspaces_dir}",
+    ]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--allow-root")  # jupyter_server refuses to start as root otherwise
+    return command
+
+
+def _status_ok(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return bool(response.status == 200)
+    except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+        return False
+
+
+def _tail(path: Path, lines: int = 40) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "(no log)"
+
+
+@contextmanager
+def running_lab(
+    root_dir: Path, state_dir: Path, log_path: Path, startup_timeout: float = 120.0
+) -> Iterator[str]:
+    """Run JupyterLab on `root_dir` and yield its base URL (ending in "/").
+
+    `state_dir` holds throw-away user settings, workspaces and Jupyter runtime files so
+    the developer's own ~/.jupyter never changes what the test sees.  The server is
+    stopped with SIGTERM (it then shuts its kernels down), and killed if it lingers.
+    """
+    port = free_port()
+    settings_dir = state_dir / "user-settings"
+    workspaces_dir = state_dir / "workspaces"
+    write_user_settings(settings_dir)
+    workspaces_dir.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ)
+    env["JUPYTER_RUNTIME_DIR"] = str(state_dir / "runtime")
+    env["JUPYTER_PLATFORM_DIRS"] = "1"  # silences jupyter_core's migration warning
+    env.pop("JUPYTER_TOKEN", None)
+
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            lab_command(root_dir, port, settings_dir, workspaces_dir),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,  # own process group: its kernels go down with it
+        )
+    base_url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + startup_timeout
+        while not _status_ok(base_url + "api/status"):
+            if proc.poll() is not None:
+                raise LabStartError(
+                    f"jupyter lab exited with {proc.returncode}; log {log_path}:\n"
+                    + _tail(log_path)
+                )
+            if time.monotonic() > deadline:
+                raise LabStartError(
+                    f"jupyter lab did not answer {base_url}api/status within "
+                    f"{startup_timeout:.0f}s; log {log_path}:\n" + _tail(log_path)
+                )
+            time.sleep(0.25)
+        yield base_url
+    finally:
+        _stop(proc)
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        with suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=20)
+    # Whatever is left in the server's own process group (kernels that outlived it).
+    with suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=10)
+
+
+def write_notebook(path: Path, code_cells: Sequence[str]) -> Path:
+    """Write a notebook of the given code cells, for the stock `python3` kernel."""
+    import nbformat  # installed with jupyterlab; imported late so this module loads anywhere
+
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
+    notebook.cells = [nbformat.v4.new_code_cell(source) for source in code_cells]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(notebook, str(path))
+    return path
+
+
+def run_notebook_in_lab(page: Any, base_url: str, path: str, timeout: float = 180.0) -> None:
+    """Open `path` (relative to the server's root) in a fresh Lab workspace, click
+    Run > Run All Cells, and wait.
+
+    Returns once every non-empty code cell has an execution count and the kernel is
+    idle again.  Raises AssertionError with the cells' error text if a cell failed, and
+    with a description of the page (prompts, kernel status, open dialogs) on timeout.
+    `page` is a Playwright sync `Page`.
+    """
+    quoted = urllib.parse.quote(path)
+    if not _status_ok(f"{base_url}api/contents/{quoted}?content=0"):
+        raise FileNotFoundError(f"{path} is not under the server's root_dir")
+    deadline = time.monotonic() + timeout
+    # A workspace of its own: Lab would otherwise restore every notebook opened before
+    # in the "default" workspace, and their panels would answer the selectors below.
+    workspace = f"run-{uuid.uuid4().hex[:12]}"
+    page.goto(f"{base_url}lab/workspaces/{workspace}/tree/{quoted}", timeout=_ms_left(deadline))
+    page.locator("#jupyterlab-splash").wait_for(state="detached", timeout=_ms_left(deadline))
+    panel = page.locator(_ACTIVE_PANEL)
+    panel.locator(".jp-Notebook").wait_for(state="visible", timeout=_ms_left(deadline))
+    # The kernel starts after the page has loaded; a cold ipykernel takes a few seconds.
+    # Lab can report "idle" and then reconnect, so the state has to hold for a moment.
+    if not _poll_steady(page, _KERNEL_READY_JS, [_ACTIVE_PANEL, _INDICATOR], deadline, hold=1.0):
+        raise AssertionError(f"{path}: kernel never became ready\n{_describe(page)}")
+
+    page.evaluate(_WATCH_RUN_START_JS, _ACTIVE_PANEL)
+    started = False
+    while not started:
+        # Menu commands act on Lab's *current* widget: focus the notebook first.  If the
+        # click still lands before Lab has caught up (a disabled menu item, a menu that
+        # is rebuilt under the pointer), nothing ran, so clicking again is safe.
+        _accept_kernel_dialog(page)
+        panel.locator(".jp-InputArea-prompt").first.click()
+        _click_menu(page, "Run", "Run All Cells", deadline)
+        retry_at = min(deadline, time.monotonic() + 15)
+        started = bool(_poll(page, "() => window.__durakRunStarted", None, retry_at))
+        if not started and time.monotonic() > deadline:
+            raise AssertionError(f"{path}: Run All Cells never started\n{_describe(page)}")
+
+    outcome = _poll(page, _RUN_FINISHED_JS, [_ACTIVE_PANEL, _INDICATOR], deadline)
+    if outcome is None:
+        raise AssertionError(f"{path}: still running after {timeout:.0f}s\n{_describe(page)}")
+    if outcome is not True:
+        errors = page.locator(f"{_ACTIVE_PANEL} {_STDERR_OUTPUT}").all_inner_texts()
+        raise AssertionError(
+            f"{path}: Run All Cells stopped before the last cell:\n" + "\n---\n".join(errors)
+        )
+
+
+def _ms_left(deadline: float) -> float:
+    return max(1.0, (deadline - time.monotonic()) * 1000)
+
+
+def _poll_steady(page: Any, js: str, arg: Any, deadline: float, hold: float) -> bool:
+    """True once `js` has returned true in every poll for `hold` seconds."""
+    since: float | None = None
+    while time.monotonic() <= deadline:
+        _accept_kernel_dialog(page)
+        if page.evaluate(js, arg) is True:
+            since = time.monotonic() if since is None else since
+            if time.monotonic() - since >= hold:
+                return True
+        else:
+            since = None
+        page.wait_for_timeout(100)
+    return False
+
+
+def _poll(page: Any, js: str, arg: Any, deadline: float, interval_ms: int = 100) -> Any:
+    """Evaluate `js` until it returns something other than false/null; None on deadline.
+
+    Accepts a "Select Kernel" dialog whenever one shows up, as a user would.
+    """
+    while True:
+        _accept_kernel_dialog(page)
+        value = page.evaluate(js, arg)
+        if value is not False and value is not None:
+            return value
+        if time.monotonic() > deadline:
+            return None
+        page.wait_for_timeout(interval_ms)
+
+
+_DESCRIBE_JS = """
+([panelSelector, indicatorSelector]) => ({
+  prompts: [...document.querySelectorAll(`${panelSelector} .jp-InputArea-prompt`)]
+    .map((p) => p.textContent.trim()),
+  kernel: document.querySelector(indicatorSelector)?.dataset.status ?? '(no indicator)',
+  dialogs: [...document.querySelectorAll('.jp-Dialog')].map((d) => d.innerText),
+  runStarted: window.__durakRunStarted ?? null,
+})
+"""
+
+
+def _describe(page: Any) -> str:
+    state = page.evaluate(_DESCRIBE_JS, [_ACTIVE_PANEL, _INDICATOR])
+    return json.dumps(state, indent=2)
+
+
+def _accept_kernel_dialog(page: Any) -> bool:
+    """Click the default button of an open "Select Kernel" dialog (python3 preselected)."""
+    dialog = page.locator(".jp-Dialog").filter(has_text="Select Kernel")
+    if dialog.count() == 0:
+        return False
+    dialog.locator("button.jp-mod-accept").first.click()
+    dialog.wait_for(state="detached")
+    return True
+
+
+def _click_menu(page: Any, menu: str, item: str, deadline: float) -> None:
+    """Click `menu` in Lab's main menu bar, then the enabled `item` in the menu that opens.
+
+    Lumino renders an item whose command is not enabled yet with .lm-mod-disabled and
+    ignores clicks on it; then the menu is closed and opened again.
+    """
+    while True:
+        page.locator(".lm-MenuBar-itemLabel").filter(has_text=_exactly(menu)).click()
+        opened = page.locator(".lm-Menu.lm-MenuBar-menu")
+        opened.wait_for(state="visible", timeout=_ms_left(deadline))
+        entry = opened.locator("li.lm-Menu-item").filter(
+            has=page.locator(".lm-Menu-itemLabel").filter(has_text=_exactly(item))
+        )
+        classes = entry.get_attribute("class", timeout=_ms_left(deadline)) or ""
+        if "lm-mod-disabled" not in classes:
+            entry.click()
+            return
+        page.keyboard.press("Escape")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"menu item {menu} > {item} stayed disabled")
+        page.wait_for_timeout(250)
+
+
+def _exactly(text: str) -> re.Pattern[str]:
+    return re.compile(rf"^\s*{re.escape(text)}\s*$")

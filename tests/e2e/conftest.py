@@ -1,0 +1,109 @@
+"""Fixtures for end-to-end tests in a real JupyterLab page.
+
+`jupyterlab_server` (session): a JupyterLab serving a temporary copy of notebooks/,
+    whose path is `lab_root_dir`; yields the base URL.
+`browser_page` (function): a fresh Playwright page in headless Debian Chromium.
+    Skips, saying why, when Chromium or the playwright package is missing.
+
+Server log, and on failure a screenshot, land in tests/e2e/artifacts/ (gitignored).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Generator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import acquire_chromium, find_chromium, release_chromium, running_lab
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+
+_reports = pytest.StashKey[dict[str, pytest.TestReport]]()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Keep each phase's report on the item so fixtures can tell whether the test failed."""
+    report = yield
+    item.stash.setdefault(_reports, {})[report.when] = report
+    return report
+
+
+@pytest.fixture(scope="session")
+def artifacts_dir() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def lab_root_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A scratch copy of notebooks/: tests may add notebooks, Lab may write checkpoints."""
+    root = tmp_path_factory.mktemp("lab-root")
+    source = REPO_ROOT / "notebooks"
+    if source.is_dir():
+        shutil.copytree(
+            source, root, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".ipynb_checkpoints")
+        )
+    return root
+
+
+@pytest.fixture(scope="session")
+def jupyterlab_server(
+    lab_root_dir: Path, tmp_path_factory: pytest.TempPathFactory, artifacts_dir: Path
+) -> Iterator[str]:
+    """Base URL (ending in "/") of a running JupyterLab without auth on a free port."""
+    with running_lab(
+        lab_root_dir,
+        state_dir=tmp_path_factory.mktemp("lab-state"),
+        log_path=artifacts_dir / f"jupyterlab-{lab_root_dir.name}.log",
+    ) as base_url:
+        yield base_url
+
+
+@pytest.fixture(scope="session")
+def _chromium() -> Iterator[Any]:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        pytest.skip("browser tests need the playwright package: pip install -e '.[test]'")
+    executable = find_chromium()
+    if executable is None:
+        pytest.skip(
+            "browser tests need Chromium: apt-get install chromium "
+            "(or set DURAK_CHROMIUM=/path/to/chrome)"
+        )
+    browser = acquire_chromium(executable)  # shared with any other conftest's fixture
+    try:
+        yield browser
+    finally:
+        release_chromium()
+
+
+@pytest.fixture
+def browser_page(
+    _chromium: Any, request: pytest.FixtureRequest, artifacts_dir: Path
+) -> Iterator[Any]:
+    """A new page in its own browser context; screenshot + console log saved on failure."""
+    context = _chromium.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    console: list[str] = []
+    page.on("console", lambda message: console.append(f"[{message.type}] {message.text}"))
+    page.on("pageerror", lambda error: console.append(f"[pageerror] {error}"))
+    try:
+        yield page
+    finally:
+        reports = request.node.stash.get(_reports, {})
+        if any(report.failed for report in reports.values()):
+            stem = artifacts_dir / f"FAILED-{request.node.name}"
+            try:
+                page.screenshot(path=f"{stem}.png", full_page=True)
+            except Exception as exc:  # the page may be what broke
+                console.append(f"(screenshot failed: {exc})")
+            Path(f"{stem}.console.txt").write_text("\n".join(console) + "\n", encoding="utf-8")
+        context.close()
