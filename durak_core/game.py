@@ -706,10 +706,12 @@ class Game:
         d = self._defender
         if self.rules.teams and self._team(p) == self._team(d):
             return f"Player {d} is your partner; you may not attack them."
-        names = " and ".join(str(s) for s in self._throwers())
+        throwers = self._throwers()
+        names = " and ".join(str(s) for s in throwers)
+        who = f"player {names}" if len(throwers) == 1 else f"players {names}"
         return (
-            f"Only the defender's neighbours (player {names}) may throw in "
-            "(throw_in='neighbours')."
+            "Only the main attacker and the player on the defender's left "
+            f"({who}) may throw in (throw_in='neighbours')."
         )
 
     def _not_held(self, p: int, card: Card) -> str:
@@ -1426,6 +1428,12 @@ class Game:
         status = "over" if self._over else f"{self._attacker} attacks {self._defender}"
         seen = "" if self._viewer is None else f", seen from {self._viewer}"
         return f"<Game {self._n} players, {status}, talon {self.talon_size}{seen}>"
+
+    def _repr_html_(self) -> str:
+        """Cards for Jupyter; the renderer is imported only when a notebook asks."""
+        from .render import table_html
+
+        return table_html(self)
 
     def to_text(self) -> str:
         """A few lines for a terminal: trump, talon, table, hands."""

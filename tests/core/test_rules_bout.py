@@ -137,7 +137,8 @@ def test_throw_in_neighbours_only_main_attacker_and_defenders_left() -> None:
     play(game, "1 defend 7s with 8s")
     assert game.legal_actions(3) == []
     assert game.why_illegal(Pass(3)) == (
-        "Only the defender's neighbours (player 0 and 2) may throw in (throw_in='neighbours')."
+        "Only the main attacker and the player on the defender's left (players 0 and 2) "
+        "may throw in (throw_in='neighbours')."
     )
     # Seat 3 is not waited for: once 0 and 2 pass, the bout is over.
     events = play(game, "0 pass", "2 pass")
