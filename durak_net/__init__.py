@@ -1,0 +1,54 @@
+"""Play Durak between machines: a sans-I/O protocol plus one thin socket/thread shuttle.
+
+In a notebook, use :func:`durak_widgets.lan`; from a shell, ``durak-lan`` (see
+:mod:`durak_net.cli`).  The layers, top to bottom (docs/lan-protocol.md has the details):
+
+* :class:`LanNode` owns the UDP sockets and one daemon thread, drives the protocol
+  objects below and hands their events, in order, to one callback;
+* :class:`Lobby` (discovery, invitations) and :class:`Session` (one game session:
+  sequencing, validation, the deal, resuming) are state machines with no I/O:
+  ``receive(data, addr, now)``, ``timer(now)``, ``datagrams_to_send(now)``, ``events()``;
+* :class:`CommitRevealDealer` deals a deck neither peer chose alone;
+* :mod:`durak_net.wire` is the schema, :mod:`durak_net.simlink` a simulated lossy
+  network for tests.
+"""
+
+from . import events
+from .dealer import CommitRevealDealer, DealContext, Dealer, DealError
+from .journal import Journal, default_journal_dir, read_journal, resumable
+from .lobby import Lobby, LobbyConfig
+from .node import LanNode, SessionView, parse_hostport
+from .reliable import ReliableChannel, RtoConfig
+from .session import LogEntry, Role, Session, SessionConfig, SessionError, log_hash
+from .simlink import SimNet
+from .wire import DISCOVERY_PORT, MAX_DATAGRAM, PROTOCOL, PROTOCOL_VERSION
+
+__all__ = [
+    "DISCOVERY_PORT",
+    "MAX_DATAGRAM",
+    "PROTOCOL",
+    "PROTOCOL_VERSION",
+    "CommitRevealDealer",
+    "DealContext",
+    "DealError",
+    "Dealer",
+    "Journal",
+    "LanNode",
+    "Lobby",
+    "LobbyConfig",
+    "LogEntry",
+    "ReliableChannel",
+    "Role",
+    "RtoConfig",
+    "Session",
+    "SessionConfig",
+    "SessionError",
+    "SessionView",
+    "SimNet",
+    "default_journal_dir",
+    "events",
+    "log_hash",
+    "parse_hostport",
+    "read_journal",
+    "resumable",
+]

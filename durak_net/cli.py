@@ -1,0 +1,429 @@
+"""``durak-lan``: a terminal peer that plays a notebook (or another terminal) on the LAN.
+
+Interactive::
+
+    durak-lan --name Bob                 # lobby: peers appear; type `invite Alice`
+    durak-lan --name Bob --connect 10.0.0.5:40123 --invite Alice
+
+Headless (demos and tests): a bot plays, invitations are accepted, and one JSON line per
+finished game goes to stdout (chatter goes to stderr)::
+
+    durak-lan --name A --bot greedy --games 3 --auto-accept --json
+    durak-lan --name B --bot greedy --games 3 --invite A --json --loss 0.2
+
+Exit status: 0 when the games were played, 1 if the peer left early, 2 after a desync
+or protocol violation, 3 on ``--timeout``, 64 for bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import queue
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from durak_core import Action, Game, IllegalAction, Rules, parse_action
+
+from . import events as ev
+from .botplay import BotDriver, build_bot
+from .node import LanNode, parse_hostport
+from .wire import DISCOVERY_PORT
+
+_LINE = object()  # tag of stdin lines in the event queue
+
+
+def _rule_value(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in ("true", "yes", "on"):
+        return True
+    if lowered in ("false", "no", "off"):
+        return False
+    if lowered in ("none", "null"):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def parse_rules(text: str) -> Rules:
+    """``"variant=perevodnoy,deck_size=24"`` -> Rules (ValueError with the reason)."""
+    options: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, sep, value = part.partition("=")
+        if not sep:
+            raise ValueError(f"rule options are key=value, not {part!r}")
+        options[key.strip()] = _rule_value(value.strip())
+    return Rules.from_dict({**Rules().to_dict(), **options})
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="durak-lan",
+        description="Play Durak with a notebook or another terminal on the local network.",
+    )
+    p.add_argument("--name", required=True, help="the name other players see")
+    p.add_argument("--port", type=int, default=DISCOVERY_PORT,
+                   help=f"UDP discovery port shared by all peers (default {DISCOVERY_PORT})")
+    p.add_argument("--game-port", type=int, default=0,
+                   help="this peer's own UDP port (default: any free port)")
+    p.add_argument("--connect", action="append", default=[], metavar="HOST:PORT",
+                   help="announce ourselves directly to a peer's game port (when broadcasts "
+                        "do not reach it); repeatable")
+    p.add_argument("--invite", metavar="NAME", help="invite the first peer seen with this name")
+    p.add_argument("--auto-accept", action="store_true", help="accept invitations at once")
+    p.add_argument("--bot", metavar="SPEC", help="let a bot play (random, greedy, ...)")
+    p.add_argument("--seed", type=int, help="seed of the bot")
+    p.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
+                   help="the bot waits this long before each move (to follow it in a demo)")
+    p.add_argument("--games", type=int, default=1, help="games to play, then leave (default 1)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON line per finished game on stdout")
+    p.add_argument("--loss", type=float, default=0.0, metavar="P",
+                   help="drop this share of outgoing datagrams (demos and tests)")
+    p.add_argument("--rules", default="", metavar="K=V,...",
+                   help="rules we invite with, e.g. variant=perevodnoy,deck_size=24")
+    p.add_argument("--journal", metavar="DIR", help="keep session journals here (for --resume)")
+    p.add_argument("--resume", action="store_true",
+                   help="resume the newest unfinished session in --journal DIR")
+    p.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help="give up after this long (exit status 3)")
+    return p
+
+
+def render(game: Game, seat: int, peer: str) -> str:
+    """The table as our seat sees it: our hand, the opponent's card count, never their cards."""
+    obs = game.observation(seat)
+    other = 1 - seat
+    role = {obs["attacker"]: "attacks", obs["defender"]: "defends"}
+    table = "  ".join(f"{a}/{d or '.'}" for a, d in obs["table"]) or "(empty)"
+    lines = [
+        f"trump {obs['trump_card']}  talon {obs['talon']}  discarded {len(obs['discarded'])}",
+        f"{peer}: {obs['hands'][other]['count']} cards, {role.get(other, 'waits')}"
+        + (f" (shown: {' '.join(obs['hands'][other]['known'])})"
+           if obs["hands"][other]["known"] else ""),
+        f"table: {table}" + ("  (defender takes)" if obs["taking"] else ""),
+        f"you:   {' '.join(obs['hand'])}  ({role.get(seat, 'wait')})",
+    ]
+    legal = game.legal_actions(seat)
+    if legal and not game.is_over:
+        choices = "  ".join(f"[{i}] {str(a).split(' ', 1)[1]}" for i, a in enumerate(legal, 1))
+        lines.append(f"moves: {choices}")
+    return "\n".join(lines)
+
+
+class Peer:
+    """The terminal peer's main loop: one thread reads the event queue and acts."""
+
+    def __init__(self, args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
+        self.args = args
+        self.out = out
+        self.err = err
+        self.rules = parse_rules(args.rules)
+        self.interactive = args.bot is None
+        self.driver = BotDriver(build_bot(args.bot, seed=args.seed)) if args.bot else None
+        self.node = LanNode(
+            args.name, rules=self.rules, port=args.port, game_port=args.game_port,
+            connect=args.connect, loss=args.loss, loss_seed=args.seed,
+            journal_dir=args.journal,
+        )
+        self.finished = 0
+        self.status = 0
+        self.done = False
+        self.invite_sent: int | None = None
+        self.last_invite = 0.0
+        self.incoming: list[int] = []
+        self.active: int | None = None
+
+    # -------------------------------------------------------------- output
+
+    def say(self, text: str) -> None:
+        stream = self.err if self.args.json else self.out
+        print(text, file=stream, flush=True)
+
+    def emit_json(self, record: dict[str, Any]) -> None:
+        if self.args.json:
+            print(json.dumps(record, sort_keys=True), file=self.out, flush=True)
+
+    # -------------------------------------------------------------- loop
+
+    def run(self) -> int:
+        node = self.node
+        self.say(f"{node.name}: game port {node.game_port}, discovery port {self.args.port}"
+                 + (f" ({node.discovery_error})" if node.discovery_error else ""))
+        if self.args.resume:
+            self.resume()
+        if self.interactive:
+            threading.Thread(target=self._read_stdin, daemon=True).start()
+            self.say("type `help` for commands")
+        deadline = time.monotonic() + self.args.timeout if self.args.timeout else None
+        try:
+            while not self.done:
+                if deadline is not None and time.monotonic() >= deadline:
+                    self.say(f"timeout after {self.args.timeout} s "
+                             f"({self.finished} of {self.args.games} games played)")
+                    self.status = 3
+                    break
+                try:
+                    item = node.events.get(timeout=0.2)
+                except queue.Empty:
+                    item = None
+                if isinstance(item, tuple) and item and item[0] is _LINE:
+                    self.command(item[1])
+                elif item is not None:
+                    self.handle(item)
+                self.maybe_invite()
+                self.bot_move()
+        except KeyboardInterrupt:
+            self.status = self.status or 130
+        finally:
+            node.close(leave=True)
+            for error in node.handler_errors:
+                print(f"internal error: {error!r}", file=self.err)
+        return self.status
+
+    def _read_stdin(self) -> None:
+        for line in sys.stdin:
+            self.node.events.put((_LINE, line.strip()))
+        self.node.events.put((_LINE, "quit"))
+
+    def resume(self) -> None:
+        found = self.node.resumable()
+        if not found:
+            self.say("nothing to resume")
+            return
+        path, head = found[0]
+        self.active = self.node.resume(path)
+        self.say(f"resuming the game with {head.get('peer_name') or 'the peer'} from {path}")
+
+    def maybe_invite(self) -> None:
+        name = self.args.invite
+        if not name or self.active is not None or self.invite_sent is not None:
+            return
+        if time.monotonic() < self.last_invite + 1.0:
+            return
+        peer = self.node.find_peer(name)
+        if peer is not None:
+            self.last_invite = time.monotonic()
+            self.invite_sent = self.node.invite(peer.node)
+            self.say(f"inviting {peer.label}")
+
+    def bot_move(self) -> None:
+        if self.driver is None or self.active is None:
+            return
+        for _ in range(1000):
+            view = self.node.view(self.active)
+            action = self.driver.choose(view)
+            if action is None:
+                return
+            if self.args.delay:
+                time.sleep(self.args.delay)
+            try:
+                self.node.act(self.active, action)
+            except IllegalAction:
+                return  # the game moved on meanwhile: the next event brings a fresh view
+
+    # -------------------------------------------------------------- events
+
+    def handle(self, event: Any) -> None:
+        node = self.node
+        if isinstance(event, ev.PeerSeen):
+            if self.interactive:
+                self.say(f"seen: {event.peer.label}" + (" (busy)" if event.peer.busy else ""))
+        elif isinstance(event, ev.PeerGone):
+            if self.interactive:
+                self.say(f"gone: {event.peer.name}")
+        elif isinstance(event, ev.InviteReceived):
+            if self.active is not None:
+                node.decline(event.invite, "busy")
+            elif self.args.auto_accept:
+                node.accept(event.invite)
+            else:
+                self.incoming.append(event.invite)
+                self.say(f"{event.peer.label} invites you ({event.rules.variant}, "
+                         f"{event.rules.deck_size} cards): type `accept` or `decline`")
+        elif isinstance(event, ev.InviteClosed):
+            self.say(f"invitation {'to' if event.outgoing else 'from'} {event.peer.name} "
+                     f"closed: {event.reason}")
+            if event.outgoing and event.invite == self.invite_sent:
+                self.invite_sent = None
+                if event.reason != "no answer" and not event.reason.endswith(" left"):
+                    self.args.invite = None  # refused: do not pester them
+                    if not self.interactive:
+                        self.status, self.done = 1, True
+            if event.invite in self.incoming:
+                self.incoming.remove(event.invite)
+        elif isinstance(event, ev.SessionAgreed):
+            self.active = event.sid
+            self.say(f"playing {event.peer.label}, session {event.sid:x}, "
+                     f"{'you invited' if event.inviter else 'you were invited'}")
+        elif isinstance(event, ev.GameStarted):
+            self.say(f"game {event.game} {'resumed' if event.resumed else 'dealt'}; "
+                     f"you are seat {event.seat}")
+            self.show_table()
+        elif isinstance(event, ev.ActionApplied):
+            if self.interactive:
+                who = "you" if event.by_me else (self.view_peer() or "peer")
+                self.say(f"{who}: {str(event.action).split(' ', 1)[1]}")
+                self.show_table()
+        elif isinstance(event, ev.ActionRefused):
+            self.say(f"refused: {event.action} ({event.reason})")
+        elif isinstance(event, ev.GameFinished):
+            self.game_finished(event)
+        elif isinstance(event, ev.NextGameRequested):
+            if self.finished < self.args.games and (self.driver or self.args.auto_accept):
+                node.start_next_game(event.sid)
+            elif self.interactive:
+                self.say("the peer wants another game: type `again`")
+        elif isinstance(event, ev.PeerLost):
+            self.say("connection lost, waiting...")
+        elif isinstance(event, ev.PeerBack):
+            self.say("connection back")
+        elif isinstance(event, (ev.DesyncDetected, ev.ProtocolViolation)):
+            self.say(f"PROBLEM: {event}")
+            self.emit_json({"event": type(event).__name__, "detail": str(event)})
+            self.status = 2
+        elif isinstance(event, ev.SessionClosed) and event.sid == self.active:
+            self.active = None
+            if self.finished >= self.args.games or not self.driver:
+                self.say(f"session closed ({event.reason or 'bye'})")
+                self.done = not self.interactive or self.finished >= self.args.games
+            else:
+                self.say(f"the peer left after {self.finished} of {self.args.games} games")
+                self.status = self.status or 1
+                self.done = True
+
+    def view_peer(self) -> str:
+        view = self.node.view(self.active) if self.active is not None else None
+        return view.peer_name if view is not None else ""
+
+    def show_table(self) -> None:
+        if not self.interactive or self.active is None:
+            return
+        view = self.node.view(self.active)
+        if view is not None and view.game is not None:
+            self.say(render(view.game, view.seat, view.peer_name or "peer"))
+
+    def game_finished(self, event: ev.GameFinished) -> None:
+        self.finished += 1
+        view = self.node.view(event.sid)
+        seat = view.seat if view is not None else None
+        outcome = ("draw" if event.durak is None
+                   else "you lost" if event.durak == seat else "you won")
+        self.say(f"game {event.game} over: {outcome} ({event.actions} actions)")
+        self.emit_json({
+            "event": "game_over",
+            "name": self.node.name,
+            "peer": view.peer_name if view is not None else "",
+            "session": f"{event.sid:x}",
+            "game": event.game,
+            "seat": seat,
+            "durak": event.durak,
+            "actions": event.actions,
+            "state_hash": event.state_hash,
+            "log_hash": event.log_hash,
+        })
+        if self.finished >= self.args.games:
+            if self.driver is not None or not self.interactive:
+                self.node.leave(event.sid, "played all games")
+        elif self.driver is not None or self.args.auto_accept:
+            self.node.start_next_game(event.sid)
+        else:
+            self.say("type `again` for another game, `quit` to leave")
+
+    # -------------------------------------------------------------- commands
+
+    def command(self, line: str) -> None:
+        words = line.split()
+        if not words:
+            return
+        verb = words[0].lower()
+        node = self.node
+        try:
+            if verb in ("quit", "exit"):
+                self.done = True
+            elif verb == "help":
+                self.say("peers | invite NAME | accept | decline | again | table | quit\n"
+                         "moves: attack 7s | defend 7s with 9s | transfer 7d | take | pass | "
+                         "a move's number")
+            elif verb == "peers":
+                for peer in node.peers():
+                    self.say(f"  {peer.label}" + (" (busy)" if peer.busy else ""))
+            elif verb == "invite" and len(words) > 1:
+                self.invite_sent = node.invite(" ".join(words[1:]))
+            elif verb in ("accept", "decline"):
+                if not self.incoming:
+                    self.say("no invitation to answer")
+                    return
+                invite = self.incoming.pop()
+                node.accept(invite) if verb == "accept" else node.decline(invite)
+            elif verb == "again" and self.active is not None:
+                node.start_next_game(self.active)
+            elif verb == "table":
+                self.show_table()
+            else:
+                self.move(line)
+        except (ValueError, RuntimeError) as exc:
+            self.say(f"error: {exc}")
+
+    def move(self, line: str) -> None:
+        if self.active is None:
+            self.say("no game in progress (type `help`)")
+            return
+        view = self.node.view(self.active)
+        if view is None or view.game is None:
+            return
+        action: Action
+        if line.strip().isdigit():
+            legal = view.game.legal_actions(view.seat)
+            index = int(line) - 1
+            if not 0 <= index < len(legal):
+                self.say(f"choose a move from 1 to {len(legal)}")
+                return
+            action = legal[index]
+        else:
+            action = parse_action(f"{view.seat} {line}")
+        try:
+            self.node.act(self.active, action)
+        except IllegalAction as exc:
+            self.say(f"illegal: {exc}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``durak-lan`` and ``python -m durak_net``."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.games < 1:
+            raise ValueError("--games must be at least 1")
+        if args.delay < 0:
+            raise ValueError("--delay must be at least 0 seconds")
+        if not 0.0 <= args.loss < 1.0:
+            raise ValueError("--loss must be at least 0 and below 1")
+        for target in args.connect:
+            parse_hostport(target)
+        parse_rules(args.rules)
+        if args.bot:
+            build_bot(args.bot)
+        if args.resume and not args.journal:
+            raise ValueError("--resume needs --journal DIR")
+        if args.journal:
+            Path(args.journal).mkdir(parents=True, exist_ok=True)
+    except (ValueError, OSError) as exc:
+        print(f"durak-lan: {exc}", file=sys.stderr)
+        return 64
+    try:
+        peer = Peer(args, sys.stdout, sys.stderr)
+    except OSError as exc:
+        print(f"durak-lan: cannot open a UDP socket: {exc}", file=sys.stderr)
+        return 64
+    return peer.run()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

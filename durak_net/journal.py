@@ -1,0 +1,114 @@
+"""A session's journal on disk, so a restarted kernel can resume its game.
+
+One JSON object per line, appended as the session produces them (session header with
+rules and key, epochs, deal state with the seed material, log entries, proposals,
+goodbye).  :meth:`~durak_net.session.Session.restore` rebuilds the session from them.
+Records are written before the datagrams they concern are sent (the node does that),
+so a peer never knows of an entry its partner could forget.
+
+The file holds the session key: it lives in the user's own state directory.
+
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> with Journal.create(folder, 0x2A, "sequencer") as j:
+...     j.write([{"t": "session", "sid": 42}])
+>>> read_journal(folder / "2a-sequencer.jsonl")
+[{'t': 'session', 'sid': 42}]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+
+def default_journal_dir() -> Path:
+    """``$XDG_STATE_HOME/durak/lan`` (``~/.local/state/durak/lan`` by default)."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "durak" / "lan"
+
+
+class Journal:
+    """Append-only JSON-lines file of one session."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._file: IO[str] | None = None
+
+    @classmethod
+    def create(cls, folder: Path, sid: int, role: str) -> Journal:
+        """The journal of our side (``role``) of session ``sid``.  Both peers of a session
+        share its id, and two notebooks on one machine share the default folder."""
+        folder.mkdir(parents=True, exist_ok=True)
+        return cls(folder / f"{sid:x}-{role}.jsonl")
+
+    def write(self, records: Iterable[dict[str, Any]]) -> None:
+        """Append records and flush them to the operating system."""
+        lines = [json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in records]
+        if not lines:
+            return
+        if self._file is None:
+            self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 (kept open)
+        self._file.write("\n".join(lines) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def read_journal(path: Path) -> list[dict[str, Any]]:
+    """The records of a journal file; a torn last line (a crash mid-write) is skipped."""
+    records: list[dict[str, Any]] = []
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                if f.read().strip():  # not the last line: the file is damaged
+                    raise ValueError(f"{path}: line {number} is not JSON") from None
+                break
+            if not isinstance(record, dict):
+                raise ValueError(f"{path}: line {number} is not a record")
+            records.append(record)
+    return records
+
+
+def resumable(folder: Path, name: str | None = None) -> list[tuple[Path, dict[str, Any]]]:
+    """Journals in ``folder`` of sessions that did not end, newest first, with headers;
+    with ``name``, only those of the player of that name (the folder may be shared)."""
+    if not folder.is_dir():
+        return []
+    out: list[tuple[Path, dict[str, Any]]] = []
+    for path in sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True):
+        try:
+            records = read_journal(path)
+        except (OSError, ValueError):
+            continue
+        if (
+            records
+            and records[0].get("t") == "session"
+            and (name is None or records[0].get("name") == name)
+            and not any(r.get("t") == "bye" for r in records)
+        ):
+            out.append((path, records[0]))
+    return out

@@ -1,0 +1,501 @@
+"""A LAN peer: the sans-I/O lobby and sessions, driven over UDP by one daemon thread.
+
+This is the thin layer that owns the sockets and the thread, and only shuttles bytes:
+the receiving thread reads datagrams, feeds them to the :class:`~durak_net.lobby.Lobby`
+or the right :class:`~durak_net.session.Session`, runs their timers, writes journal
+records, sends what they produce, and hands their events, in order, to one callback.
+It never prints and never touches widgets: in a notebook, the callback is the widgets
+controller's thread-safe hand-off point onto the kernel's event loop.
+
+Calls from other threads (``invite``, ``act``...) take the same lock, act at once and
+wake the thread so its timers are recomputed.  Errors of the caller (an illegal move,
+an unknown peer) are raised to the caller; nothing the network does is ever raised.
+
+>>> node = LanNode("Doc", port=0, broadcast=[])
+>>> node.game_port > 0
+True
+>>> node.close()
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import selectors
+import socket
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from durak_core import Action, Game, Rules
+
+from . import events as ev
+from .crypto import Entropy
+from .journal import Journal, read_journal, resumable
+from .lobby import BROADCAST, Lobby, LobbyConfig
+from .session import Role, Session, SessionConfig
+from .transport import Sender, broadcast_targets, open_discovery_socket, open_game_socket
+from .wire import DISCOVERY_PORT, KIND_DISCOVERY, MAX_DATAGRAM, WireError, check_header
+from .wire import session_id_of as _sid_of
+
+Addr = tuple[str, int]
+EventHandler = Callable[[Any], None]
+
+
+@dataclass(frozen=True)
+class SessionView:
+    """What a driver (a bot, a table) needs of a session, copied under the lock."""
+
+    sid: int
+    seat: int
+    peer_name: str
+    game_no: int
+    game: Game | None
+    in_game: bool
+    pending: dict[int, Action]
+    lost: bool
+    closed: bool
+
+
+def parse_hostport(text: str) -> Addr:
+    """``"10.0.0.5:40123"`` -> ``("10.0.0.5", 40123)``, with a clear error otherwise."""
+    host, sep, port = text.strip().rpartition(":")
+    if not sep or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ValueError(f"expected HOST:PORT (e.g. 10.0.0.5:40123), not {text!r}")
+    try:
+        address = socket.gethostbyname(host)
+    except OSError as exc:
+        raise ValueError(f"unknown host {host!r}: {exc}") from None
+    return address, int(port)
+
+
+class LanNode:
+    """One peer on the LAN (see the module docstring).
+
+    name: shown to the other players.
+    on_event: called with every event, in order, from whichever thread produced it
+        (the receiving thread, or the caller of ``act``...).  Without it, events go
+        to :attr:`events` (a :class:`queue.Queue`).
+    port: the shared discovery port (37020); 0 disables discovery (use ``connect``).
+    game_port: this peer's own port (0: ephemeral).
+    connect: peers' ``HOST:PORT`` (their game ports) to announce ourselves to directly.
+    loss: share of outgoing datagrams dropped on purpose (demos and tests).
+    journal_dir: where session journals go (None: no journal, no resume).
+    broadcast: override the broadcast targets (tests; [] for none).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        on_event: EventHandler | None = None,
+        rules: Rules | None = None,
+        port: int = DISCOVERY_PORT,
+        game_port: int = 0,
+        host: str = "0.0.0.0",
+        connect: Iterable[str | Addr] = (),
+        loss: float = 0.0,
+        loss_seed: int | None = None,
+        journal_dir: Path | str | None = None,
+        broadcast: list[str] | None = None,
+        session_config: SessionConfig | None = None,
+        lobby_config: LobbyConfig | None = None,
+        entropy: Entropy = os.urandom,
+    ) -> None:
+        # Everything that can be refused is checked before a socket is opened.
+        targets = [parse_hostport(t) if isinstance(t, str) else t for t in connect]
+        if not 0.0 <= loss < 1.0:
+            raise ValueError(f"loss must be in [0, 1), not {loss!r}")
+        self.rules = rules or Rules()
+        self.lobby = Lobby(name, 0, self.rules, time.monotonic(), entropy=entropy,
+                           config=lobby_config)  # validates the name and rules
+        self.events: queue.Queue[Any] = queue.Queue()
+        self._on_event = on_event or self.events.put
+        self.port = port
+        self.session_config = session_config or SessionConfig()
+        self.journal_dir = Path(journal_dir) if journal_dir is not None else None
+        self._entropy = entropy
+        self._lock = threading.RLock()
+        self._deliver_lock = threading.Lock()
+        self._outbox: list[Any] = []
+        self.drops: Counter[str] = Counter()
+        #: Exceptions raised by the event handler (counted, never propagated).
+        self.handler_errors: list[BaseException] = []
+        self.sessions: dict[int, Session] = {}
+        self._journals: dict[int, Journal] = {}
+        self._targets = broadcast_targets() if broadcast is None else list(broadcast)
+        self._game = open_game_socket(game_port, host)
+        self._game_port = int(self._game.getsockname()[1])
+        self.lobby.game_port = self._game_port
+        self._discovery: socket.socket | None = None
+        self.discovery_error: str | None = None
+        if port:
+            try:
+                self._discovery = open_discovery_socket(port, host)
+            except OSError as exc:  # still playable through `connect`
+                self.discovery_error = f"cannot listen on UDP port {port}: {exc}"
+        self.sender = Sender(self._game, loss, loss_seed)
+        for target in targets:
+            self.lobby.connect(target)
+        self._wake_r, self._wake_w = socket.socketpair()
+        self._wake_r.setblocking(False)
+        self._wake_w.setblocking(False)
+        self._stopping = False
+        self._leave_deadline: float | None = None
+        self._thread = threading.Thread(target=self._run, name=f"durak-lan {name}", daemon=True)
+        self._thread.start()
+
+    # ================================================================ info
+
+    @property
+    def name(self) -> str:
+        return self.lobby.name
+
+    @property
+    def node_id(self) -> int:
+        return self.lobby.node
+
+    @property
+    def game_port(self) -> int:
+        """This peer's own UDP port (other peers send everything but broadcasts here)."""
+        return self._game_port
+
+    @property
+    def alive(self) -> bool:
+        """Is the receiving thread running?"""
+        return self._thread.is_alive()
+
+    def peers(self) -> list[ev.PeerInfo]:
+        """Peers currently seen on the LAN."""
+        with self._lock:
+            return [p.info for p in self.lobby.peers.values()]
+
+    def find_peer(self, name: str) -> ev.PeerInfo | None:
+        """The first peer seen with this display name."""
+        with self._lock:
+            for peer in self.lobby.peers.values():
+                if peer.info.name == name:
+                    return peer.info
+        return None
+
+    def view(self, sid: int) -> SessionView | None:
+        """A snapshot of session ``sid`` (a copy: safe to read from any thread)."""
+        with self._lock:
+            session = self.sessions.get(sid)
+            if session is None:
+                return None
+            return SessionView(
+                sid=sid,
+                seat=session.seat,
+                peer_name=session.peer_name,
+                game_no=session.game_no,
+                game=None if session.game is None else session.game.copy(),
+                in_game=session.in_game,
+                pending=dict(session.pending),
+                lost=session.lost,
+                closed=session.closed,
+            )
+
+    def game(self, sid: int) -> Game | None:
+        """A copy of session ``sid``'s current game (safe to read from any thread)."""
+        with self._lock:
+            session = self.sessions.get(sid)
+            return None if session is None or session.game is None else session.game.copy()
+
+    def drop_counts(self) -> Counter[str]:
+        """Datagrams dropped so far, by reason, over the lobby and all sessions."""
+        with self._lock:
+            total = Counter(self.drops)
+            total.update(self.lobby.drops)
+            for session in self.sessions.values():
+                total.update(session.drops)
+            return total
+
+    # ================================================================ commands
+
+    def invite(self, peer: int | str, rules: Rules | None = None) -> int:
+        """Invite a peer by node id or display name; returns the invitation id."""
+        with self._lock:
+            if isinstance(peer, str):
+                info = self.find_peer(peer)
+                if info is None:
+                    raise ValueError(f"nobody called {peer!r} is on the LAN")
+                peer = info.node
+            invite = self.lobby.invite(peer, time.monotonic(), rules)
+        self._after_command()
+        return invite
+
+    def accept(self, invite: int) -> None:
+        with self._lock:
+            self.lobby.accept(invite, time.monotonic())
+        self._after_command()
+
+    def decline(self, invite: int, reason: str = "declined") -> None:
+        with self._lock:
+            self.lobby.decline(invite, time.monotonic(), reason)
+        self._after_command()
+
+    def cancel(self, invite: int) -> None:
+        with self._lock:
+            self.lobby.cancel(invite, time.monotonic())
+        self._after_command()
+
+    def act(self, sid: int, action: Action) -> None:
+        """Play ``action`` in session ``sid`` (raises IllegalAction with the reason)."""
+        with self._lock:
+            self._session(sid).act(action, time.monotonic())
+        self._after_command()
+
+    def start_next_game(self, sid: int) -> int:
+        """Agree to a rematch in session ``sid``; returns the game number."""
+        with self._lock:
+            number = self._session(sid).start_next_game(time.monotonic())
+        self._after_command()
+        return number
+
+    def leave(self, sid: int, reason: str = "left the game") -> None:
+        """Say goodbye in session ``sid`` (the journal marks it finished)."""
+        with self._lock:
+            self._session(sid).close(time.monotonic(), reason)
+        self._after_command()
+
+    def resumable(self) -> list[tuple[Path, dict[str, Any]]]:
+        """Unfinished sessions in the journal folder (path, header), newest first."""
+        if self.journal_dir is None:
+            return []
+        with self._lock:
+            return [(p, h) for p, h in resumable(self.journal_dir, self.name)
+                    if int(h["sid"]) not in self.sessions]
+
+    def resume(self, path: Path | str) -> int:
+        """Resume the session journaled in ``path``; returns its id."""
+        records = read_journal(Path(path))
+        with self._lock:
+            session = Session.restore(records, time.monotonic(), entropy=self._entropy,
+                                      config=self.session_config)
+            if session.sid in self.sessions:
+                raise ValueError(f"session {session.sid:x} is already running")
+            self._add_session(session, Journal(Path(path)))
+        self._after_command()
+        return session.sid
+
+    def close(self, leave: bool = False, timeout: float = 2.0) -> None:
+        """Stop the thread and free the sockets (idempotent).
+
+        leave: say goodbye in every session first (waits up to ``timeout`` for the
+        acknowledgements); otherwise the peers see the connection lost and the game
+        can be resumed from the journal.
+        """
+        with self._lock:
+            if self._stopping:
+                pass
+            elif leave and self.sessions:
+                now = time.monotonic()
+                for session in self.sessions.values():
+                    session.close(now, "left")
+                self._leave_deadline = now + timeout
+            self._stopping = True
+        self._wake()
+        if self._thread.is_alive() and threading.current_thread() is not self._thread:
+            self._thread.join(timeout + 1.0)
+        with self._lock:
+            for sock in (self._game, self._discovery, self._wake_r, self._wake_w):
+                if sock is not None:
+                    sock.close()
+            for journal in self._journals.values():
+                journal.close()
+        self._pump()
+
+    def __enter__(self) -> LanNode:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ================================================================ internals
+
+    def _session(self, sid: int) -> Session:
+        session = self.sessions.get(sid)
+        if session is None:
+            raise ValueError(f"no session {sid:x}")
+        return session
+
+    def _after_command(self) -> None:
+        with self._lock:
+            if not self._stopping:
+                self._flush(time.monotonic())
+        self._wake()
+        self._pump()
+
+    def _wake(self) -> None:
+        with contextlib.suppress(OSError):
+            self._wake_w.send(b"!")
+
+    def _add_session(self, session: Session, journal: Journal | None) -> None:
+        self.sessions[session.sid] = session
+        if journal is not None:
+            self._journals[session.sid] = journal
+        self.lobby.sessions = list(self.sessions)
+        self.lobby.busy = True
+
+    def _on_lobby_event(self, event: Any, now: float) -> None:
+        if isinstance(event, ev.SessionAgreed):
+            role = Role.SEQUENCER if event.inviter else Role.FOLLOWER
+            session = Session(event.sid, role, event.key, event.rules, event.peer.addr, now,
+                              entropy=self._entropy, config=self.session_config,
+                              peer_name=event.peer.name, name=self.name)
+            journal = (Journal.create(self.journal_dir, event.sid, role.value)
+                       if self.journal_dir is not None else None)
+            self._add_session(session, journal)
+            event = replace(event, key=b"")  # the key stays inside the protocol
+        elif isinstance(event, ev.InviteClosed) and event.invite in self.sessions:
+            self.sessions[event.invite].close(now, event.reason)
+        elif isinstance(event, ev.PeerSeen):
+            for sid in event.peer.sessions:  # a resumed peer announces its sessions
+                resumed = self.sessions.get(sid)
+                if resumed is not None and resumed.lost:
+                    resumed.peer_addr = event.peer.addr
+        self._outbox.append(event)
+
+    def _flush(self, now: float) -> None:
+        """Collect events, write journals, send datagrams: after every input."""
+        for event in self.lobby.events():
+            self._on_lobby_event(event, now)
+        for sid, session in list(self.sessions.items()):
+            journal = self._journals.get(sid)
+            records = session.journal_records()
+            if journal is not None and records:
+                try:
+                    journal.write(records)
+                except OSError as exc:  # a full disk must not stop the game
+                    self.drops["journal_error"] += 1
+                    self.handler_errors.append(exc)
+            for data, addr in session.datagrams_to_send(now):
+                self.sender.send(data, addr)
+            self._outbox.extend(session.events())
+            if session.finished(now):
+                del self.sessions[sid]
+                closing = self._journals.pop(sid, None)
+                if closing is not None:
+                    closing.close()
+                self.lobby.sessions = list(self.sessions)
+                self.lobby.busy = bool(self.sessions)
+        for data, addr in self.lobby.datagrams_to_send(now):
+            if addr == BROADCAST:
+                if self._discovery is not None or self.port:
+                    for target in self._targets:
+                        self.sender.send(data, (target, self.port))
+            else:
+                self.sender.send(data, addr)
+
+    def _next_deadline(self) -> float:
+        times = [t for t in (self.lobby.next_timer(),) if t is not None]
+        for session in self.sessions.values():
+            t = session.next_timer()
+            if t is not None:
+                times.append(t)
+        if self._leave_deadline is not None:
+            times.append(self._leave_deadline)
+        return min(times, default=time.monotonic() + 1.0)
+
+    def _dispatch(self, data: bytes, addr: Addr, now: float, direct: bool) -> None:
+        try:
+            kind = check_header(data)
+        except WireError as exc:
+            self.drops[exc.counter] += 1
+            return
+        if kind == KIND_DISCOVERY:
+            self.lobby.receive(data, addr, now, direct=direct)
+            return
+        if not direct:
+            self.drops["session_on_discovery_port"] += 1
+            return
+        try:
+            sid = _sid_of(data)
+        except WireError as exc:
+            self.drops[exc.counter] += 1
+            return
+        session = self.sessions.get(sid)
+        if session is None:
+            self.drops["unknown_session"] += 1
+            return
+        session.receive(data, addr, now)
+
+    def _service(self, now: float) -> None:
+        due = self.lobby.next_timer()
+        if due is not None and now >= due:
+            self.lobby.timer(now)
+        for session in list(self.sessions.values()):
+            due = session.next_timer()
+            if due is not None and now >= due:
+                session.timer(now)
+        self._flush(now)
+
+    def _read(self, sock: socket.socket, now: float, direct: bool) -> None:
+        for _ in range(256):  # bounded, so timers still run under a flood
+            try:
+                data, addr = sock.recvfrom(MAX_DATAGRAM + 1)
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError:
+                self.drops["receive_error"] += 1
+                return
+            self._dispatch(data, (addr[0], addr[1]), now, direct)
+
+    def _run(self) -> None:
+        selector = selectors.DefaultSelector()
+        selector.register(self._game, selectors.EVENT_READ, True)
+        if self._discovery is not None:
+            selector.register(self._discovery, selectors.EVENT_READ, False)
+        selector.register(self._wake_r, selectors.EVENT_READ, None)
+        try:
+            while True:
+                with self._lock:
+                    if self._stopping and (
+                        self._leave_deadline is None
+                        or time.monotonic() >= self._leave_deadline
+                        or all(s.closed for s in self.sessions.values())
+                    ):
+                        break
+                    timeout = self._next_deadline() - time.monotonic()
+                ready = selector.select(min(max(timeout, 0.0), 1.0))
+                now = time.monotonic()
+                with self._lock:
+                    for key, _ in ready:
+                        if key.data is None:
+                            with contextlib.suppress(OSError):
+                                self._wake_r.recv(4096)
+                        else:
+                            self._read(key.fileobj, now, key.data)  # type: ignore[arg-type]
+                    self._service(now)
+                self._pump()
+        except Exception as exc:  # never print from this thread: keep it for the caller
+            self.handler_errors.append(exc)
+        finally:
+            selector.close()
+
+    def _pump(self) -> None:
+        """Deliver queued events in order, one thread at a time, outside the lock."""
+        while True:
+            with self._lock:
+                if not self._outbox:
+                    return
+            if not self._deliver_lock.acquire(blocking=False):
+                return  # another thread is delivering; it will take ours too
+            try:
+                while True:
+                    with self._lock:
+                        if not self._outbox:
+                            break
+                        event = self._outbox.pop(0)
+                    try:
+                        self._on_event(event)
+                    except Exception as exc:  # the handler's bug must not kill the thread
+                        self.handler_errors.append(exc)
+            finally:
+                self._deliver_lock.release()

@@ -1,0 +1,151 @@
+"""An in-memory network with simulated time, for testing protocol objects without sockets.
+
+Endpoints are sans-I/O objects (a :class:`~durak_net.session.Session`, a
+:class:`~durak_net.lobby.Lobby`...) registered under an address.  Every datagram they
+emit may be lost, duplicated, delayed by a random amount (which reorders them), all
+drawn from one seeded generator, so a failing run replays exactly.  Time jumps from
+one event to the next: nothing sleeps, and minutes of protocol time take
+milliseconds.
+
+>>> import random
+>>> net = SimNet(random.Random(1), loss=0.3, duplicate=0.1)
+>>> net.now
+0.0
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import random
+from collections import Counter
+from collections.abc import Callable
+from typing import Protocol
+
+Addr = tuple[str, int]
+
+
+class Endpoint(Protocol):
+    """The sans-I/O interface the simulated network drives."""
+
+    def receive(self, data: bytes, addr: Addr, now: float) -> None: ...
+
+    def timer(self, now: float) -> None: ...
+
+    def next_timer(self) -> float | None: ...
+
+    def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]: ...
+
+
+class SimNet:
+    """Endpoints joined by a lossy, duplicating, reordering link (see the module doc).
+
+    ``delay`` is the range of one-way delays in seconds; ``broadcast`` names the
+    address that reaches every other endpoint (for discovery).
+    """
+
+    def __init__(
+        self,
+        rng: random.Random,
+        *,
+        loss: float = 0.0,
+        duplicate: float = 0.0,
+        delay: tuple[float, float] = (0.0002, 0.002),
+        broadcast: Addr = ("<broadcast>", 0),
+    ) -> None:
+        self.rng = rng
+        self.loss = loss
+        self.duplicate = duplicate
+        self.delay = delay
+        self.broadcast = broadcast
+        self.now = 0.0
+        self.endpoints: dict[Addr, Endpoint] = {}
+        self._queue: list[tuple[float, int, Addr, bytes, Addr]] = []
+        self._order = itertools.count()
+        self.stats: Counter[str] = Counter()
+        #: Called after every step with the current time (bots act here).
+        self.hooks: list[Callable[[float], float | None]] = []
+        #: Datagrams are passed through this before sending (tests inject or tamper here).
+        self.tap: Callable[[bytes, Addr, Addr], bytes | None] | None = None
+
+    def add(self, addr: Addr, endpoint: Endpoint) -> None:
+        self.endpoints[addr] = endpoint
+
+    def remove(self, addr: Addr) -> None:
+        self.endpoints.pop(addr, None)
+
+    def send(self, data: bytes, src: Addr, dst: Addr) -> None:
+        """Put one datagram on the wire (subject to loss, duplication and delay)."""
+        if self.tap is not None:
+            tapped = self.tap(data, src, dst)
+            if tapped is None:
+                return
+            data = tapped
+        targets = (
+            [a for a in self.endpoints if a != src] if dst == self.broadcast else [dst]
+        )
+        for target in targets:
+            self.stats["sent"] += 1
+            if self.rng.random() < self.loss:
+                self.stats["lost"] += 1
+                continue
+            copies = 2 if self.rng.random() < self.duplicate else 1
+            self.stats["duplicated"] += copies - 1
+            for _ in range(copies):
+                at = self.now + self.rng.uniform(*self.delay)
+                heapq.heappush(self._queue, (at, next(self._order), target, data, src))
+
+    def flush(self) -> None:
+        """Collect and send every endpoint's pending datagrams."""
+        for addr, endpoint in list(self.endpoints.items()):
+            for data, dst in endpoint.datagrams_to_send(self.now):
+                self.send(data, addr, dst)
+
+    def next_time(self) -> float | None:
+        """When something next happens: a delivery or an endpoint's timer."""
+        times = [self._queue[0][0]] if self._queue else []
+        for endpoint in self.endpoints.values():
+            t = endpoint.next_timer()
+            if t is not None:
+                times.append(t)
+        return min(times, default=None)
+
+    def step(self, extra: float | None = None) -> bool:
+        """Advance to the next event and process it; False when nothing is left to do."""
+        t = self.next_time()
+        if extra is not None:
+            t = extra if t is None else min(t, extra)
+        if t is None:
+            return False
+        self.now = max(self.now, t)
+        while self._queue and self._queue[0][0] <= self.now:
+            _, _, target, data, src = heapq.heappop(self._queue)
+            endpoint = self.endpoints.get(target)
+            if endpoint is None:
+                self.stats["unreachable"] += 1
+                continue
+            self.stats["delivered"] += 1
+            endpoint.receive(data, src, self.now)
+        for endpoint in list(self.endpoints.values()):
+            due = endpoint.next_timer()
+            if due is not None and due <= self.now:
+                endpoint.timer(self.now)
+        self.flush()
+        return True
+
+    def run(self, until: Callable[[], bool], limit: float, max_steps: int = 1_000_000) -> bool:
+        """Step until ``until()`` holds (True) or simulated time passes ``limit`` (False).
+
+        Hooks run after every step; one may return a time at which it wants to run
+        again (a bot's thinking time), which bounds the next jump.
+        """
+        wake: float | None = None
+        for _ in range(max_steps):
+            wakes = [t for t in (hook(self.now) for hook in self.hooks) if t is not None]
+            self.flush()
+            if until():
+                return True
+            wake = min(wakes, default=None)
+            if self.now > limit or not self.step(wake):
+                return until()
+        return until()

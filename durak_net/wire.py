@@ -1,0 +1,284 @@
+"""The bytes on the wire: every datagram's schema, size limit and framing.
+
+Two kinds of datagram share one 4-byte header, ``b"DK"``, the wire version and a kind
+byte, so a stray datagram from another program is recognised and dropped cheaply::
+
+    discovery:  b"DK" 0x01 b"D"  msgpack(Announce | Invite | Answer | Cancel | Ack)
+    session:    b"DK" 0x01 b"S"  sid (8 bytes, big-endian)  tag (16 bytes)  msgpack(Packet)
+
+Discovery messages travel in clear (they are what lets two strangers meet).  Session
+datagrams are authenticated: ``tag`` is a keyed BLAKE2b over everything before and
+after it, with the session key the two peers agreed by X25519 during the invitation
+(see :mod:`durak_net.crypto`), so a third host cannot inject or alter moves.
+
+The schema is written as msgspec Structs (tagged unions, encoded as msgpack arrays).
+Decoding validates types and lengths; anything that fails is dropped and counted by
+the caller, never raised into the notebook.  docs/lan-protocol.md describes the same
+layout for people who want to write another client.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Final
+
+import msgspec
+from msgspec import Meta, Struct
+
+#: Every datagram of the protocol starts with these two bytes.
+MAGIC: Final = b"DK"
+#: Version of the framing below; a peer speaking another version is "foreign".
+WIRE_VERSION: Final = 1
+#: Name and version announced in discovery, so other LAN games on port 37020 are ignored.
+PROTOCOL: Final = "durak-lan"
+PROTOCOL_VERSION: Final = 1
+#: Largest datagram sent or accepted: fits one Ethernet frame with room for tunnels.
+MAX_DATAGRAM: Final = 1200
+#: Default UDP port of discovery broadcasts (the tutorial's port).
+DISCOVERY_PORT: Final = 37020
+
+KIND_DISCOVERY: Final = b"D"
+KIND_SESSION: Final = b"S"
+HEADER: Final = MAGIC + bytes([WIRE_VERSION])
+SID_BYTES: Final = 8
+TAG_BYTES: Final = 16
+SESSION_PREFIX: Final = len(HEADER) + 1 + SID_BYTES + TAG_BYTES
+
+U64 = Annotated[int, Meta(ge=0)]
+"""A non-negative integer that fits 64 bits (msgspec enforces the upper bound when
+encoding and decoding: msgpack integers stop at 2**64 - 1)."""
+Count = Annotated[int, Meta(ge=0, le=1_000_000)]
+Name = Annotated[str, Meta(min_length=1, max_length=40)]
+Reason = Annotated[str, Meta(max_length=200)]
+ActionText = Annotated[str, Meta(min_length=1, max_length=64)]
+Key = Annotated[bytes, Meta(min_length=32, max_length=32)]
+Hash16 = Annotated[bytes, Meta(min_length=16, max_length=16)]
+RuleValue = bool | int | str | None
+RulesDict = Annotated[dict[Annotated[str, Meta(max_length=40)], RuleValue], Meta(max_length=16)]
+
+
+# ------------------------------------------------------------------ discovery
+
+
+class Announce(Struct, tag="announce", array_like=True, frozen=True):
+    """"I am here": broadcast about once a second, and sent unicast to `connect` peers.
+
+    ``port`` is the sender's game port (unicast traffic goes there, never to the shared
+    discovery port, where the kernel would hand it to just one of the listeners).
+    ``sessions`` lists the sessions the sender is playing or resuming, so a peer whose
+    address changed (a restarted kernel gets a new port) is found again.
+    """
+
+    proto: Annotated[str, Meta(max_length=32)]
+    version: int
+    node: U64
+    name: Name
+    port: Annotated[int, Meta(ge=1, le=65535)]
+    rules: RulesDict
+    busy: bool = False
+    sessions: Annotated[list[U64], Meta(max_length=8)] = []
+
+
+class Invite(Struct, tag="invite", array_like=True, frozen=True):
+    """``node`` invites ``to`` to a game with ``rules``; ``key`` is its X25519 public key."""
+
+    node: U64
+    to: U64
+    invite: U64
+    name: Name
+    rules: RulesDict
+    key: Key
+
+
+class Answer(Struct, tag="answer", array_like=True, frozen=True):
+    """The invitee's answer; on accept, ``key`` is its X25519 public key."""
+
+    node: U64
+    to: U64
+    invite: U64
+    accept: bool
+    reason: Reason = ""
+    key: bytes = b""
+
+
+class Cancel(Struct, tag="cancel", array_like=True, frozen=True):
+    """The inviter withdraws an invitation (the invitee drops its Accept/Decline prompt)."""
+
+    node: U64
+    to: U64
+    invite: U64
+
+
+class Ack(Struct, tag="ack", array_like=True, frozen=True):
+    """Receipt of an Invite, Answer or Cancel (``what`` names which): stops its retries."""
+
+    node: U64
+    to: U64
+    invite: U64
+    what: Annotated[str, Meta(max_length=16)]
+
+
+DiscoveryMessage = Announce | Invite | Answer | Cancel | Ack
+
+
+# ------------------------------------------------------------------ session frames
+# Every frame is sent reliably: ``seq`` numbers the sender's stream (1, 2, 3...).
+
+
+class Sync(Struct, tag="sync", array_like=True, frozen=True):
+    """First frame of every stream: where the sender stands (for resuming after a restart)."""
+
+    seq: U64
+    game: Count
+    log_len: Count
+
+
+class Deal(Struct, tag="deal", array_like=True, frozen=True):
+    """A step of the dealer of game ``game`` (commit or reveal for the default dealer)."""
+
+    seq: U64
+    game: Count
+    data: Annotated[bytes, Meta(max_length=256)]
+
+
+class Propose(Struct, tag="propose", array_like=True, frozen=True):
+    """Follower -> sequencer: "please append this action of mine" (proposal ``pid``)."""
+
+    seq: U64
+    pid: U64
+    game: Count
+    action: ActionText
+
+
+class Entry(Struct, tag="entry", array_like=True, frozen=True):
+    """Sequencer -> follower: log entry ``index`` of game ``game`` and the state hash after it.
+
+    ``pid`` names the follower's proposal it came from, 0 for the sequencer's own actions.
+    """
+
+    seq: U64
+    game: Count
+    index: Count
+    action: ActionText
+    hash: Hash16
+    pid: U64 = 0
+
+
+class Refused(Struct, tag="refused", array_like=True, frozen=True):
+    """Sequencer -> follower: proposal ``pid`` was not applied, and why."""
+
+    seq: U64
+    pid: U64
+    reason: Reason
+
+
+class Desync(Struct, tag="desync", array_like=True, frozen=True):
+    """"After entry ``index`` my state differs from yours" (or the entry was refused)."""
+
+    seq: U64
+    game: Count
+    index: Count
+    detail: Reason
+
+
+class Bye(Struct, tag="bye", array_like=True, frozen=True):
+    """The sender leaves the session for good."""
+
+    seq: U64
+    reason: Reason
+
+
+Frame = Sync | Deal | Propose | Entry | Refused | Desync | Bye
+
+
+class Packet(Struct, array_like=True, frozen=True):
+    """The authenticated body of a session datagram.
+
+    ``epoch`` counts the sender's incarnations (a kernel resumed from its journal starts
+    a new one); ``peer_epoch`` is the receiver's epoch as the sender knows it (0: not
+    yet known), so packets meant for a previous incarnation are recognised as stale.
+    ``pn`` numbers the sender's packets within its epoch.  ``ack`` is the highest
+    sequence number received in order, ``sack`` lists ones received beyond a gap.
+    A packet without frames is a bare acknowledgement or a heartbeat.
+    """
+
+    epoch: Annotated[int, Meta(ge=1, le=2**31)]
+    peer_epoch: Annotated[int, Meta(ge=0, le=2**31)]
+    pn: U64
+    ack: U64
+    sack: Annotated[list[U64], Meta(max_length=32)]
+    frames: Annotated[list[Frame], Meta(max_length=32)]
+
+
+# ------------------------------------------------------------------ encode / decode
+
+_encoder = msgspec.msgpack.Encoder()
+_discovery_decoder = msgspec.msgpack.Decoder(DiscoveryMessage)
+_packet_decoder = msgspec.msgpack.Decoder(Packet)
+
+
+class WireError(ValueError):
+    """A datagram that is not ours or breaks the schema.  ``counter`` says which drop
+    counter it belongs to (``foreign``, ``oversized``, ``malformed``)."""
+
+    def __init__(self, counter: str, detail: str) -> None:
+        super().__init__(f"{counter}: {detail}")
+        self.counter = counter
+
+
+def check_header(data: bytes) -> bytes:
+    """The kind byte of a datagram of this protocol, or :class:`WireError`."""
+    if len(data) > MAX_DATAGRAM:
+        raise WireError("oversized", f"{len(data)} bytes > {MAX_DATAGRAM}")
+    if len(data) < len(HEADER) + 1 or data[:2] != MAGIC:
+        raise WireError("foreign", "not a durak-lan datagram")
+    if data[2] != WIRE_VERSION:
+        raise WireError("foreign", f"wire version {data[2]}, this peer speaks {WIRE_VERSION}")
+    return data[3:4]
+
+
+def encode_discovery(message: DiscoveryMessage) -> bytes:
+    """A discovery datagram."""
+    data = HEADER + KIND_DISCOVERY + _encoder.encode(message)
+    if len(data) > MAX_DATAGRAM:  # names and rules are bounded, so this is a bug
+        raise ValueError(f"discovery message too large ({len(data)} bytes)")
+    return data
+
+
+def decode_discovery(data: bytes) -> DiscoveryMessage:
+    """Parse a discovery datagram, or raise :class:`WireError`."""
+    if check_header(data) != KIND_DISCOVERY:
+        raise WireError("foreign", "not a discovery datagram")
+    try:
+        return _discovery_decoder.decode(data[4:])
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise WireError("malformed", str(exc)) from None
+
+
+def encode_packet_body(packet: Packet) -> bytes:
+    """The msgpack body of a session datagram (the session adds header and tag)."""
+    return _encoder.encode(packet)
+
+
+def encoded_size(value: Any) -> int:
+    """Encoded length of a frame, to fill datagrams up to :data:`MAX_DATAGRAM`."""
+    return len(_encoder.encode(value))
+
+
+def session_header(sid: int) -> bytes:
+    """The bytes before the tag of a session datagram."""
+    return HEADER + KIND_SESSION + sid.to_bytes(SID_BYTES, "big")
+
+
+def session_id_of(data: bytes) -> int:
+    """The session id of a session datagram (cheap: for routing to the right session)."""
+    if check_header(data) != KIND_SESSION or len(data) < SESSION_PREFIX:
+        raise WireError("malformed", "not a session datagram")
+    return int.from_bytes(data[4 : 4 + SID_BYTES], "big")
+
+
+def decode_packet_body(body: bytes) -> Packet:
+    """Parse an authenticated packet body, or raise :class:`WireError`."""
+    try:
+        return _packet_decoder.decode(body)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise WireError("malformed", str(exc)) from None

@@ -1,0 +1,584 @@
+"""The controller: clicks become actions, backend changes become one refresh.
+
+Every click handler and every backend notification only *posts* work to the
+:class:`~durak_widgets.handoff.Handoff`; the work (checking and submitting an action,
+redrawing) runs on the UI thread holding the table lock.  :meth:`TableController.refresh`
+is the single path that redraws: it reads ``backend.observation(viewer)``, turns it
+into a :class:`~durak_widgets.view.TableModel` and lets the view apply it.
+"""
+
+from __future__ import annotations
+
+import html
+import threading
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+
+from durak_core import (
+    Action,
+    Attack,
+    Attacked,
+    Card,
+    Defend,
+    Defended,
+    Discarded,
+    Drew,
+    GameOver,
+    IllegalAction,
+    Left,
+    NewBout,
+    Pass,
+    Passed,
+    PickedUp,
+    Take,
+    TakeDeclared,
+    Transfer,
+    Transferred,
+    parse_action,
+)
+
+from .backend import TableBackend, Update, waiting_on
+from .handoff import Handoff
+from .view import CardFace, SeatModel, TableModel, TableView
+
+#: Lines of the event log shown under the table.
+LOG_LINES = 8
+_ACTION_EVENTS = (Attacked, Defended, Transferred, TakeDeclared, Passed)
+
+
+def card_face(text: str, trump_suit: str, state: str = "plain") -> CardFace:
+    """The face of the card written ``text`` ("10♥") when ``trump_suit`` ("♥") is trump."""
+    card = Card.parse(text)
+    return CardFace(
+        text=str(card),
+        code=card.code,
+        red=card.suit.is_red,
+        trump=card.suit.symbol == trump_suit,
+        state=state,
+    )
+
+
+class TableController:
+    """Connects a :class:`TableBackend` to a :class:`TableView`.
+
+    backend: where the game is (see :class:`~durak_widgets.backend.LocalBackend`).
+    handoff: the hand-off point; by default the kernel's loop when running in a kernel,
+        else synchronous (every click fully handled when ``.click()`` returns).
+    """
+
+    def __init__(self, backend: TableBackend, handoff: Handoff | None = None) -> None:
+        self.backend = backend
+        self._owns_handoff = handoff is None  # a shared one (a LAN lobby's) outlives us
+        self.handoff = handoff if handoff is not None else Handoff()
+        if self.handoff.on_error is None:
+            self.handoff.on_error = self._show_error
+        seats = list(backend.local_seats)
+        if not seats:
+            raise ValueError("the backend has no seat played at this screen")
+        self.names = list(backend.names)
+        self.hot_seat = len(seats) > 1
+        self.view = TableView(backend.rules.players)
+        self.view.on_click = self._on_click
+        self.viewer = seats[0]
+        self.revealed = not self.hot_seat
+        self.selected: Card | None = None
+        self.notice: str | None = None
+        self.moves = 0
+        self.refreshes = 0
+        self._log: deque[str] = deque(maxlen=LOG_LINES)
+        self._incoming: list[Update] = []
+        self._incoming_lock = threading.Lock()
+        self._refresh_posted = False
+        self._error: str | None = None
+        with self.handoff.lock:
+            self._choose_viewer()
+            self.refresh()
+            backend.attach(self.handoff, self._changed)
+
+    # ------------------------------------------------------------ display
+
+    @property
+    def widget(self) -> Any:
+        """The root widget (a VBox with class ``durak-root``)."""
+        return self.view.root
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        """Display as the table; the plain-text fallback says what it is in one line."""
+        bundle = self.view.root._repr_mimebundle_(**kwargs)
+        if isinstance(bundle, dict):
+            bundle["text/plain"] = repr(self)
+        return bundle
+
+    def __repr__(self) -> str:
+        return f"<Durak table: {' vs '.join(self.names)} (open in JupyterLab to play)>"
+
+    def close(self) -> None:
+        """Stop the backend's threads and close every widget of the table."""
+        if self._owns_handoff:
+            self.handoff.close()
+        self.backend.close()
+        self.view.close()
+
+    # ------------------------------------------------------------ changes in
+
+    def _changed(self, updates: Sequence[Update]) -> None:
+        """The backend's callback: note what happened, ask for one refresh.  Any thread."""
+        with self._incoming_lock:
+            self._incoming.extend(updates)
+            if self._refresh_posted:
+                return
+            self._refresh_posted = True
+        self.handoff.post(self._refresh_from_backend)
+
+    def _refresh_from_backend(self) -> None:
+        with self._incoming_lock:
+            updates, self._incoming = self._incoming, []
+            self._refresh_posted = False
+        moved = False
+        for update in updates:
+            if isinstance(update, str):
+                self._log.append(update)
+                continue
+            if isinstance(update, _ACTION_EVENTS):
+                self.moves += 1
+                moved = True
+            line = describe(update, self.names, self._you())
+            if line:
+                self._log.append(line)
+        if moved:
+            self.notice = None
+            self._error = None
+        self._choose_viewer()
+        self.refresh()
+
+    def _show_error(self, exc: BaseException) -> None:
+        self._error = f"Internal error: {type(exc).__name__}: {exc}"
+        try:
+            self.refresh()
+        except Exception:  # the refresh itself may be what is broken
+            self.view.status.value = html.escape(self._error)
+
+    # ------------------------------------------------------------ clicks in
+
+    def _on_click(self, kind: str, payload: Any) -> None:
+        """A widget was clicked (on whatever thread delivers comm messages)."""
+        self.handoff.post(lambda: self._handle(kind, payload))
+
+    def _handle(self, kind: str, payload: Any) -> None:
+        obs = self.backend.observation(self.viewer)
+        legal = [parse_action(a) for a in obs["legal"]]
+        handler = {
+            "hand": self._click_hand,
+            "attack-card": self._click_attack_card,
+            "defence-card": lambda obs, legal, _p: self._say("That card is already beaten."),
+            "take": lambda obs, legal, _p: self._try(Take(self.viewer)),
+            "pass": lambda obs, legal, _p: self._try(Pass(self.viewer)),
+            "transfer": self._click_transfer,
+            "show": self._click_show,
+            "reveal": self._click_reveal,
+            "new": self._click_new,
+        }.get(kind)
+        if handler is None:
+            raise ValueError(f"unknown click {kind!r}")
+        handler(obs, legal, payload)
+        with self._incoming_lock:
+            pending = self._refresh_posted
+        if not pending:  # else the backend's refresh, already queued, shows the change
+            self.refresh()
+
+    def _say(self, notice: str) -> None:
+        self.notice = notice
+
+    def _try(self, action: Action) -> bool:
+        """Submit ``action`` if legal; else put the reason in the status line.  Nothing
+        changes for an illegal action."""
+        reason = self.backend.why_illegal(action)
+        if reason is None:
+            try:
+                self.backend.submit(action)
+            except IllegalAction as exc:  # raced with another move
+                reason = exc.reason
+        if reason is not None:
+            self.notice = reason
+            return False
+        self.notice = None
+        self.selected = None
+        return True
+
+    def _click_hand(self, obs: dict[str, Any], legal: list[Action], text: str) -> None:
+        if not self.revealed:
+            self._say("Show your cards first.")
+            return
+        card = Card.parse(text)
+        if obs["over"]:
+            self._say("The game is over: click New game to play again.")
+            return
+        if card == self.selected:
+            self.selected = None  # a second click on the selected card cancels
+            self.notice = None
+            return
+        defends = [a for a in legal if isinstance(a, Defend) and a.card is card]
+        transfers = [a for a in legal if isinstance(a, Transfer) and not a.show and a.card is card]
+        if len(defends) == 1 and not transfers:
+            self._try(defends[0])
+            return
+        if defends or transfers:
+            self.selected = card
+            self.notice = None
+            return
+        attack = Attack(self.viewer, card)
+        if attack in legal:
+            self._try(attack)
+            return
+        self.selected = None
+        self.notice = self._why_card(obs, card)
+
+    def _why_card(self, obs: dict[str, Any], card: Card) -> str:
+        """The core's sentence for the action clicking ``card`` would have meant."""
+        attempt: Action = Attack(self.viewer, card)
+        if obs["defender"] == self.viewer and obs["table"]:
+            unbeaten = [a for a, d in obs["table"] if d is None]
+            target = unbeaten[0] if unbeaten else obs["table"][0][0]
+            attempt = Defend(self.viewer, Card.parse(target), card)
+        reason = self.backend.why_illegal(attempt)
+        return reason or f"{card} cannot be played now."
+
+    def _click_attack_card(self, obs: dict[str, Any], legal: list[Action], text: str) -> None:
+        attack_card = Card.parse(text)
+        if self.selected is None:
+            if obs["defender"] != self.viewer:
+                self._say(
+                    self.backend.why_illegal(Defend(self.viewer, attack_card, attack_card))
+                    or "Pick a card from your hand first."
+                )
+            else:
+                self._say("Pick a card from your hand first, then click the card to beat.")
+            return
+        self._try(Defend(self.viewer, attack_card, self.selected))
+
+    def _click_transfer(self, obs: dict[str, Any], legal: list[Action], _payload: Any) -> None:
+        transfers = [a for a in legal if isinstance(a, Transfer) and not a.show]
+        if self.selected is not None:
+            # The selected card or nothing: the reason says why it cannot transfer.
+            self._try(Transfer(self.viewer, self.selected))
+        elif len(transfers) == 1:
+            self._try(transfers[0])
+        elif transfers:
+            rank = Card.parse(obs["table"][0][0]).rank_name
+            self._say(f"Select the card to transfer with (a {rank}), then click Transfer.")
+        else:
+            hand = obs["hand"]
+            card = Card.parse(hand[0]) if hand else Card.parse(obs["trump_card"])
+            self._try(Transfer(self.viewer, card))
+
+    def _click_show(self, obs: dict[str, Any], legal: list[Action], _payload: Any) -> None:
+        shows = [a for a in legal if isinstance(a, Transfer) and a.show]
+        if shows:
+            self._try(shows[0])
+        else:
+            self._try(Transfer(self.viewer, Card.parse(obs["trump_card"]), show=True))
+
+    def _click_reveal(self, obs: dict[str, Any], legal: list[Action], _payload: Any) -> None:
+        self.revealed = True
+        self.notice = None
+
+    def _click_new(self, obs: dict[str, Any], legal: list[Action], _payload: Any) -> None:
+        if not obs["over"]:
+            self._say("Finish this game first.")
+            return
+        self.selected = None
+        self.notice = None
+        self._log.append("— new game —")
+        self.backend.new_game()
+        self._choose_viewer(force=True)
+
+    # ------------------------------------------------------------ who looks
+
+    def _you(self) -> int | None:
+        """The seat written as "You" in texts: the only local seat, if just one."""
+        seats = self.backend.local_seats
+        return seats[0] if len(seats) == 1 else None
+
+    def _choose_viewer(self, force: bool = False) -> None:
+        """Hot-seat: hand the screen to the person expected to move; hide their hand."""
+        if not self.hot_seat:
+            return
+        seats = list(self.backend.local_seats)
+        public = self.backend.observation(self.viewer)
+        can_move = [s for s in seats if self.backend.observation(s)["legal"]]
+        wanted = next((s for s in waiting_on(public) if s in can_move), None)
+        if wanted is None:
+            wanted = self.viewer if self.viewer in can_move else (can_move or [self.viewer])[0]
+        if wanted != self.viewer or force:
+            self.viewer = wanted
+            self.revealed = False
+            self.selected = None
+            self.notice = None  # it may name the previous person's cards
+
+    # ------------------------------------------------------------ the one redraw
+
+    def refresh(self) -> None:
+        """Redraw everything from ``observation(viewer)``.  UI thread, lock held."""
+        self.refreshes += 1
+        self.view.render(self.model())
+
+    def model(self) -> TableModel:
+        """The :class:`TableModel` for the current observation and UI state."""
+        backend = self.backend
+        v = self.viewer
+        obs = backend.observation(v)
+        n = len(obs["hands"])
+        trump = obs["trump_suit"]
+        names = self.names
+        legal = [parse_action(a) for a in obs["legal"]] if self.revealed else []
+        thinking = set(backend.thinking())
+        over = bool(obs["over"])
+        active = set(obs["active"])
+
+        if self.selected is not None and (
+            str(self.selected) not in obs["hand"]
+            or not any(getattr(a, "card", None) is self.selected for a in legal)
+        ):
+            self.selected = None
+        selected = self.selected
+
+        playable: set[Card] = set()
+        targets: set[Card] = set()
+        for a in legal:
+            if isinstance(a, Attack):
+                playable.update(a.cards)
+            elif isinstance(a, (Defend, Transfer)):
+                playable.add(a.card)
+                if isinstance(a, Defend) and a.card is selected:
+                    targets.add(a.attack_card)
+
+        hand = tuple(
+            card_face(
+                t,
+                trump,
+                "selected"
+                if selected is not None and t == str(selected)
+                else "playable"
+                if Card.parse(t) in playable
+                else "dimmed",
+            )
+            for t in obs["hand"]
+        )
+        pairs = tuple(
+            (
+                card_face(a, trump, "target" if Card.parse(a) in targets else "plain"),
+                None if d is None else card_face(d, trump),
+            )
+            for a, d in obs["table"]
+        )
+
+        def seat_model(s: int) -> SeatModel:
+            info = obs["hands"][s]
+            return SeatModel(
+                seat=s,
+                name=names[s],
+                count=int(info["count"]),
+                role=self._role(obs, s),
+                known=tuple(info["known"]) if s != v else (),
+                thinking=s in thinking,
+                out=s not in active,
+            )
+
+        opponents = tuple(seat_model((v + k) % n) for k in range(1, n))
+
+        buttons: dict[str, str] = {}
+        kinds = {type(a) for a in legal}
+        if Take in kinds:
+            buttons["take"] = "Take"
+        if Pass in kinds:
+            buttons["pass"] = "Beaten" if obs["attacker"] == v and not obs["taking"] else "Pass"
+        if any(isinstance(a, Transfer) and not a.show for a in legal):
+            buttons["transfer"] = "Transfer"
+        shows = [a for a in legal if isinstance(a, Transfer) and a.show]
+        if shows:
+            buttons["show"] = f"Show {shows[0].card} (transfer)"
+
+        status, kind = self._status(obs, legal, thinking)
+        banner = self._banner(obs) if over else ""
+        reveal = ""
+        if not self.revealed:
+            reveal = f"{names[v]}: show my cards"
+        return TableModel(
+            opponents=opponents,
+            me=seat_model(v),
+            hand=hand,
+            hand_hidden=not self.revealed,
+            reveal_label=reveal,
+            pairs=pairs,
+            trump=card_face(obs["trump_card"], trump),
+            talon=int(obs["talon"]),
+            discard=len(obs["discarded"]),
+            buttons=buttons,
+            status_html=status,
+            status_kind=kind,
+            thinking=bool(thinking),
+            log=tuple(self._log),
+            banner=banner,
+            score=self._score_html(),
+        )
+
+    # ------------------------------------------------------------ texts
+
+    def _name(self, seat: int) -> str:
+        return "you" if seat == self._you() else self.names[seat]
+
+    def _role(self, obs: dict[str, Any], seat: int) -> str:
+        if seat not in obs["active"]:
+            return "out"
+        if obs["over"]:
+            return ""
+        if seat == obs["defender"]:
+            return "takes" if obs["taking"] else "defends"
+        if seat == obs["attacker"]:
+            return "attacks"
+        if seat in obs["passed"]:
+            return "passed"
+        return ""
+
+    def _status(
+        self, obs: dict[str, Any], legal: list[Action], thinking: set[int]
+    ) -> tuple[str, str]:
+        esc = html.escape
+        v = self.viewer
+        move = f'<span class="durak-move">bout {obs["bouts"] + 1} · move {self.moves}</span>'
+        notice = f' <span class="durak-notice">{esc(self.notice)}</span>' if self.notice else ""
+        if self._error:
+            notice += f' <span class="durak-notice">{esc(self._error)}</span>'
+        think = "".join(f" {esc(self.names[s])} is thinking…" for s in sorted(thinking))
+        if obs["over"]:
+            return f"{move}<b>Game over.</b> {esc(self._banner(obs))}{notice}", "over"
+        if not self.revealed:
+            text = f"<b>{esc(self.names[v])}'s turn:</b> pass the screen, then click Show my cards."
+            return f"{move}{text}{think}{notice}", "waiting"
+        expected = waiting_on(obs)
+        defender = obs["defender"]
+        if v not in obs["active"]:
+            text = "<b>You are out: safe!</b> The others play on."
+            return f"{move}{text}{think}{notice}", "waiting"
+        if not legal or v not in expected:
+            who = expected[0] if expected else defender
+            if not obs["table"]:
+                what = "lead"
+            elif who == defender and not obs["taking"]:
+                what = "beat the cards or take them"
+            else:
+                what = "throw in or pass"
+            text = f"Waiting for {esc(self.names[who])} to {what}."
+            if legal and any(isinstance(a, Attack) for a in legal):
+                text += " You may throw in a card of a rank on the table meanwhile."
+            return f"{move}{text}{think}{notice}", "waiting"
+        if not obs["table"]:
+            text = f"<b>Your lead:</b> click a card to attack {esc(self._name(defender))}."
+        elif v == defender:
+            options = ["beat the cards (click a card, then the card to beat)"]
+            if any(isinstance(a, Transfer) for a in legal):
+                options.append("transfer (click a card of the same rank, then Transfer)")
+            options.append("take them")
+            text = "<b>Your move:</b> " + ", ".join(options[:-1]) + " or " + options[-1] + "."
+            if self.selected is not None:
+                text += f" Selected {self.selected}: click the card to beat"
+                text += (
+                    ", or Transfer."
+                    if any(isinstance(a, Transfer) and a.card is self.selected for a in legal)
+                    else "; click it again to cancel."
+                )
+        elif obs["taking"]:
+            room = int(obs["limit"]) - len(obs["table"])
+            text = (
+                f"<b>Your move:</b> {esc(self.names[defender])} takes; throw in more "
+                f"(up to {room}) or click Pass."
+            )
+        else:
+            label = "Beaten" if obs["attacker"] == v else "Pass"
+            text = f"<b>Your move:</b> throw in a card of a rank on the table, or click {label}."
+        return f"{move}{text}{think}{notice}", "your-move"
+
+    def _banner(self, obs: dict[str, Any]) -> str:
+        losers = obs["losers"]
+        durak = obs["durak"]
+        you = self._you()
+        if durak is None:
+            reason = obs.get("end_reason") or ""
+            extra = f" ({reason})" if reason and reason != "everybody went out together" else ""
+            return f"A draw: nobody is the durak{extra}."
+        if len(losers) > 1:
+            team = " & ".join(self.names[s] for s in losers)
+            return f"Team {team} lose!"
+        if durak == you:
+            return "You are the durak!"
+        suffix = ""
+        if you is not None:
+            suffix = " You win!" if len(obs["hands"]) == 2 else " You are safe."
+        return f"{self.names[durak]} is the durak!{suffix}"
+
+    def _score_html(self) -> str:
+        score = self.backend.score()
+        if score is None:
+            return ""
+        parts = [
+            f"{html.escape(self.names[s])} {count}" for s, count in enumerate(score.durak_counts)
+        ]
+        return (
+            f"<b>Match</b> · games {score.games} · times durak: {' · '.join(parts)}"
+            f" · draws {score.draws}"
+        )
+
+
+def describe(event: Update, names: Sequence[str], you: int | None = None) -> str:
+    """One log line for an event, with names ("you" for the only person at the screen).
+
+    >>> from durak_core import Card
+    >>> describe(Defended(1, Card.parse("7s"), Card.parse("9s")), ["you", "random"], 0)
+    'random beats 7♠ with 9♠'
+    """
+    if isinstance(event, str):
+        return event
+
+    def name(seat: int) -> str:
+        return "you" if seat == you else names[seat]
+
+    def verb(seat: int, plain: str, third: str) -> str:
+        return f"{name(seat)} {plain if seat == you else third}"
+
+    def cards(items: Sequence[Any]) -> str:
+        return " ".join("?" if c is None else str(c) for c in items)
+
+    if isinstance(event, Attacked):
+        return verb(event.player, "attack", "attacks") + f" with {cards(event.cards)}"
+    if isinstance(event, Defended):
+        return verb(event.player, "beat", "beats") + f" {event.attack_card} with {event.card}"
+    if isinstance(event, Transferred):
+        how = "showing" if event.shown else "adding"
+        return (
+            verb(event.player, "transfer", "transfers")
+            + f" to {name(event.defender)} by {how} {event.card}"
+        )
+    if isinstance(event, TakeDeclared):
+        return verb(event.player, "take", "takes")
+    if isinstance(event, Passed):
+        return verb(event.player, "pass", "passes")
+    if isinstance(event, PickedUp):
+        n = len(event.cards)
+        return verb(event.player, "pick up", "picks up") + f" {n} card{'s' if n != 1 else ''}"
+    if isinstance(event, Discarded):
+        return f"beaten: {len(event.cards)} cards to the discard pile"
+    if isinstance(event, Drew):
+        n = len(event.cards)
+        return verb(event.player, "draw", "draws") + f" {n} card{'s' if n != 1 else ''}"
+    if isinstance(event, Left):
+        return verb(event.player, "are out", "is out") + f" (place {event.place})"
+    if isinstance(event, NewBout):
+        return f"— {name(event.attacker)} → {name(event.defender)} —"
+    if isinstance(event, GameOver):
+        if event.durak is None:
+            return "game over: a draw"
+        if len(event.losers) > 1:
+            return "game over: " + " & ".join(name(s) for s in event.losers) + " lose"
+        return f"game over: {name(event.durak)} {'are' if event.durak == you else 'is'} the durak"
+    return str(event)  # type: ignore[unreachable]  # an event type added to the core later

@@ -1,0 +1,128 @@
+"""``play()``: a game of Durak in a notebook cell, against bots or hot-seat."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from durak_core import Rules
+from durak_core.bots import REGISTRY, Bot, make_bot
+
+from .backend import LocalBackend
+from .controller import TableController
+from .handoff import Handoff
+
+#: The bot ``play()`` seats when no opponents are named: the strongest quick one built in.
+PREFERRED_DEFAULT_BOTS = ("greedy", "random")
+#: Seconds between a bot being asked and its card landing, so people can follow.
+DEFAULT_DELAY = 0.6
+
+
+def default_bot() -> str:
+    """The name of the bot ``play()`` uses when no opponents are named."""
+    return next(name for name in (*PREFERRED_DEFAULT_BOTS, *sorted(REGISTRY)) if name in REGISTRY)
+
+
+def _seed_for(seed: int | None, seat: int) -> int | None:
+    """A distinct, reproducible seed per bot seat (None stays None: fresh randomness)."""
+    return None if seed is None else seed * 1009 + seat
+
+
+def play(
+    opponents: Sequence[str | Bot] | None = None,
+    rules: Rules | None = None,
+    seed: int | None = None,
+    hot_seat: int | None = None,
+    delay: float = DEFAULT_DELAY,
+    names: Sequence[str] | None = None,
+    handoff: Handoff | None = None,
+) -> TableController:
+    """Open a Durak table in the notebook; the returned controller displays as the table.
+
+    opponents: bots by name (``"random"``, ``"greedy"``, ``"ismcts?ms=200"``, see
+        ``durak_core.bots.REGISTRY``) or :class:`~durak_core.bots.Bot` instances, one per
+        bot seat.  Default: one bot per seat not played by a person.
+    rules: :class:`~durak_core.Rules`; default ``Rules(players=people + bots)``.
+    seed: makes the deals and the bots' choices reproducible.
+    hot_seat: how many people share this screen (they get seats 0, 1, ...; their hands
+        are hidden between turns).  Default: one person, seat 0.
+    delay: seconds a bot's move takes at least, so its card is seen landing (0: at once).
+    names: a display name per seat.
+    handoff: the hand-off point (tests pass ``Handoff(mode="sync")`` or ``"manual"``).
+
+    Games follow each other as a match (``durak_core.Match``): "New game" keeps the score.
+
+    >>> from durak_widgets.handoff import Handoff
+    >>> table = play(opponents=["random"], seed=1, delay=0, handoff=Handoff(mode="sync"))
+    >>> table.backend.names
+    ('You', 'random')
+    >>> table.close()
+    """
+    if hot_seat is not None and (
+        not isinstance(hot_seat, int) or isinstance(hot_seat, bool) or not 1 <= hot_seat <= 6
+    ):
+        raise ValueError(
+            f"hot_seat must be the number of people at the screen (1 to 6), not {hot_seat!r}"
+        )
+    people = hot_seat or 1
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a durak_core.Rules, not {type(rules).__name__}")
+    if opponents is None:
+        if rules is not None:
+            count = rules.players - people
+            if count < 0:
+                raise ValueError(
+                    f"{people} people at the screen but the rules are for {rules.players} players"
+                )
+        else:
+            count = 0 if people >= 2 else 1
+        opponents = [default_bot()] * count
+    elif isinstance(opponents, (str, Bot)):
+        raise TypeError("opponents must be a list, e.g. opponents=['random']")
+    opponents = list(opponents)
+    if rules is None:
+        total = people + len(opponents)
+        if not 2 <= total <= 6:
+            raise ValueError(
+                f"{people} people and {len(opponents)} bots make {total} players; "
+                "a table seats 2 to 6"
+            )
+        rules = Rules(players=total)
+    elif rules.players != people + len(opponents):
+        raise ValueError(
+            f"the rules are for {rules.players} players, but there are {people} people "
+            f"and {len(opponents)} bots"
+        )
+    if delay is None or delay < 0:
+        raise ValueError(f"delay must be >= 0 seconds, not {delay!r}")
+
+    bots: dict[int, Bot] = {}
+    for k, spec in enumerate(opponents):
+        seat = people + k
+        if isinstance(spec, Bot):
+            bots[seat] = spec
+        elif isinstance(spec, str):
+            bots[seat] = make_bot(spec, seed=_seed_for(seed, seat))  # ValueError names the bots
+        else:
+            raise TypeError(f"opponent {k}: expected a bot name or a Bot, not {spec!r}")
+
+    if names is None:
+        names = default_names(people, [bots[s] for s in sorted(bots)])
+    names = [str(x) for x in names]
+    backend = LocalBackend(rules, bots, names, seed=seed, delay=delay)
+    return TableController(backend, handoff)
+
+
+def default_names(people: int, bots: Sequence[Bot]) -> list[str]:
+    """Names: "You" (or "Player 1", "Player 2"... in hot-seat), then the bots', made unique.
+
+    >>> from durak_core.bots import RandomBot
+    >>> default_names(1, [RandomBot(), RandomBot()])
+    ['You', 'random', 'random 2']
+    """
+    out = ["You"] if people == 1 else [f"Player {i + 1}" for i in range(people)]
+    seen: dict[str, int] = {}
+    for bot in bots:
+        base = getattr(bot, "name", None) or type(bot).__name__
+        seen[base] = seen.get(base, 0) + 1
+        out.append(base if seen[base] == 1 else f"{base} {seen[base]}")
+    return out

@@ -1,0 +1,126 @@
+"""The table's look: one <style> block, shipped in an HTML widget (no external assets).
+
+Every rule is scoped under ``.durak-root`` so it cannot leak into the rest of
+JupyterLab, and is specific enough (``.durak-root button.durak-card``) to win over
+ipywidgets' own button styles.  Users restyle by adding their own rules for the same
+classes (see docs/widgets.md for the list).
+"""
+
+from __future__ import annotations
+
+CSS = """
+.durak-root {
+  --durak-card-w: 56px;
+  --durak-card-h: 80px;
+  --durak-red: #c62828;
+  --durak-black: #1b1b1b;
+  --durak-felt: #1f6f43;
+  --durak-gold: #f2b705;
+  font-family: var(--jp-ui-font-family, sans-serif);
+  gap: 6px;
+}
+.durak-root .durak-felt {
+  background: var(--durak-felt);
+  border-radius: 10px;
+  padding: 10px 12px;
+  color: #f5f5f5;
+  gap: 10px;
+}
+.durak-root .durak-opponents { gap: 18px; flex-wrap: wrap; }
+.durak-root .durak-opponent {
+  min-width: 120px;
+  padding: 4px 8px;
+  border-radius: 8px;
+  border: 2px solid transparent;
+}
+.durak-root .durak-opponent.durak-thinking { border-color: var(--durak-gold); }
+.durak-root .durak-opponent.durak-out { opacity: 0.5; }
+.durak-root .durak-seat-name { font-weight: 600; color: #fff; }
+.durak-root .durak-role {
+  font-size: 11px; font-weight: 600; padding: 0 5px; border-radius: 6px;
+  background: rgba(255,255,255,0.18); margin-left: 4px;
+}
+.durak-root .durak-backs { display: flex; align-items: center; height: 44px; }
+.durak-root .durak-back {
+  display: inline-block; width: 28px; height: 40px; margin-right: -18px;
+  border-radius: 4px; border: 2px solid #fff;
+  background: repeating-linear-gradient(45deg, #3949ab 0 4px, #283593 4px 8px);
+}
+.durak-root .durak-count { margin-left: 24px; font-weight: 700; color: #fff; }
+.durak-root .durak-known { font-size: 12px; color: #e0e0e0; }
+.durak-root .durak-thinking-note { font-size: 12px; color: var(--durak-gold); }
+.durak-root .durak-middle { align-items: center; gap: 24px; min-height: 120px; }
+.durak-root .durak-deck { min-width: 120px; }
+.durak-root .durak-talon { position: relative; height: 92px; width: 110px; }
+.durak-root .durak-talon .durak-trump-under {
+  position: absolute; left: 0; top: 4px; width: 50px; height: 72px; background: #fffdf7;
+  border-radius: 6px; border: 2px solid var(--durak-gold); font-weight: 700;
+  font-size: 15px; padding: 3px 0 0 4px; box-sizing: border-box; transform: rotate(-8deg);
+}
+.durak-root .durak-talon .durak-talon-pile {
+  position: absolute; left: 30px; top: 14px; width: 50px; height: 72px; border-radius: 6px;
+  border: 2px solid #fff; color: #fff; font-weight: 700; display: flex;
+  align-items: center; justify-content: center; box-sizing: border-box;
+  background: repeating-linear-gradient(45deg, #3949ab 0 5px, #283593 5px 10px);
+}
+.durak-root .durak-talon .durak-talon-empty { color: #e0e0e0; font-size: 13px; }
+.durak-root .durak-discard { font-size: 13px; color: #e0e0e0; }
+.durak-root .durak-table { gap: 14px; min-height: 110px; align-items: flex-start; flex-wrap: wrap; }
+.durak-root .durak-table-empty { color: #c8e6c9; font-style: italic; }
+.durak-root .durak-pair {
+  position: relative; width: calc(var(--durak-card-w) + 30px); height: 112px;
+}
+.durak-root .durak-hand { flex-wrap: wrap; gap: 4px; min-height: 100px; align-items: flex-end; }
+.durak-root button.durak-card {
+  width: var(--durak-card-w); height: var(--durak-card-h); min-width: var(--durak-card-w);
+  margin: 0; border-radius: 7px; border: 1px solid #9e9e9e;
+  background: #fffdf7; box-shadow: 0 1px 3px rgba(0,0,0,0.35);
+  font-size: 17px; font-weight: 700; line-height: 1; position: relative;
+  display: flex; align-items: flex-start; justify-content: flex-start;
+  padding: 5px 0 0 5px; text-align: left; box-sizing: border-box;
+  transition: transform 0.12s ease, opacity 0.12s ease;
+}
+.durak-root button.durak-card::after {
+  position: absolute; right: 6px; bottom: 5px; font-size: 26px; line-height: 1;
+}
+.durak-root button.durak-suit-S::after { content: "\\2660"; }
+.durak-root button.durak-suit-C::after { content: "\\2663"; }
+.durak-root button.durak-suit-D::after { content: "\\2666"; }
+.durak-root button.durak-suit-H::after { content: "\\2665"; }
+.durak-root button.durak-red { color: var(--durak-red); }
+.durak-root button.durak-black { color: var(--durak-black); }
+.durak-root button.durak-trump { border: 2px solid var(--durak-gold); }
+.durak-root button.durak-trump::before {
+  content: "\\2605"; position: absolute; right: 4px; top: 4px; font-size: 12px;
+  color: var(--durak-gold);
+}
+.durak-root button.durak-playable { box-shadow: 0 0 0 2px #43a047, 0 2px 5px rgba(0,0,0,0.4); }
+.durak-root button.durak-playable:hover { transform: translateY(-4px); }
+.durak-root button.durak-dimmed { opacity: 0.5; }
+.durak-root button.durak-selected {
+  transform: translateY(-12px); box-shadow: 0 0 0 3px #1e88e5, 0 4px 8px rgba(0,0,0,0.4);
+}
+.durak-root button.durak-target { box-shadow: 0 0 0 3px #1e88e5, 0 0 12px #90caf9; }
+.durak-root .durak-pair button.durak-attack { position: absolute; left: 0; top: 0; }
+.durak-root .durak-pair button.durak-defence {
+  position: absolute; left: 24px; top: 30px; transform: rotate(6deg);
+}
+.durak-root .durak-me { font-weight: 600; }
+.durak-root .durak-status {
+  padding: 6px 10px; border-radius: 6px; border-left: 5px solid #9e9e9e;
+  background: var(--jp-layout-color2, #f3f3f3);
+}
+.durak-root .durak-status.durak-your-move { border-left-color: #43a047; }
+.durak-root .durak-status.durak-over { border-left-color: var(--durak-gold); }
+.durak-root .durak-notice { color: var(--durak-red); font-weight: 600; }
+.durak-root .durak-move { float: right; font-size: 11px; color: #888; }
+.durak-root .durak-actions { gap: 8px; }
+.durak-root .durak-actions button { font-weight: 600; }
+.durak-root .durak-banner {
+  align-items: center; gap: 16px; padding: 10px 14px; border-radius: 8px;
+  background: var(--durak-gold); color: #222; font-size: 18px; font-weight: 700;
+}
+.durak-root .durak-log { font-size: 12px; color: var(--jp-ui-font-color2, #555); }
+.durak-root .durak-log ol { margin: 0; padding-left: 18px; }
+.durak-root .durak-score { font-size: 12px; }
+"""

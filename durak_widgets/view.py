@@ -1,0 +1,400 @@
+"""The table's widgets: created once, then updated in place from a :class:`TableModel`.
+
+Rebuilding a Box's ``children`` makes the front end tear down and re-create views,
+which is the slow path of ipywidgets.  So the view keeps fixed pools (a slot per
+possible attack pair, per opponent, and a growing pool of hand slots) and a render
+only changes the traits that differ: ``description``, ``_dom_classes`` (one message per
+card, via ``hold_sync``), ``layout.display`` and HTML values.  Unchanged values are not
+sent at all (traitlets only notifies on change).
+
+The view knows nothing about the rules: the controller computes a :class:`TableModel`
+(pure data) and calls :meth:`TableView.render`.  Clicks are reported to
+``TableView.on_click(kind, payload)``; for cards the payload is the card's text as it
+was shown when clicked, so a click that races a refresh still names the card the
+person saw.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import ipywidgets as widgets
+
+from .style import CSS
+
+#: Attack pairs on the table: the bout limit never exceeds 6.
+MAX_PAIRS = 6
+#: Hand slots made up front; the pool grows (by HAND_GROWTH) only if a hand gets bigger.
+HAND_SLOTS = 18
+HAND_GROWTH = 6
+#: Card backs drawn per opponent before the count alone tells the rest.
+MAX_BACKS = 8
+
+ClickHandler = Callable[[str, Any], None]
+
+
+@dataclass(frozen=True)
+class CardFace:
+    """One card as shown: its text ("10♥"), code ("10H") and look."""
+
+    text: str
+    code: str
+    red: bool
+    trump: bool
+    #: "playable", "dimmed", "selected", "target" or "plain".
+    state: str = "plain"
+
+    def classes(self, *extra: str) -> tuple[str, ...]:
+        """The CSS classes of this face (stable names: users and tests select on them)."""
+        return (
+            "durak-card",
+            f"durak-card-{self.code}",
+            "durak-red" if self.red else "durak-black",
+            f"durak-suit-{self.code[-1]}",
+            *(("durak-trump",) if self.trump else ()),
+            f"durak-{self.state}",
+            *extra,
+        )
+
+
+@dataclass(frozen=True)
+class SeatModel:
+    """An opponent's place at the table (or the viewer's own line)."""
+
+    seat: int
+    name: str
+    count: int
+    role: str = ""  #: "attacks", "defends", "takes", "passed", "out", "" ...
+    known: tuple[str, ...] = ()
+    thinking: bool = False
+    out: bool = False
+
+
+@dataclass(frozen=True)
+class TableModel:
+    """Everything the view shows, as plain data (the controller's output)."""
+
+    opponents: tuple[SeatModel, ...]
+    me: SeatModel
+    hand: tuple[CardFace, ...]
+    hand_hidden: bool
+    reveal_label: str  #: the hot-seat "show my cards" button text; "" hides the button
+    pairs: tuple[tuple[CardFace, CardFace | None], ...]
+    trump: CardFace
+    talon: int
+    discard: int
+    buttons: dict[str, str] = field(default_factory=dict)  #: visible action buttons: name -> label
+    status_html: str = ""
+    status_kind: str = "waiting"  #: "your-move", "waiting" or "over"
+    thinking: bool = False
+    log: tuple[str, ...] = ()
+    banner: str = ""  #: game-over text; "" hides the banner
+    score: str = ""
+
+
+ACTION_BUTTONS = ("take", "pass", "transfer", "show")
+#: ipywidgets' own button colours for the action buttons (the classes stay for styling).
+BUTTON_STYLES = {"take": "warning", "pass": "success", "transfer": "info", "show": "info"}
+#: How the viewer's own line words a role ("You: 6 cards · defending").
+ROLE_WORDS = {"attacks": "attacking", "defends": "defending", "takes": "taking"}
+
+
+def _display(widget: widgets.DOMWidget, shown: bool) -> None:
+    value = None if shown else "none"
+    if widget.layout.display != value:
+        widget.layout.display = value
+
+
+def _set_html(widget: widgets.HTML, value: str) -> None:
+    if widget.value != value:
+        widget.value = value
+
+
+def _set_button(button: widgets.Button, description: str, classes: tuple[str, ...]) -> None:
+    """Description and classes in one message (hold_sync) and only if something changed."""
+    if button.description == description and button._dom_classes == classes:
+        return
+    with button.hold_sync():
+        button.description = description
+        button._dom_classes = classes
+
+
+def _seat_html(seat: SeatModel) -> str:
+    esc = html.escape
+    role = f'<span class="durak-role">{esc(seat.role)}</span>' if seat.role else ""
+    backs = '<span class="durak-back"></span>' * min(seat.count, MAX_BACKS)
+    parts = [
+        f'<div class="durak-seat-name">{esc(seat.name)}{role}</div>',
+        f'<div class="durak-backs">{backs}<span class="durak-count">{seat.count}</span></div>',
+    ]
+    if seat.known:
+        parts.append(f'<div class="durak-known">known: {esc(" ".join(seat.known))}</div>')
+    if seat.thinking:
+        parts.append('<div class="durak-thinking-note">thinking…</div>')
+    return "".join(parts)
+
+
+def _talon_html(trump: CardFace, talon: int) -> str:
+    colour = "var(--durak-red)" if trump.red else "var(--durak-black)"
+    if talon == 0:
+        return (
+            '<div class="durak-talon"><div class="durak-talon-empty">'
+            f"talon empty<br>trump {html.escape(trump.text[-1])}</div></div>"
+        )
+    return (
+        '<div class="durak-talon">'
+        f'<div class="durak-trump-under" style="color:{colour}" title="trump card">'
+        f"{html.escape(trump.text)}</div>"
+        f'<div class="durak-talon-pile" title="cards in the talon">{talon}</div></div>'
+    )
+
+
+class TableView:
+    """The widget tree of one table, and how to update it from a :class:`TableModel`."""
+
+    def __init__(self, players: int, hand_slots: int = HAND_SLOTS) -> None:
+        self.on_click: ClickHandler = lambda kind, payload: None
+        self._hand_faces: list[CardFace | None] = []
+        self._pair_faces: list[CardFace | None] = [None] * MAX_PAIRS
+
+        self.style = widgets.HTML(f"<style>{CSS}</style>")
+        self.style.add_class("durak-style")
+
+        self.opponent_boxes = [widgets.HTML() for _ in range(players - 1)]
+        for box in self.opponent_boxes:
+            box.add_class("durak-opponent")
+        self.opponents = widgets.HBox(self.opponent_boxes)
+        self.opponents.add_class("durak-opponents")
+
+        self.talon = widgets.HTML()
+        self.talon.add_class("durak-talon-box")
+        self.discard = widgets.HTML()
+        self.discard.add_class("durak-discard")
+        self.deck = widgets.VBox([self.talon, self.discard])
+        self.deck.add_class("durak-deck")
+
+        self.table_empty = widgets.HTML("the table is empty")
+        self.table_empty.add_class("durak-table-empty")
+        self.attack_cards: list[widgets.Button] = []
+        self.defence_cards: list[widgets.Button] = []
+        self.pair_boxes: list[widgets.Box] = []
+        for i in range(MAX_PAIRS):
+            attack = widgets.Button()
+            attack.on_click(lambda _b, i=i: self._click_pair(i))
+            defence = widgets.Button()
+            defence.on_click(lambda _b: self.on_click("defence-card", None))
+            box = widgets.Box([attack, defence])
+            box.add_class("durak-pair")
+            box.layout.display = "none"
+            self.attack_cards.append(attack)
+            self.defence_cards.append(defence)
+            self.pair_boxes.append(box)
+        self.table = widgets.HBox([self.table_empty, *self.pair_boxes])
+        self.table.add_class("durak-table")
+
+        self.middle = widgets.HBox([self.deck, self.table])
+        self.middle.add_class("durak-middle")
+        self.felt = widgets.VBox([self.opponents, self.middle])
+        self.felt.add_class("durak-felt")
+
+        self.status = widgets.HTML()
+        self.status.add_class("durak-status")
+
+        self.buttons: dict[str, widgets.Button] = {}
+        for name in ACTION_BUTTONS:
+            button = widgets.Button(description=name.capitalize(), button_style=BUTTON_STYLES[name])
+            button.add_class("durak-btn")
+            button.add_class(f"durak-btn-{name}")
+            button.layout.display = "none"
+            button.on_click(lambda _b, name=name: self.on_click(name, None))
+            self.buttons[name] = button
+        self.actions = widgets.HBox(list(self.buttons.values()))
+        self.actions.add_class("durak-actions")
+
+        self.me = widgets.HTML()
+        self.me.add_class("durak-me")
+        self.reveal = widgets.Button(description="Show my cards", button_style="info")
+        self.reveal.add_class("durak-btn")
+        self.reveal.add_class("durak-btn-reveal")
+        self.reveal.layout.display = "none"
+        self.reveal.on_click(lambda _b: self.on_click("reveal", None))
+        self.hand_cards: list[widgets.Button] = []
+        self.hand = widgets.HBox()
+        self.hand.add_class("durak-hand")
+        self._grow_hand(hand_slots)
+
+        self.banner_text = widgets.HTML()
+        self.banner_text.add_class("durak-banner-text")
+        self.new_game = widgets.Button(description="New game", button_style="success")
+        self.new_game.add_class("durak-btn")
+        self.new_game.add_class("durak-btn-new")
+        self.new_game.on_click(lambda _b: self.on_click("new", None))
+        self.banner = widgets.HBox([self.banner_text, self.new_game])
+        self.banner.add_class("durak-banner")
+        self.banner.layout.display = "none"
+
+        self.log = widgets.HTML()
+        self.log.add_class("durak-log")
+        self.score = widgets.HTML()
+        self.score.add_class("durak-score")
+
+        self.root = widgets.VBox(
+            [
+                self.style,
+                self.felt,
+                self.banner,
+                self.status,
+                self.actions,
+                self.me,
+                self.reveal,
+                self.hand,
+                self.score,
+                self.log,
+            ]
+        )
+        self.root.add_class("durak-root")
+
+    # ------------------------------------------------------------ clicks
+
+    def _click_hand(self, index: int) -> None:
+        faces = self._hand_faces
+        face = faces[index] if index < len(faces) else None
+        if face is not None:
+            self.on_click("hand", face.text)
+
+    def _click_pair(self, index: int) -> None:
+        face = self._pair_faces[index]
+        if face is not None:
+            self.on_click("attack-card", face.text)
+
+    def _grow_hand(self, size: int) -> None:
+        """Add hand slots up to ``size`` (the one place children change, and rarely)."""
+        new = []
+        for i in range(len(self.hand_cards), size):
+            button = widgets.Button()
+            button.on_click(lambda _b, i=i: self._click_hand(i))
+            button.layout.display = "none"
+            new.append(button)
+        if new:
+            self.hand_cards.extend(new)
+            self.hand.children = tuple(self.hand_cards)
+
+    # ------------------------------------------------------------ render
+
+    def render(self, model: TableModel) -> None:
+        """Make the widgets show ``model``, sending only what changed."""
+        for box, seat in zip(self.opponent_boxes, model.opponents, strict=False):
+            _set_html(box, _seat_html(seat))
+            classes = (
+                ("durak-opponent", f"durak-seat-{seat.seat}")
+                + (("durak-thinking",) if seat.thinking else ())
+                + (("durak-out",) if seat.out else ())
+            )
+            if box._dom_classes != classes:
+                box._dom_classes = classes
+            _display(box, True)
+        for box in self.opponent_boxes[len(model.opponents) :]:
+            _display(box, False)
+
+        _set_html(self.talon, _talon_html(model.trump, model.talon))
+        _set_html(self.discard, f"discard pile: {model.discard}")
+
+        pairs = model.pairs
+        _display(self.table_empty, not pairs)
+        for i in range(MAX_PAIRS):
+            box = self.pair_boxes[i]
+            if i < len(pairs):
+                attack, defence = pairs[i]
+                self._pair_faces[i] = attack
+                _set_button(self.attack_cards[i], attack.text, attack.classes("durak-attack"))
+                if defence is not None:
+                    _set_button(
+                        self.defence_cards[i], defence.text, defence.classes("durak-defence")
+                    )
+                _display(self.defence_cards[i], defence is not None)
+                _display(box, True)
+            else:
+                self._pair_faces[i] = None
+                _display(box, False)
+
+        faces = () if model.hand_hidden else model.hand
+        if len(faces) > len(self.hand_cards):
+            self._grow_hand(len(faces) + HAND_GROWTH)
+        self._hand_faces = list(faces)
+        for i, button in enumerate(self.hand_cards):
+            if i < len(faces):
+                _set_button(button, faces[i].text, faces[i].classes("durak-hand-card"))
+                _display(button, True)
+            else:
+                _display(button, False)
+        _display(self.hand, not model.hand_hidden)
+        if model.reveal_label and self.reveal.description != model.reveal_label:
+            self.reveal.description = model.reveal_label
+        _display(self.reveal, bool(model.reveal_label))
+
+        me = model.me
+        role = f" · {ROLE_WORDS.get(me.role, me.role)}" if me.role else ""
+        plural = "card" if me.count == 1 else "cards"
+        _set_html(self.me, html.escape(f"{me.name}: {me.count} {plural}{role}"))
+
+        for name, button in self.buttons.items():
+            label = model.buttons.get(name)
+            if label is not None and button.description != label:
+                button.description = label
+            _display(button, label is not None)
+
+        _set_html(self.banner_text, html.escape(model.banner))
+        _display(self.banner, bool(model.banner))
+        _set_html(self.score, model.score)
+        items = "".join(f"<li>{html.escape(line)}</li>" for line in model.log)
+        _set_html(self.log, f"<ol>{items}</ol>" if items else "")
+
+        # The status goes last: when it changes in the page, everything above has too.
+        classes = ("durak-status", f"durak-{model.status_kind}") + (
+            ("durak-thinking",) if model.thinking else ()
+        )
+        if self.status._dom_classes != classes or self.status.value != model.status_html:
+            with self.status.hold_sync():
+                self.status._dom_classes = classes
+                self.status.value = model.status_html
+
+    def close(self) -> None:
+        """Close every widget of this table (and only those)."""
+        stack: list[widgets.Widget] = [self.root]
+        seen: set[int] = set()
+        while stack:
+            widget = stack.pop()
+            if id(widget) in seen:
+                continue
+            seen.add(id(widget))
+            stack.extend(getattr(widget, "children", ()))
+            for part in ("layout", "style"):
+                owned = getattr(widget, part, None)
+                if isinstance(owned, widgets.Widget):
+                    owned.close()
+            widget.close()
+
+    # ------------------------------------------------------------ reading back
+
+    def visible_hand(self) -> list[widgets.Button]:
+        """The hand slots that show a card now (for tests and scripted play)."""
+        return [b for b in self.hand_cards if b.layout.display != "none"]
+
+    def visible_pairs(self) -> list[tuple[widgets.Button, widgets.Button | None]]:
+        out: list[tuple[widgets.Button, widgets.Button | None]] = []
+        for box, attack, defence in zip(
+            self.pair_boxes, self.attack_cards, self.defence_cards, strict=True
+        ):
+            if box.layout.display != "none":
+                out.append((attack, None if defence.layout.display == "none" else defence))
+        return out
+
+    def visible_buttons(self) -> dict[str, widgets.Button]:
+        return {n: b for n, b in self.buttons.items() if b.layout.display != "none"}
+
+    @staticmethod
+    def descriptions(buttons: Sequence[widgets.Button]) -> list[str]:
+        return [b.description for b in buttons]

@@ -1,0 +1,164 @@
+"""Play Durak in a real JupyterLab page: the shipped notebook renders the table, and a
+whole seeded game against the random bot is played by clicking cards and buttons.
+
+Reads only what a person sees (CSS classes and texts of the page), never the kernel's
+state.  Screenshots land in tests/e2e/artifacts/; the mid-game one is also copied to
+docs/img/table.png for the README when that file is missing or when
+DURAK_UPDATE_SCREENSHOT=1 is set (so a test run does not rewrite a committed image).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
+
+from browser_support import run_notebook_in_lab, write_notebook
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+README_IMAGE = REPO_ROOT / "docs" / "img" / "table.png"
+# The kernel runs in the server's scratch directory: make the work tree importable there
+# whether or not the project is pip-installed.
+PATH_CELL = f"import sys\nsys.path.insert(0, {str(REPO_ROOT)!r})"
+SEEDED_GAME = "from durak_widgets import play\n\nplay(opponents=['random'], seed=3, delay=0)"
+
+ROOT = ".durak-root"
+STATUS = f"{ROOT} .durak-status"
+
+# True when the table waits for the person (or the game is over) and the move marker in
+# the status line differs from `old`.  The status is the last widget a refresh updates,
+# so when it has changed the rest of the table has too.
+_SETTLED_JS = """
+(old) => {
+  const status = document.querySelector('.durak-root .durak-status');
+  if (!status) { return false; }
+  const marker = status.querySelector('.durak-move');
+  const now = marker ? marker.textContent : '';
+  if (status.classList.contains('durak-over')) { return true; }
+  return now !== old && status.classList.contains('durak-your-move')
+    && !status.classList.contains('durak-thinking');
+}
+"""
+
+
+def _marker(page: Page) -> str:
+    marker = page.locator(f"{STATUS} .durak-move")
+    return marker.inner_text() if marker.count() else ""
+
+
+def _wait_settled(page: Page, old: str, timeout_ms: float = 20_000) -> None:
+    page.wait_for_function(_SETTLED_JS, arg=old, timeout=timeout_ms, polling=50)
+
+
+def _shipped_notebook_with_path(lab_root_dir: Path) -> str:
+    """notebooks/play.ipynb as shipped, with the work tree put on the kernel's path."""
+    source = json.loads((REPO_ROOT / "notebooks" / "play.ipynb").read_text(encoding="utf-8"))
+    code_cells = ["".join(c["source"]) for c in source["cells"] if c["cell_type"] == "code"]
+    assert code_cells == ["from durak_widgets import play\n\nplay()"], code_cells
+    relative = "e2e_play/play_shipped.ipynb"
+    write_notebook(lab_root_dir / relative, [PATH_CELL, *code_cells])
+    return relative
+
+
+def test_shipped_notebook_shows_the_table(
+    jupyterlab_server: str, lab_root_dir: Path, browser_page: Page, artifacts_dir: Path
+) -> None:
+    page = browser_page
+    run_notebook_in_lab(page, jupyterlab_server, _shipped_notebook_with_path(lab_root_dir))
+
+    root = page.locator(ROOT)
+    expect(root).to_be_visible(timeout=30_000)
+    # The hand pool: 18 slots made once; the six dealt cards are shown, the rest hidden.
+    expect(page.locator(f"{ROOT} .durak-hand button.widget-button")).to_have_count(
+        18, timeout=15_000
+    )
+    expect(page.locator(f"{ROOT} .durak-hand button.durak-card:visible")).to_have_count(6)
+    expect(page.locator(STATUS)).to_contain_text(re.compile(r"Your (lead|move)|Waiting for"))
+    expect(page.locator(f"{ROOT} .durak-opponent").first).to_contain_text("6")
+    page.screenshot(path=str(artifacts_dir / "play_shipped.png"), full_page=True)
+
+
+def test_whole_game_against_the_random_bot_by_clicking(
+    jupyterlab_server: str, lab_root_dir: Path, browser_page: Page, artifacts_dir: Path
+) -> None:
+    page = browser_page
+    write_notebook(lab_root_dir / "e2e_play" / "seeded.ipynb", [PATH_CELL, SEEDED_GAME])
+    run_notebook_in_lab(page, jupyterlab_server, "e2e_play/seeded.ipynb")
+    expect(page.locator(STATUS)).to_be_visible(timeout=30_000)
+
+    hand = page.locator(f"{ROOT} .durak-hand button.durak-card:visible")
+    playable = page.locator(f"{ROOT} .durak-hand button.durak-playable:visible")
+    pass_button = page.locator(f"{ROOT} .durak-btn-pass:visible")
+    take_button = page.locator(f"{ROOT} .durak-btn-take:visible")
+    banner = page.locator(f"{ROOT} .durak-banner")
+    pairs = page.locator(f"{ROOT} .durak-pair:visible")
+
+    marker = ""
+    clicks = 0
+    midgame_shot = False
+    table_seen = False
+    deadline = time.monotonic() + 90
+    while True:
+        _wait_settled(page, marker)
+        marker = _marker(page)
+        if banner.is_visible():
+            break
+        assert time.monotonic() < deadline, "the game did not end within 90 s"
+        if pairs.count():
+            table_seen = True
+        if not midgame_shot and pairs.count() >= 2 and hand.count() >= 3:
+            root_shot = artifacts_dir / "play_midgame.png"
+            page.locator(ROOT).screenshot(path=str(root_shot))
+            if not README_IMAGE.exists() or os.environ.get("DURAK_UPDATE_SCREENSHOT") == "1":
+                README_IMAGE.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(root_shot, README_IMAGE)
+            midgame_shot = True
+        # A simple person: end a bout when allowed, else play the first playable card
+        # (beating with it if defending), else take.
+        if pass_button.count():
+            pass_button.first.click()
+        elif playable.count():
+            playable.first.click()
+            selected = page.locator(f"{ROOT} .durak-hand button.durak-selected")
+            page.wait_for_function(
+                """(old) => {
+                  const m = document.querySelector('.durak-root .durak-status .durak-move');
+                  return (m && m.textContent !== old)
+                    || document.querySelector('.durak-root .durak-hand button.durak-selected');
+                }""",
+                arg=marker,
+                timeout=15_000,
+            )
+            if selected.count():
+                # The card fits several attack cards: the page marks them; beat the first.
+                page.locator(f"{ROOT} .durak-pair button.durak-target").first.click()
+        elif take_button.count():
+            take_button.first.click()
+        else:
+            pytest.fail(f"nothing to click; status: {page.locator(STATUS).inner_text()}")
+        clicks += 1
+
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text(re.compile(r"durak|draw"))
+    expect(page.locator(f"{ROOT} .durak-btn-new")).to_be_visible()
+    expect(page.locator(STATUS)).to_contain_text("Game over")
+    expect(page.locator(f"{ROOT} .durak-score")).to_contain_text("games 1")
+    assert table_seen, "cards never appeared on the table"
+    assert clicks >= 5, f"a whole game takes more than {clicks} clicks"
+    assert page.locator(f"{ROOT} .durak-log li").count() > 0
+    page.screenshot(path=str(artifacts_dir / "play_game_over.png"), full_page=True)
+
+    # The match goes on: New game hides the banner and deals again.
+    page.locator(f"{ROOT} .durak-btn-new").click()
+    expect(banner).to_be_hidden(timeout=15_000)
+    expect(hand).to_have_count(6, timeout=15_000)

@@ -1,0 +1,126 @@
+"""Wiring for protocol tests: two sessions over a simulated link, driven by bots.
+
+Everything runs in simulated time (:class:`durak_net.simlink.SimNet`), seeded, so a
+failure replays exactly and nothing sleeps.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from durak_core import Rules
+from durak_core.bots import RandomBot
+from durak_net import events as ev
+from durak_net.botplay import BotDriver
+from durak_net.reliable import RtoConfig
+from durak_net.session import Role, Session, SessionConfig
+from durak_net.simlink import SimNet
+
+SEQ_ADDR = ("10.77.0.1", 40001)
+FOL_ADDR = ("10.77.0.2", 40002)
+BAD_EVENTS = (ev.DesyncDetected, ev.ProtocolViolation)
+
+
+@dataclass
+class Side:
+    """One peer of a simulated game: its session, bot and everything it reported."""
+
+    session: Session
+    driver: BotDriver | None
+    events: list[Any] = field(default_factory=list)
+    journal: list[dict[str, Any]] = field(default_factory=list)
+    finished: list[ev.GameFinished] = field(default_factory=list)
+    #: What the bot last looked at; it is only asked again when this changes.
+    seen: tuple[int, int, int] = (-1, -1, -1)
+
+    def bad(self) -> list[Any]:
+        return [e for e in self.events if isinstance(e, BAD_EVENTS)]
+
+
+@dataclass
+class Pair:
+    net: SimNet
+    seq: Side
+    fol: Side
+    games_wanted: int = 1
+
+    @property
+    def sides(self) -> tuple[Side, Side]:
+        return self.seq, self.fol
+
+    def done(self) -> bool:
+        return all(len(s.finished) >= self.games_wanted for s in self.sides)
+
+
+def make_pair(
+    seed: int,
+    *,
+    rules: Rules | None = None,
+    loss: float = 0.0,
+    duplicate: float = 0.0,
+    delay: tuple[float, float] = (0.0002, 0.002),
+    bots: bool = True,
+    games: int = 1,
+    config: SessionConfig | None = None,
+) -> Pair:
+    """Two sessions (sequencer and follower) with the same key over a SimNet."""
+    rng = random.Random(seed)
+    net = SimNet(random.Random(seed ^ 0x5EED), loss=loss, duplicate=duplicate, delay=delay)
+    key = rng.randbytes(32)
+    rules = rules or Rules()
+    sid = rng.getrandbits(64)
+    seq = Session(
+        sid, Role.SEQUENCER, key, rules, FOL_ADDR, 0.0, entropy=rng.randbytes, config=config
+    )
+    fol = Session(
+        sid, Role.FOLLOWER, key, rules, SEQ_ADDR, 0.0, entropy=rng.randbytes, config=config
+    )
+    net.add(SEQ_ADDR, seq)
+    net.add(FOL_ADDR, fol)
+    pair = Pair(
+        net,
+        Side(seq, BotDriver(RandomBot(seed * 2)) if bots else None),
+        Side(fol, BotDriver(RandomBot(seed * 2 + 1)) if bots else None),
+        games,
+    )
+    net.hooks.append(lambda now: drive(pair, now))
+    return pair
+
+
+def drive(pair: Pair, now: float) -> None:
+    """After every simulated step: collect events, start rematches, let the bots move."""
+    for side in pair.sides:
+        session = side.session
+        side.journal += session.journal_records()
+        for event in session.events():
+            side.events.append(event)
+            if isinstance(event, ev.GameFinished):
+                side.finished.append(event)
+                if len(side.finished) < pair.games_wanted:
+                    session.start_next_game(now)
+        state = (session.game_no, len(session.log), len(session.pending))
+        if side.driver is None or state == side.seen:
+            continue
+        side.seen = state
+        for _ in range(200):
+            action = side.driver.choose(session)
+            if action is None:
+                break
+            session.act(action, now)
+
+
+def replace_session(
+    pair: Pair, side: Side, make: Callable[[list[dict[str, Any]]], Session], addr: tuple[str, int]
+) -> None:
+    """Swap a side's session for a restored one at a new address (a restarted kernel)."""
+    side.journal += side.session.journal_records()
+    old = SEQ_ADDR if side is pair.seq else FOL_ADDR
+    pair.net.remove(old)
+    side.session = make(side.journal)
+    pair.net.add(addr, side.session)
+
+
+FAST = SessionConfig(rto=RtoConfig(initial=0.02, minimum=0.004, maximum=1.0))

@@ -1,0 +1,79 @@
+"""Test 5 of the issue: two JupyterLab tabs (two kernels) on one machine.
+
+Each tab runs ``lan()``; in one, the other player appears and is invited with a click;
+in the other, the invitation is accepted with a click; both tabs then show the table,
+and a card clicked in the leading player's tab appears on the other tab's table by
+itself.  Only what a person sees (CSS classes and texts) is read.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
+
+from browser_support import run_notebook_in_lab, write_notebook
+from playwright.sync_api import Page, expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+PATH_CELL = f"import sys\nsys.path.insert(0, {str(REPO_ROOT)!r})"
+LOBBY = ".durak-lan"
+TABLE = f"{LOBBY} .durak-root"
+
+
+def _free_udp_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("0.0.0.0", 0))
+        return int(s.getsockname()[1])
+
+
+def _notebook(root: Path, name: str, port: int) -> str:
+    relative = f"lan_net/{name.lower()}.ipynb"
+    cell = f"from durak_widgets import lan\n\nlan(name={name!r}, port={port}, journal_dir=None)"
+    write_notebook(root / relative, [PATH_CELL, cell])
+    return relative
+
+
+def test_two_tabs_find_each_other_and_a_clicked_move_appears_in_the_other(
+    jupyterlab_server: str, lab_root_dir: Path, browser_page: Page
+) -> None:
+    port = _free_udp_port()
+    ann = browser_page
+    ben = ann.context.new_page()
+    ben.set_default_timeout(60_000)
+    try:
+        run_notebook_in_lab(ann, jupyterlab_server, _notebook(lab_root_dir, "Ann", port))
+        run_notebook_in_lab(ben, jupyterlab_server, _notebook(lab_root_dir, "Ben", port))
+        # Ben's lobby lists Ann (heard by broadcast): invite her.
+        invite = ben.locator(f"{LOBBY} .durak-lan-peers .durak-lan-invite")
+        expect(ben.locator(f"{LOBBY} .durak-lan-peers")).to_contain_text("Ann", timeout=30_000)
+        invite.first.click()
+        # Ann's lobby shows the invitation: accept it.
+        expect(ann.locator(f"{LOBBY} .durak-lan-invites")).to_contain_text("Ben")
+        ann.locator(f"{LOBBY} .durak-lan-accept").first.click()
+        for page in (ann, ben):
+            expect(page.locator(f"{TABLE} .durak-status")).to_contain_text(
+                re.compile(r"Your lead|Waiting for"), timeout=30_000
+            )
+        leader, other = (
+            (ann, ben)
+            if "Your lead" in ann.locator(f"{TABLE} .durak-status").inner_text()
+            else (ben, ann)
+        )
+        expect(leader.locator(f"{TABLE} .durak-status")).to_contain_text("Your lead")
+        card = leader.locator(f"{TABLE} .durak-hand button.durak-playable:visible").first
+        text = card.inner_text().strip()
+        card.click()
+        pair = other.locator(f"{TABLE} .durak-pair:visible button.durak-card").first
+        expect(pair).to_have_text(text, timeout=15_000)
+        expect(other.locator(f"{TABLE} .durak-status")).to_contain_text(
+            re.compile(r"Your move|Waiting for")
+        )
+    finally:
+        ben.close()

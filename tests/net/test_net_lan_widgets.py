@@ -1,0 +1,178 @@
+"""The notebook lobby (``durak_widgets.lan``) over real UDP on this machine.
+
+Each lobby gets its own ``Handoff(mode="manual")`` standing in for a kernel's event loop:
+the network threads post to it, and the test pumps it, as the kernel would between cells.
+Clicks are widget ``click()`` calls, so the same handlers run as in the browser.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+
+from durak_core import Attack
+from durak_widgets import TableBackend, lan
+from durak_widgets.handoff import Handoff
+from durak_widgets.lan import LanLobby
+
+from .test_net_udp import free_udp_port
+
+
+def pump_until(lobbies: list[LanLobby], condition: Callable[[], bool], timeout: float = 20.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for lobby in lobbies:
+            lobby.handoff.pump()
+        if condition():
+            return
+        time.sleep(0.002)
+    raise AssertionError("condition not met in time")
+
+
+@pytest.fixture
+def pair_of_lobbies():
+    made: list[LanLobby] = []
+
+    def make(**kw) -> tuple[LanLobby, LanLobby]:
+        port = free_udp_port()
+        common = {"port": port, "journal_dir": None}
+        ann = lan("Ann", handoff=Handoff(mode="manual"), **common, **kw.get("ann", {}))
+        ben = lan("Ben", handoff=Handoff(mode="manual"), **common, **kw.get("ben", {}))
+        made.extend([ann, ben])
+        return ann, ben
+
+    yield make
+    for lobby in made:
+        lobby.close()
+
+
+def test_two_bot_driven_tables_play_a_game_and_agree(pair_of_lobbies) -> None:
+    ann, ben = pair_of_lobbies(
+        ann={"bot": "random", "seed": 1, "auto_accept": True},
+        ben={"bot": "random", "seed": 2, "invite": "Ann"},
+    )
+    pump_until([ann, ben], lambda: bool(ann.results and ben.results), timeout=30)
+    (a,), (b,) = ann.results, ben.results
+    assert (a.state_hash, a.log_hash) == (b.state_hash, b.log_hash)
+    for lobby in (ann, ben):
+        assert lobby.controller is not None
+        assert isinstance(lobby.backend, TableBackend)  # the widgets' documented protocol
+        assert lobby.backend.game.state_hash() == a.state_hash  # the mirror kept up
+        assert "Game over" in lobby.controller.view.status.value
+        assert lobby.lobby_box.layout.display == "none"  # the lobby made way for the table
+        assert not lobby.node.handler_errors
+
+
+def _row_button(box, css: str):
+    for row in box.children:
+        for child in row.children:
+            if css in child._dom_classes:
+                return child
+    return None
+
+
+def test_invite_and_accept_by_clicking_then_a_move_appears_on_the_other_table(
+    pair_of_lobbies,
+) -> None:
+    ann, ben = pair_of_lobbies()
+    pump_until([ann, ben], lambda: _row_button(ben.peer_box, "durak-lan-invite") is not None)
+    assert "Ann" in ben.peer_box.children[0].children[0].value
+    _row_button(ben.peer_box, "durak-lan-invite").click()
+    pump_until([ann, ben], lambda: _row_button(ann.invite_box, "durak-lan-accept") is not None)
+    assert "Ben</b> invites you" in ann.invite_box.children[0].children[0].value
+    _row_button(ann.invite_box, "durak-lan-accept").click()
+    pump_until([ann, ben], lambda: ann.controller is not None and ben.controller is not None)
+    # Whoever leads clicks a playable card; it must land on the other table by itself.
+    leader = next(x for x in (ann, ben) if x.backend.game.attacker == x.backend.seat)
+    other = ben if leader is ann else ann
+    hand = leader.controller.view.visible_hand()
+    playable = next(b for b in hand if "durak-playable" in b._dom_classes)
+    card = playable.description
+    playable.click()
+    pump_until([ann, ben], lambda: bool(other.controller.view.visible_pairs()))
+    ((attack, defence),) = other.controller.view.visible_pairs()
+    assert attack.description == card and defence is None
+    assert isinstance(other.backend.game.log[0], Attack)
+    assert (
+        "to beat" in other.controller.view.status.value
+        or "Waiting" in other.controller.view.status.value
+    )
+
+
+def test_a_declined_invitation_shows_the_reason(pair_of_lobbies) -> None:
+    ann, ben = pair_of_lobbies()
+    pump_until([ann, ben], lambda: bool(ben.peers))
+    ben.invite("Ann")
+    pump_until([ann, ben], lambda: bool(ann.incoming))
+    _row_button(ann.invite_box, "durak-lan-decline").click()
+    pump_until([ann, ben], lambda: "declined" in ben.status.value)
+    assert ben.controller is None and ann.controller is None
+
+
+def test_running_the_cell_again_closes_the_previous_lobby() -> None:
+    port = free_udp_port()
+    first = lan("Cat", port=port, journal_dir=None, handoff=Handoff(mode="manual"))
+    second = lan("Cat", port=port, journal_dir=None, handoff=Handoff(mode="manual"))
+    try:
+        assert not first.node.alive and second.node.alive
+    finally:
+        second.close()
+    assert not second.node.alive
+
+
+def test_bad_arguments_are_refused_with_the_reason() -> None:
+    from durak_core import Rules
+
+    with pytest.raises(ValueError, match="2 players"):
+        lan("Dan", rules=Rules(players=3), journal_dir=None)
+    with pytest.raises(ValueError, match="loss"):
+        lan("Dan", loss=2.0, journal_dir=None)
+    with pytest.raises(ValueError, match="HOST:PORT"):
+        lan("Dan", connect="nowhere", journal_dir=None, handoff=Handoff(mode="manual"))
+
+
+def test_a_restarted_notebook_resumes_its_game_with_one_click(tmp_path) -> None:
+    """Both notebooks share one journal folder (one machine); Ann's kernel "restarts"
+    mid-game (her lobby is closed without a goodbye, as a dying kernel would) and the
+    new lobby offers her game back; the game then finishes identically on both sides."""
+    port = free_udp_port()
+    common = {"port": port, "journal_dir": tmp_path, "bot": "random"}
+    ann = lan("Ann", handoff=Handoff(mode="manual"), seed=1, auto_accept=True, **common)
+    ben = lan("Ben", handoff=Handoff(mode="manual"), seed=2, invite="Ann", **common)
+    again = None
+    try:
+        pump_until([ann, ben], lambda: ann.backend is not None
+                   and len(ann.backend.game.log) >= 10)
+        ann.close(leave=False)
+        # Ben's notebook says what is going on, and waits.
+        pump_until([ben], lambda: "Connection to Ann lost, waiting" in ben.status.value,
+                   timeout=10)
+        assert "lost" in ben.controller.view.log.value
+        again = lan("Ann", handoff=Handoff(mode="manual"), seed=3, auto_accept=True, **common)
+        resume = again.resume_box.children
+        assert len(resume) == 1 and "Resume the game with Ben" in resume[0].description
+        resume[0].click()
+        pump_until([again, ben], lambda: bool(again.results and ben.results), timeout=30)
+        (a,), (b,) = again.results, ben.results
+        assert (a.state_hash, a.log_hash) == (b.state_hash, b.log_hash)
+        assert again.node.sessions[again.sid].epoch == 2  # a new incarnation, same session
+        assert "Playing Ann" in ben.status.value
+        assert a.actions > 10
+    finally:
+        for lobby in (ann, ben, again):
+            if lobby is not None:
+                lobby.close()
+
+
+def test_leaving_tells_the_opponent_and_brings_the_lobby_back(pair_of_lobbies) -> None:
+    ann, ben = pair_of_lobbies(ann={"auto_accept": True}, ben={"invite": "Ann"})
+    pump_until([ann, ben], lambda: ann.controller is not None and ben.controller is not None)
+    assert ben.leave_button.layout.display is None
+    ben.leave_button.click()
+    pump_until([ann, ben], lambda: "Ben left the game" in ann.status.value)
+    for lobby in (ann, ben):
+        assert lobby.sid is None and lobby.lobby_box.layout.display is None
+        assert lobby.backend.closed and lobby.leave_button.layout.display == "none"
+    assert "You left the game" in ben.status.value

@@ -1,0 +1,188 @@
+"""The pieces under the session: schema and size limit, reliable stream, dealer, journal."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+
+import pytest
+
+from durak_core import Rules
+from durak_net.dealer import CommitRevealDealer, DealContext, DealError
+from durak_net.journal import Journal, read_journal, resumable
+from durak_net.reliable import ReliableChannel, RtoConfig
+from durak_net.wire import (
+    MAX_DATAGRAM,
+    Announce,
+    Invite,
+    Sync,
+    WireError,
+    decode_discovery,
+    encode_discovery,
+)
+
+# ------------------------------------------------------------------ wire
+
+
+def test_discovery_messages_round_trip_and_bad_ones_name_their_drop_counter() -> None:
+    msg = Announce("durak-lan", 1, 2**64 - 1, "Алиса", 40123, Rules().to_dict(), True, [7])
+    assert decode_discovery(encode_discovery(msg)) == msg
+    cases = {
+        b"hello": "foreign",
+        b"DK\x07D" + encode_discovery(msg)[4:]: "foreign",  # another wire version
+        encode_discovery(msg)[:-3]: "malformed",
+        b"DK\x01D" + b"\x00" * (MAX_DATAGRAM + 1): "oversized",
+    }
+    for data, counter in cases.items():
+        with pytest.raises(WireError) as caught:
+            decode_discovery(data)
+        assert caught.value.counter == counter
+
+
+def test_the_schema_bounds_field_sizes() -> None:
+    long_name = Invite(1, 2, 3, "x" * 41, Rules().to_dict(), bytes(32))
+    with pytest.raises(WireError, match="malformed"):
+        decode_discovery(encode_discovery(long_name))
+    short_key = Invite(1, 2, 3, "Bob", Rules().to_dict(), bytes(31))
+    with pytest.raises(WireError, match="malformed"):
+        decode_discovery(encode_discovery(short_key))
+
+
+# ------------------------------------------------------------------ reliable stream
+
+
+def test_out_of_order_frames_are_held_until_the_gap_fills_and_duplicates_dropped() -> None:
+    sender: ReliableChannel[Sync] = ReliableChannel()
+    receiver: ReliableChannel[Sync] = ReliableChannel()
+    frames = [sender.push(Sync(0, 1, n), 0.0) for n in range(5)]
+    order = [frames[3], frames[1], frames[4], frames[0], frames[0], frames[2]]
+    delivered = [f.log_len for f in order for f in receiver.receive(f)]
+    assert delivered == [0, 1, 2, 3, 4]
+    assert receiver.stats["duplicate"] == 1
+    assert receiver.ack_state() == (5, [])
+
+
+def test_selective_acks_stop_retransmission_of_frames_past_a_gap() -> None:
+    sender: ReliableChannel[Sync] = ReliableChannel()
+    receiver: ReliableChannel[Sync] = ReliableChannel()
+    frames = [sender.push(Sync(0, 1, n), 0.0) for n in range(3)]
+    sender.due(0.0)
+    receiver.receive(frames[1])
+    receiver.receive(frames[2])
+    assert receiver.ack_state() == (0, [2, 3])
+    sender.on_ack(*receiver.ack_state(), now=0.001)
+    assert [f.seq for f in sender.due(10.0)] == [1]
+
+
+def test_the_timeout_adapts_to_the_round_trip_backs_off_and_is_capped() -> None:
+    config = RtoConfig(initial=0.05, minimum=0.004, maximum=1.0)
+    channel: ReliableChannel[Sync] = ReliableChannel(config)
+    now = 0.0
+    for n in range(20):  # a LAN: 0.3 ms round trips
+        channel.push(Sync(0, 1, n), now)
+        channel.due(now)
+        now += 0.0003
+        channel.on_ack(n + 1, [], now)
+    assert channel.rto == pytest.approx(config.minimum)
+    channel.push(Sync(0, 1, 99), now)
+    sends = []
+    for _ in range(12):  # nobody answers: each resend waits twice as long, up to 1 s
+        assert channel.due(now)
+        sends.append(now)
+        now = channel.next_timer() or now
+    gaps = [b - a for a, b in itertools.pairwise(sends)]
+    assert gaps[0] == pytest.approx(config.minimum)
+    assert gaps[1] == pytest.approx(2 * config.minimum)
+    assert max(gaps) == pytest.approx(config.maximum)
+
+
+def test_karns_rule_ignores_acks_of_resent_frames() -> None:
+    channel: ReliableChannel[Sync] = ReliableChannel(RtoConfig(initial=0.05))
+    channel.push(Sync(0, 1, 0), 0.0)
+    channel.due(0.0)
+    channel.due(0.05)  # resent
+    channel.on_ack(1, [], 0.9)
+    assert channel.srtt is None and channel.rto == 0.05
+
+
+# ------------------------------------------------------------------ dealer
+
+
+def _dealers(seed: int) -> tuple[CommitRevealDealer, CommitRevealDealer]:
+    rng = random.Random(seed)
+    return (
+        CommitRevealDealer(DealContext(9, 1, 0, rng.randbytes)),
+        CommitRevealDealer(DealContext(9, 1, 1, rng.randbytes)),
+    )
+
+
+def _exchange(a: CommitRevealDealer, b: CommitRevealDealer) -> None:
+    to_b, to_a = a.begin(), b.begin()
+    while to_a or to_b:
+        to_a, to_b = (
+            [m for x in to_b for m in b.receive(x)],
+            [m for x in to_a for m in a.receive(x)],
+        )
+
+
+def test_commit_reveal_gives_both_the_same_seed_from_both_secrets() -> None:
+    a, b = _dealers(1)
+    _exchange(a, b)
+    assert a.done and b.done and a.seed() == b.seed()
+    c, d = _dealers(2)
+    _exchange(c, d)
+    assert c.seed() != a.seed()
+
+
+def test_nobody_reveals_before_holding_the_others_commitment() -> None:
+    a, b = _dealers(3)
+    first = a.begin()
+    assert [m[:1] for m in first] == [b"C"]
+    replies = b.receive(first[0])  # b has not agreed to deal yet: no reveal
+    assert replies == [] and not b.began
+    assert [m[:1] for m in b.begin()] == [b"C", b"R"]
+
+
+def test_a_secret_that_does_not_open_the_commitment_is_a_deal_error() -> None:
+    a, b = _dealers(4)
+    commit = a.begin()[0]
+    b.begin()
+    b.receive(commit)
+    with pytest.raises(DealError, match="does not match"):
+        b.receive(b"R" + bytes(32))
+    with pytest.raises(DealError, match="changed its commitment"):
+        b.receive(b"C" + bytes(32))
+    with pytest.raises(DealError, match="before committing"):
+        _dealers(5)[1].receive(b"R" + bytes(32))
+
+
+def test_a_dealer_restored_from_its_record_continues_identically() -> None:
+    a, b = _dealers(6)
+    to_b = a.begin()
+    restored = CommitRevealDealer(a.context, json.loads(json.dumps(a.record())))
+    assert restored.sent() == to_b
+    to_a = b.begin() + [m for x in to_b for m in b.receive(x)]
+    for m in [m for x in to_a for m in restored.receive(x)]:
+        b.receive(m)
+    assert restored.done and b.done and restored.seed() == b.seed()
+
+
+# ------------------------------------------------------------------ journal
+
+
+def test_a_torn_last_line_is_skipped_and_finished_sessions_are_not_resumable(tmp_path) -> None:
+    with Journal.create(tmp_path, 0xA, "follower") as j:
+        j.write([{"t": "session", "sid": 10, "name": "Ann"}, {"t": "epoch", "epoch": 1}])
+    with open(tmp_path / "a-follower.jsonl", "a") as f:
+        f.write('{"t": "entr')  # the kernel died mid-write
+    assert [r["t"] for r in read_journal(tmp_path / "a-follower.jsonl")] == ["session", "epoch"]
+    with Journal.create(tmp_path, 0xA, "sequencer") as j:  # the peer, sharing the folder
+        j.write([{"t": "session", "sid": 10, "name": "Ben"}])
+    with Journal.create(tmp_path, 0xB, "follower") as j:
+        j.write([{"t": "session", "sid": 11, "name": "Ann"}, {"t": "bye", "reason": ""}])
+    assert [h["name"] for _, h in resumable(tmp_path, "Ann")] == ["Ann"]
+    assert sorted(h["name"] for _, h in resumable(tmp_path)) == ["Ann", "Ben"]
+    (tmp_path / "c-follower.jsonl").write_text('{"t": "session"}\nnot json\n{"t": "x"}\n')
+    with pytest.raises(ValueError, match="line 2"):
+        read_journal(tmp_path / "c-follower.jsonl")

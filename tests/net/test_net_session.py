@@ -1,0 +1,275 @@
+"""The session's promises one by one: validation, authentication, desync reports, outages,
+resuming from the journal.  All in simulated time over :class:`durak_net.simlink.SimNet`."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from durak_core import IllegalAction, Pass, Rules, Take, parse_action
+from durak_net import events as ev
+from durak_net.session import Role, Session, SessionError
+from durak_net.wire import Entry, Propose
+
+from .helpers import FAST, FOL_ADDR, SEQ_ADDR, make_pair, replace_session
+
+
+def _dealt(seed: int = 3, **kw):
+    """A freshly dealt pair without bots in which seat 0 (the sequencer) leads."""
+    for attempt in range(seed, seed + 50):
+        pair = make_pair(attempt, bots=False, **kw)
+        assert pair.net.run(
+            lambda p=pair: p.seq.session.game is not None and p.fol.session.game is not None,
+            limit=10.0,
+        )
+        if pair.seq.session.game.attacker == 0:
+            return pair
+    raise AssertionError("no deal with seat 0 leading")
+
+
+def _settle(pair, seconds: float = 1.0) -> None:
+    """Run the network until it is quiet (everything delivered and acknowledged)."""
+    end = pair.net.now + seconds
+    pair.net.run(
+        lambda: pair.net.now >= end and all(s.session.channel.in_flight == 0 for s in pair.sides),
+        limit=end + 30,
+    )
+
+
+def _events(side, kind):
+    return [e for e in side.events if isinstance(e, kind)]
+
+
+# ------------------------------------------------------------------ local errors
+
+
+def test_an_illegal_local_move_raises_with_the_reason_and_sends_nothing() -> None:
+    pair = _dealt()
+    seq = pair.seq.session
+    game = seq.game
+    illegal = Take(seq.seat)
+    reason = game.why_illegal(illegal)
+    assert reason is not None
+    before = seq.channel.in_flight
+    with pytest.raises(IllegalAction, match=re.escape(reason)):
+        seq.act(illegal, pair.net.now)
+    with pytest.raises(IllegalAction, match="you play seat 0"):
+        seq.act(Take(1), pair.net.now)
+    assert seq.channel.in_flight == before and seq.log == []
+
+
+def test_a_rematch_before_the_game_ends_is_a_local_error() -> None:
+    pair = _dealt()
+    with pytest.raises(SessionError, match="not over"):
+        pair.seq.session.start_next_game(pair.net.now)
+
+
+def test_sessions_are_for_two_players() -> None:
+    with pytest.raises(ValueError, match="2 players"):
+        Session(1, Role.SEQUENCER, bytes(32), Rules(players=3), SEQ_ADDR, 0.0)
+
+
+# ------------------------------------------------------------------ remote misbehaviour
+
+
+def test_the_followers_illegal_proposal_is_refused_with_its_reason_never_applied() -> None:
+    pair = _dealt()
+    seq, fol = pair.seq.session, pair.fol.session
+    game = seq.game
+    # An action of the follower's seat that the rules refuse now.
+    illegal = next(a for a in [Take(1), Pass(1)] if game.why_illegal(a))
+    reason = game.why_illegal(illegal)
+    fol.pending[99] = illegal
+    fol.channel.push(Propose(0, 99, fol.game_no, str(illegal)), pair.net.now)
+    _settle(pair)
+    assert seq.log == [] and seq.game.state_hash() == game.state_hash()
+    refused = _events(pair.fol, ev.ActionRefused)
+    assert [(str(e.action), e.reason) for e in refused] == [(str(illegal), reason)]
+    assert [e.reason for e in _events(pair.seq, ev.PeerActionRefused)] == [reason]
+
+
+def test_a_proposal_for_the_sequencers_seat_is_refused() -> None:
+    pair = _dealt()
+    seq, fol = pair.seq.session, pair.fol.session
+    forged = seq.game.legal_actions(0)[0]  # legal for seat 0, but the follower is seat 1
+    fol.channel.push(Propose(0, 5, fol.game_no, str(forged)), pair.net.now)
+    _settle(pair)
+    assert seq.log == []
+    assert "may only play its own" in _events(pair.seq, ev.PeerActionRefused)[0].reason
+
+
+def test_an_unreadable_proposal_is_refused() -> None:
+    pair = _dealt()
+    fol = pair.fol.session
+    fol.channel.push(Propose(0, 6, fol.game_no, "1 juggle 7♠"), pair.net.now)
+    _settle(pair)
+    assert pair.seq.session.log == []
+    assert _events(pair.seq, ev.PeerActionRefused)
+
+
+def test_an_entry_playing_the_followers_seat_without_its_proposal_is_a_desync() -> None:
+    pair = _dealt()
+    seq, fol = pair.seq.session, pair.fol.session
+    before = fol.game.state_hash()
+    forged = fol.game.legal_actions(1)
+    if not forged:  # make seat 1 the one able to act: the sequencer attacks first
+        seq.act(seq.game.legal_actions(0)[0], pair.net.now)
+        _settle(pair)
+        before = fol.game.state_hash()
+        forged = fol.game.legal_actions(1)
+    action = forged[0]
+    probe = seq.game.copy()
+    probe.apply(action)
+    seq.channel.push(
+        Entry(0, seq.game_no, len(seq.log), str(action), bytes.fromhex(probe.state_hash()), 0),
+        pair.net.now,
+    )
+    _settle(pair)
+    assert fol.game.state_hash() == before
+    (desync,) = _events(pair.fol, ev.DesyncDetected)
+    assert "did not propose" in desync.detail and not desync.reported_by_peer
+    assert _events(pair.seq, ev.DesyncDetected)[0].reported_by_peer
+
+
+def test_an_illegal_entry_is_reported_and_not_applied() -> None:
+    pair = _dealt()
+    seq, fol = pair.seq.session, pair.fol.session
+    before = fol.game.state_hash()
+    bogus = Take(0)  # seat 0 is not defending at the start
+    assert fol.game.why_illegal(bogus)
+    seq.channel.push(Entry(0, seq.game_no, 0, str(bogus), bytes(16), 0), pair.net.now)
+    _settle(pair)
+    assert fol.game.state_hash() == before and fol.log == []
+    assert "illegal" in _events(pair.fol, ev.DesyncDetected)[0].detail
+
+
+def test_a_different_state_hash_is_reported_as_a_desync() -> None:
+    pair = _dealt()
+    seq = pair.seq.session
+    action = seq.game.legal_actions(seq.seat)[0]
+    seq.channel.push(Entry(0, seq.game_no, 0, str(action), bytes(16), 0), pair.net.now)
+    _settle(pair)
+    (desync,) = _events(pair.fol, ev.DesyncDetected)
+    assert "hash" in desync.detail
+    assert _events(pair.seq, ev.DesyncDetected)  # the sequencer hears about it too
+
+
+def test_a_third_host_without_the_key_cannot_inject_a_move() -> None:
+    pair = _dealt()
+    seq, fol = pair.seq.session, pair.fol.session
+    intruder = Session(
+        seq.sid,
+        Role.SEQUENCER,
+        bytes(32),
+        seq.rules,
+        FOL_ADDR,
+        pair.net.now,
+        entropy=random.Random(5).randbytes,
+    )
+    action = seq.game.legal_actions(0)[0]
+    intruder.game = seq.game.copy()
+    intruder.game_no = seq.game_no
+    intruder.logs[seq.game_no] = []
+    intruder.act(action, pair.net.now)
+    before = fol.game.state_hash()
+    for data, _ in intruder.datagrams_to_send(pair.net.now):
+        fol.receive(data, ("10.77.0.66", 40066), pair.net.now)
+    assert fol.game.state_hash() == before and fol.drops["bad_mac"] >= 1
+    assert fol.peer_addr == SEQ_ADDR  # nor can it redirect the session
+
+
+# ------------------------------------------------------------------ outages
+
+
+def test_a_silent_peer_is_reported_lost_and_the_game_resumes_when_it_is_back() -> None:
+    pair = make_pair(31, games=1, config=FAST)
+    net = pair.net
+    assert net.run(lambda: len(pair.seq.session.log) >= 10, limit=60.0)
+    net.loss = 1.0  # the cable is pulled
+    start = net.now
+    net.run(lambda: net.now > start + 10.0, limit=start + 11.0)
+    for side in pair.sides:
+        (lost,) = _events(side, ev.PeerLost)
+        assert lost.at - start == pytest.approx(FAST.lost_after, abs=0.1)
+    net.loss = 0.0
+    assert net.run(pair.done, limit=net.now + 600.0)
+    for side in pair.sides:
+        assert _events(side, ev.PeerBack)
+        assert not side.bad()
+    assert pair.seq.finished[0].state_hash == pair.fol.finished[0].state_hash
+
+
+def test_heartbeats_keep_an_idle_session_alive() -> None:
+    pair = _dealt()
+    start = pair.net.now
+    pair.net.run(lambda: pair.net.now > start + 30.0, limit=start + 31.0)
+    for side in pair.sides:
+        assert not _events(side, ev.PeerLost)
+        assert 20 <= side.session.stats["packets_sent"] <= 80
+
+
+# ------------------------------------------------------------------ resume
+
+
+@pytest.mark.parametrize("who", ["follower", "sequencer"])
+def test_a_restarted_peer_resumes_from_its_journal(who: str) -> None:
+    pair = make_pair(41, loss=0.2, duplicate=0.1, games=2, config=FAST)
+    net = pair.net
+    assert net.run(lambda: len(pair.seq.session.log) >= 25, limit=600.0)
+    side = pair.fol if who == "follower" else pair.seq
+    old = side.session
+    seed = random.Random(9)
+    replace_session(
+        pair,
+        side,
+        lambda records: Session.restore(records, net.now, entropy=seed.randbytes, config=FAST),
+        ("10.77.0.99", 41999),  # a restarted kernel comes back on a new port
+    )
+    assert side.session.epoch == 2 and side.session.log == old.log
+    assert net.run(pair.done, limit=net.now + 3600.0)
+    seq, fol = pair.seq, pair.fol
+    assert not seq.bad() and not fol.bad()
+    for number in (1, 2):
+        assert seq.session.logs[number] == fol.session.logs[number]
+    assert [e.state_hash for e in seq.finished] == [e.state_hash for e in fol.finished]
+    assert any(isinstance(e, ev.GameStarted) and e.resumed for e in side.events)
+    other = pair.seq if side is pair.fol else pair.fol
+    assert other.session.stats["peer_restarts"] == 1
+    assert other.session.peer_addr == ("10.77.0.99", 41999)
+
+
+def test_a_journal_that_does_not_replay_is_refused() -> None:
+    pair = make_pair(43, games=1)
+    assert pair.net.run(lambda: len(pair.fol.session.log) >= 5, limit=60.0)
+    records = pair.fol.journal + pair.fol.session.journal_records()
+    tampered = [dict(r) for r in records]
+    entry = next(r for r in tampered if r["t"] == "entry")
+    entry["hash"] = "0" * 32
+    with pytest.raises(ValueError, match="does not replay"):
+        Session.restore(tampered, 0.0)
+    with pytest.raises(ValueError, match="not a session journal"):
+        Session.restore(records[1:], 0.0)
+
+
+def test_closing_says_goodbye_and_the_peer_learns_it() -> None:
+    pair = _dealt()
+    pair.fol.session.close(pair.net.now, "bedtime")
+    _settle(pair)
+    (closed,) = _events(pair.seq, ev.SessionClosed)
+    assert closed.by_peer and closed.reason == "bedtime"
+    assert _events(pair.fol, ev.SessionClosed)[0].by_peer is False
+    with pytest.raises(SessionError):
+        pair.fol.session.act(parse_action("1 take"), pair.net.now)
+
+
+def test_a_datagram_reflected_back_to_its_sender_is_refused() -> None:
+    pair = _dealt()
+    pair.seq.session.act(pair.seq.session.game.legal_actions(0)[0], pair.net.now)
+    own = pair.seq.session.datagrams_to_send(pair.net.now)
+    assert own
+    for data, _ in own:
+        pair.seq.session.receive(data, ("10.77.0.66", 40066), pair.net.now)
+    assert pair.seq.session.drops["bad_mac"] == len(own)
+    assert pair.seq.session.peer_addr == FOL_ADDR

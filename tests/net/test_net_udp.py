@@ -1,0 +1,316 @@
+"""Real UDP on this machine: terminal peers in separate processes, and the node itself.
+
+Test 2 of the issue: two ``durak-lan --bot random --games 3 --auto-accept --json``
+processes (one with ``--invite``) find each other through the shared discovery port
+and play; both must print identical hashes for every game.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from durak_net import events as ev
+from durak_net.node import LanNode
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def free_udp_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("0.0.0.0", 0))
+        return int(s.getsockname()[1])
+
+
+def peer_cmd(*args: str) -> list[str]:
+    return [sys.executable, "-m", "durak_net", *args]
+
+
+def peer_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    return env
+
+
+def run_pair(a_args: list[str], b_args: list[str], timeout: float = 60.0):
+    """Start two terminal peers, wait for both; returns [(returncode, json lines, stderr)]."""
+    procs = [
+        subprocess.Popen(
+            peer_cmd(*args),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=peer_env(),
+        )
+        for args in (a_args, b_args)
+    ]
+    results = []
+    for proc in procs:
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            for p in procs:
+                p.kill()
+            raise
+        lines = [json.loads(line) for line in out.splitlines() if line.strip()]
+        results.append((proc.returncode, lines, err))
+    return results
+
+
+def assert_same_games(results, games: int) -> None:
+    (rc_a, a, err_a), (rc_b, b, err_b) = results
+    assert rc_a == 0 and rc_b == 0, (err_a, err_b)
+    assert [r["game"] for r in a] == [r["game"] for r in b] == list(range(1, games + 1))
+    for x, y in zip(a, b, strict=True):
+        assert x["event"] == y["event"] == "game_over"
+        assert (x["state_hash"], x["log_hash"], x["session"], x["durak"]) == (
+            y["state_hash"],
+            y["log_hash"],
+            y["session"],
+            y["durak"],
+        )
+        assert {x["seat"], y["seat"]} == {0, 1}
+
+
+def test_two_terminal_peers_discover_each_other_and_play_three_games() -> None:
+    port = str(free_udp_port())
+    common = ["--bot", "random", "--games", "3", "--auto-accept", "--json", "--port", port,
+              "--timeout", "45"]
+    results = run_pair(
+        ["--name", "Ann", "--seed", "1", *common],
+        ["--name", "Ben", "--invite", "Ann", "--seed", "2", *common],
+    )
+    assert_same_games(results, 3)
+    assert results[0][1][0]["peer"] == "Ben" and results[1][1][0]["peer"] == "Ann"
+
+
+def test_connect_plays_without_any_broadcast() -> None:
+    game_port = free_udp_port()
+    common = ["--bot", "random", "--games", "1", "--json", "--port", "0", "--timeout", "45"]
+    results = run_pair(
+        ["--name", "Ann", "--auto-accept", "--game-port", str(game_port), *common],
+        ["--name", "Ben", "--invite", "Ann", "--connect", f"127.0.0.1:{game_port}", *common],
+    )
+    assert_same_games(results, 1)
+
+
+def test_bad_arguments_exit_64_with_the_reason() -> None:
+    for args, reason in [
+        (["--name", "X", "--loss", "1.5"], "--loss"),
+        (["--name", "X", "--connect", "nowhere"], "HOST:PORT"),
+        (["--name", "X", "--rules", "variant=chess"], "variant"),
+        (["--name", "X", "--bot", "nonsense"], "unknown bot"),
+    ]:
+        proc = subprocess.run(
+            peer_cmd(*args), capture_output=True, text=True, env=peer_env(), timeout=30
+        )
+        assert proc.returncode == 64 and reason in proc.stderr, proc.stderr
+
+
+def _wait(predicate, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.01)
+    return predicate()
+
+
+def test_three_nodes_on_one_machine_share_the_discovery_port_and_all_hear_each_other() -> None:
+    port = free_udp_port()
+    nodes = [LanNode(name, port=port) for name in ("Ann", "Ben", "Cat")]
+    try:
+        assert len({n.game_port for n in nodes}) == 3
+        assert _wait(lambda: all(len(n.peers()) == 2 for n in nodes)), [n.peers() for n in nodes]
+        assert all(n.drop_counts()["own"] > 0 for n in nodes)  # own broadcasts came back
+    finally:
+        for n in nodes:
+            n.close()
+
+
+def test_garbage_is_dropped_and_counted_and_close_frees_the_sockets() -> None:
+    port = free_udp_port()
+    node = LanNode("Ann", port=port)
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+            for data in (b"", b"x" * 2000, b"DK\x01S" + bytes(40), b"DK\x01D\xff\xff"):
+                s.sendto(data, ("127.0.0.1", node.game_port))
+            s.sendto(b"DK\x01S" + bytes(40), ("127.255.255.255", port))
+        assert _wait(lambda: sum(node.drop_counts().values()) >= 5), node.drop_counts()
+        assert node.alive and not node.handler_errors
+    finally:
+        node.close()
+    assert not node.alive
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("0.0.0.0", node.game_port))  # the port is free again
+
+
+def test_a_game_between_two_nodes_in_one_process_with_loss() -> None:
+    from durak_core.bots import RandomBot
+    from durak_net.botplay import BotDriver
+
+    port = free_udp_port()
+    ann = LanNode("Ann", port=port, loss=0.2, loss_seed=1)
+    ben = LanNode("Ben", port=port, loss=0.2, loss_seed=2)
+    finished: dict[str, list[ev.GameFinished]] = {"Ann": [], "Ben": []}
+    drivers = {"Ann": BotDriver(RandomBot(1)), "Ben": BotDriver(RandomBot(2))}
+    try:
+        assert _wait(lambda: ben.find_peer("Ann") is not None)
+        ben.invite("Ann")
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not all(finished.values()):
+            for node in (ann, ben):
+                while not node.events.empty():
+                    event = node.events.get()
+                    if isinstance(event, ev.InviteReceived):
+                        node.accept(event.invite)
+                    elif isinstance(event, ev.GameFinished):
+                        finished[node.name].append(event)
+                    assert not isinstance(event, (ev.DesyncDetected, ev.ProtocolViolation))
+                for sid in list(node.sessions):
+                    action = drivers[node.name].choose(node.view(sid))
+                    if action is not None:
+                        node.act(sid, action)
+            time.sleep(0.001)
+        (a,), (b,) = finished["Ann"], finished["Ben"]
+        assert (a.state_hash, a.log_hash) == (b.state_hash, b.log_hash)
+        assert ann.sender.stats["dropped_on_purpose"] > 0
+    finally:
+        ann.close(leave=True)
+        ben.close(leave=True)
+
+
+@pytest.mark.parametrize("leave", [True, False])
+def test_close_is_idempotent_and_stops_the_thread(leave: bool) -> None:
+    node = LanNode("Ann", port=0, broadcast=[])
+    node.close(leave=leave)
+    node.close(leave=leave)
+    assert not node.alive
+
+
+def test_a_killed_peer_resumes_its_game_from_the_journal(tmp_path: Path) -> None:
+    """A kernel that dies mid-game (SIGKILL: no goodbye, no flush beyond the journal's)
+    comes back with ``--resume`` on a new port and the game finishes identically."""
+    port = str(free_udp_port())
+    journal = tmp_path / "journal"
+    common = [
+        "--bot",
+        "random",
+        "--games",
+        "1",
+        "--json",
+        "--port",
+        port,
+        "--timeout",
+        "60",
+        "--delay",
+        "0.01",
+    ]
+    ann_args = ["--name", "Ann", "--auto-accept", "--seed", "1", "--journal", str(journal), *common]
+    ben = subprocess.Popen(
+        peer_cmd("--name", "Ben", "--invite", "Ann", "--seed", "2", *common),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=peer_env(),
+    )
+    ann = subprocess.Popen(
+        peer_cmd(*ann_args),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=peer_env(),
+    )
+    try:
+        assert ann.stderr is not None
+        for line in ann.stderr:  # wait until the game is under way
+            if "dealt" in line:
+                break
+        time.sleep(0.4)
+        ann.kill()
+        ann.wait(timeout=10)
+        (log_file,) = journal.glob("*.jsonl")
+        entries_before = log_file.read_text().count('"t":"entry"')
+        assert entries_before > 0
+        again = subprocess.run(
+            peer_cmd(*ann_args, "--resume"),
+            capture_output=True,
+            text=True,
+            env=peer_env(),
+            timeout=90,
+        )
+        ben_out, ben_err = ben.communicate(timeout=90)
+    finally:
+        for proc in (ann, ben):
+            if proc.poll() is None:
+                proc.kill()
+    assert "resuming the game with Ben" in again.stderr, again.stderr
+    results = [
+        (again.returncode, [json.loads(x) for x in again.stdout.splitlines() if x], again.stderr),
+        (ben.returncode, [json.loads(x) for x in ben_out.splitlines() if x], ben_err),
+    ]
+    assert_same_games(results, 1)
+    assert results[0][1][0]["actions"] > entries_before
+
+
+def test_a_person_at_the_terminal_plays_a_bot_by_typing(tmp_path: Path) -> None:
+    """The interactive terminal peer: the lobby, `accept`, the text table (own hand only),
+    moves typed as text (`take`) or by number from the listed moves."""
+    import threading
+
+    port = str(free_udp_port())
+    person = subprocess.Popen(peer_cmd("--name", "Hum", "--port", port, "--timeout", "60"),
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=peer_env(), bufsize=1)
+    bot = subprocess.Popen(peer_cmd("--name", "Bot", "--invite", "Hum", "--bot", "random",
+                                    "--seed", "5", "--json", "--port", port, "--timeout", "60"),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env=peer_env())
+    seen: list[str] = []
+    typed: list[str] = []
+
+    def type_line(text: str) -> None:
+        assert person.stdin is not None
+        typed.append(text)
+        person.stdin.write(text + "\n")
+        person.stdin.flush()
+
+    def converse() -> None:
+        assert person.stdout is not None
+        for line in person.stdout:
+            seen.append(line.rstrip("\n"))
+            if "invites you" in line:
+                type_line("accept")
+            elif line.startswith("moves:"):
+                type_line("take" if "] take" in line and "take" not in typed else "1")
+            elif "game 1 over" in line:
+                type_line("quit")
+
+    talker = threading.Thread(target=converse, daemon=True)
+    talker.start()
+    try:
+        bot_out, bot_err = bot.communicate(timeout=90)
+        person.wait(timeout=30)
+    finally:
+        for proc in (person, bot):
+            if proc.poll() is None:
+                proc.kill()
+    talker.join(timeout=5)
+    text = "\n".join(seen)
+    assert bot.returncode == 0, bot_err
+    assert "invites you" in text and "trump" in text and "you:" in text
+    assert "take" in typed and any(line.startswith("you: take") for line in seen)
+    assert "game 1 over" in text
+    (result,) = [json.loads(x) for x in bot_out.splitlines() if x]
+    assert f"({result['actions']} actions)" in text  # both sides count the same log
+    # The text table never shows the opponent's hand: only counts (and shown cards).
+    assert re.search(r"Bot: \d+ cards", text)
