@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Set up (first run only takes a while), then open the play notebook in JupyterLab.
-# Extra arguments go to `jupyter lab`, e.g.  bash scripts/play.sh --port 8890
+# Set up (the first run takes a few minutes), then open the play notebook in JupyterLab.
+# Extra arguments go to `jupyter lab`, e.g.  bash scripts/play.sh --port 8890 --no-browser
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/setup.sh
 source scripts/setup.sh
-exec "$DURAK_PYTHON" -m jupyter lab notebooks/play.ipynb "$@"
+extra=()
+# jupyter_server refuses to start as root (containers, CI boxes) without this flag.
+[[ $(id -u) -ne 0 ]] || extra+=(--allow-root)
+exec "$DURAK_PYTHON" -m jupyter lab notebooks/play.ipynb "${extra[@]}" "$@"

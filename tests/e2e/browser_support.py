@@ -48,14 +48,15 @@ LAB_USER_SETTINGS: dict[str, dict[str, Any]] = {
     },
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {
         "windowingMode": "none",
-        # Without this, Lab sometimes asks "Select Kernel" for a notebook whose metadata
-        # names python3 (a race while kernel specs load) and the modal blocks every click.
+        # Without this, running cells before the session has its kernel opens a modal
+        # "Select Kernel" dialog (even though the metadata names python3), which then
+        # blocks every click.
         "autoStartDefaultKernel": True,
     },
 }
 
-# Both are set by JupyterLab itself: the toolbar's kernel indicator carries the kernel
-# status in `data-status`, and each code cell's prompt reads "[ ]:", "[*]:" or "[7]:".
+# All set by JupyterLab itself: the toolbar's kernel indicator carries the kernel status
+# in `data-status`, and each code cell's prompt reads "[ ]:", "[*]:" or "[7]:".
 _ACTIVE_PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 _INDICATOR = f"{_ACTIVE_PANEL} .jp-Notebook-ExecutionIndicator"
 # Tracebacks and stderr streams both render with this MIME type.
