@@ -8,4 +8,5 @@ source scripts/setup.sh
 extra=()
 # jupyter_server refuses to start as root (containers, CI boxes) without this flag.
 [[ $(id -u) -ne 0 ]] || extra+=(--allow-root)
-exec "$DURAK_PYTHON" -m jupyter lab notebooks/play.ipynb "${extra[@]}" "$@"
+# ${extra[@]+...}: an empty array under `set -u` is an error in macOS's bash 3.2.
+exec "$DURAK_PYTHON" -m jupyter lab notebooks/play.ipynb ${extra[@]+"${extra[@]}"} "$@"
