@@ -4,69 +4,56 @@ A bot sees only what its seat may know: the seat's observation (see
 :meth:`durak_core.Game.observation`) and its legal actions.  It returns one
 of those actions.  ``start`` and ``on_events`` are optional hooks.
 
+Built in: ``random`` (:class:`RandomBot`), ``greedy`` (:class:`GreedyBot`)
+and ``ismcts`` (:class:`IsmctsBot`).  :func:`play_game` plays in-process
+bots against each other in the fixed order of :func:`next_to_act`.
+
 >>> from durak_core import Rules, Game
 >>> from durak_core.bots import RandomBot
 >>> game = Game.new(Rules(), seed=1)
 >>> bot = RandomBot(seed=5)
 >>> bot.start(game.attacker, game.rules)
->>> bot.choose(game.observation(game.attacker), game.legal_actions(game.attacker)) in game.legal_actions()
+>>> seat = game.attacker
+>>> bot.choose(game.observation(seat), game.legal_actions(seat)) in game.legal_actions(seat)
 True
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
-from ..actions import Action
-from ..events import Event
-from ..rules import Rules
+from .base import Bot, RandomBot
+from .driver import next_to_act, play_game, seat_events
+from .greedy import GreedyBot, greedy_action
+from .ismcts import IsmctsBot
 
-
-class Bot:
-    """Base class of all bots.  Subclasses override :meth:`choose`."""
-
-    #: Short name for tables and logs.
-    name: str = "bot"
-
-    def start(self, seat: int, rules: Rules) -> None:
-        """A game begins; this bot plays ``seat``."""
-        self.seat = seat
-        self.rules = rules
-
-    def choose(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
-        """Return one action of ``legal`` (never empty when called)."""
-        raise NotImplementedError
-
-    def on_events(self, events: Sequence[Event]) -> None:
-        """What happened after any action (optional)."""
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.name}>"
-
-
-class RandomBot(Bot):
-    """Uniformly random among the legal actions; seeded for reproducibility."""
-
-    name = "random"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
-
-    def choose(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
-        return self._rng.choice(list(legal))
-
+__all__ = [
+    "REGISTRY", "Bot", "GreedyBot", "IsmctsBot", "RandomBot", "greedy_action", "make_bot",
+    "next_to_act", "play_game", "seat_events",
+]
 
 #: Bot factories by name; ``make_bot("name?key=value")`` passes options as keywords.
-REGISTRY: dict[str, Callable[..., Bot]] = {"random": RandomBot}
+REGISTRY: dict[str, Callable[..., Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "ismcts": IsmctsBot,
+}
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
     """Build a built-in bot from a spec such as ``"random"`` or ``"ismcts?ms=100"``.
 
+    Options are ``key=value`` pairs joined by ``&``; numbers are converted.
+
     >>> make_bot("random", seed=1).name
     'random'
+    >>> make_bot("ismcts?iterations=200&c=0.5", seed=1).iterations
+    200
+    >>> make_bot("ismcts?speed=3")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: bad options for bot 'ismcts': ...unexpected keyword argument 'speed'
     """
     name, _, query = spec.partition("?")
     factory = REGISTRY.get(name)
@@ -74,9 +61,14 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
         raise ValueError(f"unknown bot {name!r}; built in: {', '.join(sorted(REGISTRY))}")
     options: dict[str, Any] = {}
     for part in filter(None, query.split("&")):
-        key, _, value = part.partition("=")
+        key, eq, value = part.partition("=")
+        if not key or not eq:
+            raise ValueError(f"bad option {part!r} for bot {name!r}: write key=value")
         options[key] = _number(value)
-    return factory(seed=seed, **options)
+    try:
+        return factory(seed=seed, **options)
+    except TypeError as exc:
+        raise ValueError(f"bad options for bot {name!r}: {exc}") from None
 
 
 def _number(text: str) -> Any:

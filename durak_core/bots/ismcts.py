@@ -1,0 +1,290 @@
+"""Information Set Monte Carlo Tree Search (single-observer ISMCTS).
+
+The bot cannot see the other hands or the talon, so each iteration first
+*determinizes*: it deals the cards it cannot place at random, consistently
+with everything its seat knows (its own hand, cards seen picked up, the
+trump under the talon, the discards; see :meth:`durak_core.Game.determinize`).
+It then walks one tree shared by all determinizations, whose edges are
+actions; a node's children are chosen among the actions legal *in this
+determinization* (an opponent's node offers the opponent's legal actions
+in the dealt hand), by UCB1 with availability counts: a child's exploration
+term counts only the iterations in which it could have been chosen.
+
+Durak lets several seats act at one moment; the tree follows the fixed
+order of :func:`durak_core.bots.driver.next_to_act`, and every node stores
+the reward of the seat whose action led to it.  Forced moves (a single
+legal action) are applied without a tree level.  Below the tree the greedy
+policy (:mod:`durak_core.bots.greedy`) plays the game out: cheap, and a
+fair model of a sensible opponent.  A new child is expanded greedy move
+first, so even a small budget starts from the greedy line.
+
+Two choices make a small budget (about 200 rollouts in 100 ms of Python)
+go further.  Against the greedy bot, 200 games with 60 rollouts per
+decision: UCB at the root over every action won 61% of the decided games,
+the paired root 65%, paired with a shortlist of 3 to 8 actions 72-77%.
+
+* **Paired root** (``paired=1``): each deal is played out once for every
+  candidate root action, with the same rollout randomness.  The luck of the
+  deal, by far the largest source of noise, is then common to all
+  candidates and cancels out of their comparison; the best mean wins.
+* **Shortlist** (``width=5``): only the greedy choice, take or pass, and
+  the cheapest other actions are compared at the root.  Comparing five
+  sensible moves on many deals beats comparing thirty on a few (an opening
+  hand can be led in dozens of ways).
+
+Randomness comes only from a seeded :class:`random.Random`; with an
+iteration budget (``iterations=``) and no time budget the bot is fully
+deterministic.  The time budget (``ms=``) reads an injectable clock.
+
+>>> from durak_core import Game, Rules
+>>> from durak_core.bots import IsmctsBot
+>>> game = Game.new(Rules(), seed=5)
+>>> bot = IsmctsBot(seed=1, iterations=50)
+>>> bot.start(game.attacker, game.rules)
+>>> action = bot.choose(game.observation(game.attacker), game.legal_actions(game.attacker))
+>>> action in game.legal_actions(game.attacker)
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..actions import Action
+from ..game import Game
+from .base import Bot
+from .driver import next_to_act
+from .greedy import rollout_action, shortlist
+
+
+class _Node:
+    """Statistics of one action in the tree, and the actions tried after it."""
+
+    __slots__ = ("avail", "children", "reward", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.avail = 1
+
+
+def outcome(game: Game) -> list[float]:
+    """Reward of every seat in a finished game: 1 safe, 0 for the losers, 0.5 each in a draw."""
+    if not game.losers:
+        return [0.5] * game.players
+    losers = game.losers
+    return [0.0 if s in losers else 1.0 for s in range(game.players)]
+
+
+class IsmctsBot(Bot):
+    """ISMCTS with a time budget (``ms``) and/or an iteration budget (``iterations``).
+
+    seed: seeds the determinizations and rollouts.
+    ms: think time per decision in milliseconds (read from ``clock``).
+    iterations: rollouts per decision (a paired round counts one per candidate,
+        and is never cut short, so a few more may run); with ``ms`` too,
+        whichever ends first.  With neither, ``ms=100``.
+    c: the UCB1 exploration constant (rewards lie in 0..1).
+    epsilon: how often a rollout step plays a random legal action instead of
+        the greedy one (0: the deal alone brings the randomness).
+    greedy_first: expand a node's greedy action before the others (1) or
+        pick untried actions at random (0).
+    paired: 1 for the paired root described above, 0 for UCB at the root too
+        (the final choice is then the most visited action).
+    width: how many root actions to compare (0: all of them).
+    depth: at most this many tree levels (0: no limit; 1: flat Monte Carlo,
+        every root action followed by rollouts only).
+    model: 0: opponents' moves below the root are searched like the bot's own
+        (robust); 1: opponents play the greedy default policy inside the
+        tree, so only the bot's own decisions are searched.  1 wins far more
+        often against the greedy bot (89% of decided games at 60 rollouts,
+        against 75%), but loses 43-57 to the default head to head: it
+        assumes an opponent that plays greedy.
+    clock: seconds as a float; ``time.perf_counter`` unless given.
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        ms: float | None = None,
+        iterations: int | None = None,
+        c: float = 0.7,
+        epsilon: float = 0.0,
+        greedy_first: int = 1,
+        paired: int = 1,
+        width: int = 5,
+        depth: int = 0,
+        model: int = 0,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        if ms is None and iterations is None:
+            ms = 100
+        if ms is not None and ms <= 0:
+            raise ValueError(f"ms must be positive, not {ms!r}")
+        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
+            raise ValueError(f"iterations must be a positive whole number, not {iterations!r}")
+        if not 0 <= epsilon <= 1:
+            raise ValueError(f"epsilon must lie in 0..1, not {epsilon!r}")
+        self.ms = ms
+        self.iterations = iterations
+        self.c = c
+        self.epsilon = epsilon
+        self.greedy_first = bool(greedy_first)
+        self.paired = bool(paired)
+        if not isinstance(width, int) or width < 0:
+            raise ValueError(f"width must be 0 (every action) or a positive number, not {width!r}")
+        self.width = width
+        if not isinstance(depth, int) or depth < 0:
+            raise ValueError(f"depth must be 0 (no limit) or a positive number, not {depth!r}")
+        self.depth = depth
+        self.model = bool(model)
+        self._clock = clock if clock is not None else time.perf_counter
+        self._rng = random.Random(seed)
+        #: Iterations run for each decision so far (for benchmarks and tests).
+        self.history: list[int] = []
+
+    def choose(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        seat = int(observation["seat"])
+        view = Game.from_observation(observation)
+        if self.width and len(legal) > self.width:
+            legal = shortlist(
+                legal, int(view.trump_suit), view.talon_size, view.table, self.width
+            )
+        root = _Node()
+        deadline = None if self.ms is None else self._clock() + self.ms / 1000
+        limit = self.iterations
+        rng = self._rng
+        done = 0
+        while (limit is None or done < limit) and (
+            deadline is None or done == 0 or self._clock() < deadline
+        ):
+            deal = view.determinize(rng)
+            if self.paired:
+                # Every root action is tried on the same deal with the same rollout
+                # randomness: the luck of the deal, by far the largest source of
+                # noise, cancels out of the comparison between them.
+                seed = rng.getrandbits(64)
+                for action in legal:
+                    self._iterate(root, deal.copy(), seat, legal, action, random.Random(seed))
+                done += len(legal)
+            else:
+                self._iterate(root, deal, seat, legal, None, rng)
+                done += 1
+        self.history.append(done)
+        return max(legal, key=lambda a: self._preference(root, a))
+
+    def _preference(self, root: _Node, action: Action) -> tuple[float, float]:
+        """How good a root action looks: the best mean when every action had the same
+        deals (paired), else the usual most-visited child."""
+        child = root.children.get(action)
+        if child is None or not child.visits:
+            return (-1.0, -1.0)
+        mean = child.reward / child.visits
+        return (mean, child.visits) if self.paired else (child.visits, mean)
+
+    def _iterate(
+        self,
+        root: _Node,
+        game: Game,
+        seat: int,
+        root_legal: Sequence[Action],
+        first: Action | None,
+        rng: random.Random,
+    ) -> None:
+        """One iteration on one determinization: select, expand, roll out, back up.
+
+        ``first``: the root action to take (paired root), or None to choose
+        it by UCB like any other node.
+        """
+        node = root
+        path: list[tuple[_Node, int]] = []
+        legal: Sequence[Action] = root_legal
+        actor = seat
+        while True:
+            children = node.children
+            if first is not None:
+                action = first
+                first = None
+                child = children.get(action)
+                if child is None:
+                    child = children[action] = _Node()
+                game.apply(action)
+                node = child
+                path.append((node, actor))
+            elif len(legal) == 1:
+                game.apply(legal[0])
+            elif self.model and actor != seat:
+                game.apply(rollout_action(game, actor, legal, int(game.trump_suit)))
+            else:
+                untried = [a for a in legal if a not in children]
+                if untried:
+                    action = rng.choice(untried)
+                    if self.greedy_first:
+                        hint = rollout_action(game, actor, legal, int(game.trump_suit))
+                        if hint in untried:
+                            action = hint
+                    for a in legal:
+                        if a in children:
+                            children[a].avail += 1
+                    child = children[action] = _Node()
+                    game.apply(action)
+                    path.append((child, actor))
+                    break
+                action = self._select(node, legal)
+                game.apply(action)
+                node = children[action]
+                path.append((node, actor))
+            if game.is_over or len(path) == self.depth:
+                break
+            nxt = next_to_act(game)
+            if nxt is None:
+                break
+            actor = nxt
+            legal = game.legal_actions(actor)
+        rewards = self._rollout(game, rng)
+        for child, who in path:
+            child.visits += 1
+            child.reward += rewards[who]
+
+    def _select(self, node: _Node, legal: Sequence[Action]) -> Action:
+        """UCB1 over the children available now; bumps their availability counts."""
+        children = node.children
+        best: Action = legal[0]
+        best_score = -1.0
+        c = self.c
+        for a in legal:
+            child = children[a]
+            score = child.reward / child.visits + c * math.sqrt(
+                math.log(child.avail) / child.visits
+            )
+            child.avail += 1
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+    def _rollout(self, game: Game, rng: random.Random) -> list[float]:
+        """Play to the end with the default policy; the reward of every seat."""
+        eps = self.epsilon
+        trump = int(game.trump_suit)
+        while not game.is_over:
+            actor = next_to_act(game)
+            if actor is None:
+                break
+            legal = game.legal_actions(actor)
+            if len(legal) == 1:
+                action = legal[0]
+            elif eps and rng.random() < eps:
+                action = rng.choice(legal)
+            else:
+                action = rollout_action(game, actor, legal, trump)
+            game.apply(action)
+        return outcome(game)

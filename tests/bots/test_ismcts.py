@@ -1,0 +1,160 @@
+"""ISMCTS: legal, reproducible, budgeted, and blind to cards its seat cannot see."""
+
+from __future__ import annotations
+
+import pytest
+
+from durak_core import Card, Game, Rules, new_deck
+from durak_core.bots import GreedyBot, IsmctsBot, RandomBot, make_bot, play_game
+from durak_core.bots.ismcts import outcome
+
+
+def test_same_seed_same_iterations_same_game():
+    logs = []
+    for _ in range(2):
+        bots = [IsmctsBot(seed=4, iterations=20), GreedyBot()]
+        logs.append([str(a) for a in play_game(Game.new(Rules(), seed=8), bots).log])
+        # Paired rounds (one rollout per candidate, at most width=5) are never cut short.
+        assert bots[0].history and all(20 <= n < 25 for n in bots[0].history)
+    assert logs[0] == logs[1]
+
+
+def test_without_pairing_the_iteration_budget_is_exact():
+    bot = IsmctsBot(seed=4, iterations=20, paired=0)
+    play_game(Game.new(Rules(), seed=8), [bot, GreedyBot()])
+    assert bot.history and set(bot.history) == {20}
+
+
+def test_the_time_budget_reads_the_injected_clock():
+    ticks = iter(range(10**9))
+
+    def clock() -> float:
+        return next(ticks) / 1024  # exact binary fractions: no rounding at the deadline
+
+    bot = IsmctsBot(seed=1, ms=1000 * 5 / 1024, paired=0, clock=clock)
+    play_game(Game.new(Rules(), seed=3), [bot, RandomBot(2)])
+    # One tick when the deadline is set, one before each iteration after the first:
+    # iterations run at ticks 0 (unchecked), 1, 2, 3, 4; tick 5 reaches the deadline.
+    assert bot.history and set(bot.history) == {5}
+
+
+def test_both_budgets_stop_at_whichever_comes_first():
+    bot = IsmctsBot(seed=1, ms=10_000, iterations=7, paired=0)
+    play_game(Game.new(Rules(), seed=5), [bot, GreedyBot()])
+    assert set(bot.history) == {7}
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(players=3), Rules(variant="perevodnoy"), Rules(deck_size=24),
+     Rules(players=4, teams=True), Rules(players=3, throw_in="neighbours"),
+     Rules(variant="perevodnoy", transfer_by_showing_trump=True, players=3)],
+    ids=["3p", "perevodnoy", "24cards", "teams", "neighbours", "show-trump"],
+)
+def test_plays_legal_moves_under_every_rule_option(rules):
+    bots = [IsmctsBot(seed=s, iterations=4, width=3) for s in range(rules.players)]
+    game = play_game(Game.new(rules, seed=6), bots)  # an illegal move would raise
+    assert game.is_over
+    assert all(b.history for b in bots)
+
+
+def _deck(hand0: list[str], hand1: list[str], trump: str, rest: list[str]) -> list[Card]:
+    deck: list[Card] = []
+    for a, b in zip(hand0, hand1, strict=True):
+        deck += [Card.parse(a), Card.parse(b)]
+    return [*deck, Card.parse(trump), *(Card.parse(t) for t in rest)]
+
+
+def test_the_choice_does_not_depend_on_cards_the_seat_cannot_see():
+    """Two deals that look the same from seat 0 (other hand and talon differ) get one answer."""
+    mine = ["6h", "9s", "Qc", "Kd", "10s", "7c"]
+    trump = "Ah"
+    taken = {Card.parse(t) for t in (*mine, trump)}
+    others = [str(x) for x in new_deck(36) if x not in taken]
+    assert len(others) == 29
+    one = Game.new(Rules(), deck=_deck(mine, others[:6], trump, others[6:]))
+    two = Game.new(Rules(), deck=_deck(mine, others[-6:], trump, others[:-6]))
+    assert one.attacker == two.attacker == 0  # 6♥ is the lowest trump
+    assert one.hand(1) != two.hand(1)
+    obs = one.observation(0)
+    assert obs == two.observation(0)
+    choices = []
+    for game in (one, two):
+        bot = IsmctsBot(seed=11, iterations=60)
+        bot.start(0, game.rules)
+        choices.append(bot.choose(game.observation(0), game.legal_actions(0)))
+    assert choices[0] == choices[1]
+    assert choices[0] in one.legal_actions(0)
+
+
+def test_a_single_legal_action_is_returned_without_search():
+    game = Game.new(Rules(), seed=1)
+    bot = IsmctsBot(seed=1, iterations=10)
+    legal = game.legal_actions(game.attacker)[:1]
+    assert bot.choose(game.observation(game.attacker), legal) == legal[0]
+    assert bot.history == []
+
+
+def test_outcome_rewards_safe_seats_and_splits_a_draw():
+    game = play_game(Game.new(Rules(players=3), seed=2), [GreedyBot() for _ in range(3)])
+    rewards = outcome(game)
+    if game.losers:
+        assert [r == 0.0 for r in rewards] == [s in game.losers for s in range(3)]
+    else:
+        assert rewards == [0.5, 0.5, 0.5]
+
+
+def test_make_bot_passes_options_and_refuses_bad_ones():
+    spec = "ismcts?iterations=20&c=0.5&epsilon=0.1&width=3&paired=0&depth=2&model=1"
+    bot = make_bot(spec, seed=3)
+    assert isinstance(bot, IsmctsBot)
+    assert (bot.iterations, bot.c, bot.epsilon, bot.ms) == (20, 0.5, 0.1, None)
+    assert (bot.width, bot.paired, bot.depth, bot.model) == (3, False, 2, True)
+    assert make_bot("ismcts").ms == 100  # neither budget: 100 ms
+    for bad in ("ismcts?iterations=0", "ismcts?ms=0", "ismcts?epsilon=2", "ismcts?width=-1",
+                "ismcts?depth=-2", "ismcts?depth", "ismcts?bogus=1", "nosuchbot"):
+        with pytest.raises(ValueError):
+            make_bot(bad)
+
+
+def _grow(bot: IsmctsBot, rounds: int = 12):
+    """Run paired rounds by hand on one position and return the root of the tree."""
+    import random
+
+    from durak_core.bots.ismcts import _Node
+
+    game = Game.new(Rules(), seed=9)
+    seat = game.attacker
+    view = Game.from_observation(game.observation(seat))
+    legal = game.legal_actions(seat)[:3]
+    root = _Node()
+    rng = random.Random(0)
+    for _ in range(rounds):
+        deal = view.determinize(rng)
+        for action in legal:
+            bot._iterate(root, deal.copy(), seat, legal, action, random.Random(1))
+    return root
+
+
+def test_depth_one_is_flat_monte_carlo_and_no_limit_grows_a_tree():
+    flat = _grow(IsmctsBot(seed=1, iterations=1, depth=1))
+    assert flat.children and all(not child.children for child in flat.children.values())
+    assert all(child.visits == 12 for child in flat.children.values())
+    deep = _grow(IsmctsBot(seed=1, iterations=1))
+    assert any(child.children for child in deep.children.values())
+
+
+def test_the_opponent_model_keeps_opponent_moves_out_of_the_tree():
+    """With model=1 the defender's replies are played by the greedy policy, not searched:
+    the tree under each root action holds the bot's own next decisions only."""
+    root = _grow(IsmctsBot(seed=1, iterations=1, model=1), rounds=30)
+    seat = Game.new(Rules(), seed=9).attacker
+
+    def players(node):
+        for action, child in node.children.items():
+            yield action.player
+            yield from players(child)
+
+    assert set(players(root)) == {seat}
+    searched = _grow(IsmctsBot(seed=1, iterations=1), rounds=30)
+    assert len(set(players(searched))) == 2

@@ -1,0 +1,68 @@
+"""The strength bars of the built-in bots, on a small seeded sample.
+
+Two players, 36 cards, duplicate deals (each deal played twice with the
+seats swapped); a rate is wins over decided games.  ISMCTS runs on an
+iteration budget here, not on wall time, so these games are the same on
+every machine; ``benchmarks/ai_strength.py`` measures the full bars at
+100 ms per move.  The ISMCTS games run in two worker processes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from durak_arena.referee import BotSpec
+from durak_arena.tournament import ProcessExecutor, run_tournament
+from durak_core import Game, Rules
+from durak_core.bots import GreedyBot, RandomBot, play_game
+
+pytestmark = pytest.mark.slow
+
+
+def test_greedy_beats_random_in_at_least_85_percent():
+    wins = losses = 0
+    for deal in range(100):
+        for greedy_seat in (0, 1):
+            bots = [RandomBot(seed=deal), RandomBot(seed=deal)]
+            bots[greedy_seat] = GreedyBot()
+            game = play_game(Game.new(Rules(), seed=10_000 + deal), bots)
+            if game.losers:
+                wins += greedy_seat not in game.losers
+                losses += greedy_seat in game.losers
+    assert wins + losses >= 190
+    assert wins / (wins + losses) >= 0.85
+
+
+@pytest.fixture(scope="module")
+def ismcts_results():
+    """ISMCTS (40 iterations) against random (20 games) and greedy (60 games)."""
+    ismcts = BotSpec.parse("builtin:ismcts?iterations=40")
+    executor = ProcessExecutor(2)
+    try:
+        vs_random = run_tournament([ismcts, BotSpec.parse("builtin:random")], games=20, seed=5,
+                                   rules=Rules(), move_time=60.0, executor=executor,
+                                   tasks_per_group=4)
+        vs_greedy = run_tournament([ismcts, BotSpec.parse("builtin:greedy")], games=60, seed=6,
+                                   rules=Rules(), move_time=60.0, executor=executor,
+                                   tasks_per_group=6)
+    finally:
+        executor.close()
+    return vs_random, vs_greedy
+
+
+def _rate(results):
+    (pair,) = results.pairs.values()
+    assert pair.forfeits == 0
+    return pair.a_wins / (pair.a_wins + pair.b_wins), pair.a_wins + pair.b_wins
+
+
+def test_ismcts_beats_random_in_at_least_95_percent(ismcts_results):
+    rate, decided = _rate(ismcts_results[0])
+    assert decided >= 18
+    assert rate >= 0.95
+
+
+def test_ismcts_beats_greedy_in_at_least_65_percent(ismcts_results):
+    rate, decided = _rate(ismcts_results[1])
+    assert decided >= 40  # draws (both out in the same bout) are common between good bots
+    assert rate >= 0.65
