@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from durak_core import Rules, parse_action
-from durak_core.bots import Bot
+from durak_core.bots import Bot, parse_options
 
 from .protocol import PROTOCOL, VERSION, decode, encode, event_from_dict
 
@@ -141,26 +141,6 @@ def load_bot_class(target: str) -> Callable[..., Bot]:
     if not callable(factory):
         raise ValueError(f"{target} is not a Bot class")
     return factory
-
-
-def parse_options(words: Sequence[str]) -> dict[str, Any]:
-    """``key=value`` words as keyword arguments (numbers converted)."""
-    options: dict[str, Any] = {}
-    for word in words:
-        key, eq, value = word.partition("=")
-        if not key or not eq:
-            raise ValueError(f"bot options are key=value, not {word!r}")
-        options[key] = _number(value)
-    return options
-
-
-def _number(text: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
 
 
 def main(argv: Sequence[str] | None = None) -> int:

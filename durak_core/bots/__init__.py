@@ -20,7 +20,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .base import Bot, RandomBot
@@ -30,7 +30,7 @@ from .ismcts import IsmctsBot
 
 __all__ = [
     "REGISTRY", "Bot", "GreedyBot", "IsmctsBot", "RandomBot", "greedy_action", "make_bot",
-    "next_to_act", "play_game", "seat_events",
+    "next_to_act", "parse_options", "play_game", "seat_events",
 ]
 
 #: Bot factories by name; ``make_bot("name?key=value")`` passes options as keywords.
@@ -59,16 +59,27 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     factory = REGISTRY.get(name)
     if factory is None:
         raise ValueError(f"unknown bot {name!r}; built in: {', '.join(sorted(REGISTRY))}")
-    options: dict[str, Any] = {}
-    for part in filter(None, query.split("&")):
-        key, eq, value = part.partition("=")
-        if not key or not eq:
-            raise ValueError(f"bad option {part!r} for bot {name!r}: write key=value")
-        options[key] = _number(value)
+    options = parse_options(filter(None, query.split("&")), bot=name)
     try:
         return factory(seed=seed, **options)
     except TypeError as exc:
         raise ValueError(f"bad options for bot {name!r}: {exc}") from None
+
+
+def parse_options(words: Iterable[str], bot: str = "") -> dict[str, Any]:
+    """``key=value`` words as keyword arguments, numbers converted.
+
+    >>> parse_options(["ms=100", "c=0.5", "name=x"])
+    {'ms': 100, 'c': 0.5, 'name': 'x'}
+    """
+    options: dict[str, Any] = {}
+    for word in words:
+        key, eq, value = word.partition("=")
+        if not key or not eq:
+            for_bot = f" for bot {bot!r}" if bot else ""
+            raise ValueError(f"bad option {word!r}{for_bot}: write key=value")
+        options[key] = _number(value)
+    return options
 
 
 def _number(text: str) -> Any:
