@@ -74,12 +74,13 @@ class Card:
     (12, <Suit.SPADES: 0>, 'Q♠', 'QS')
     """
 
-    __slots__ = ("bit", "index", "rank", "suit")
+    __slots__ = ("_text", "bit", "index", "rank", "suit")
 
     rank: int
     suit: Suit
     index: int
     bit: int
+    _text: str
 
     def __new__(cls, rank: int, suit: int) -> Card:
         if not (2 <= rank <= 14) or not (0 <= suit <= 3):
@@ -93,6 +94,8 @@ class Card:
         object.__setattr__(card, "suit", Suit(suit))
         object.__setattr__(card, "index", suit * 13 + rank - 2)
         object.__setattr__(card, "bit", 1 << (suit * 13 + rank - 2))
+        # Text is asked for on every observation and log line: made once.
+        object.__setattr__(card, "_text", RANK_NAMES[rank] + SUIT_SYMBOLS[suit])
         return card
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -155,7 +158,7 @@ class Card:
         return bool(BEATERS[trump][other.index] & self.bit)
 
     def __str__(self) -> str:
-        return RANK_NAMES[self.rank] + SUIT_SYMBOLS[self.suit]
+        return self._text
 
     def __repr__(self) -> str:
         return f"Card('{self}')"
