@@ -14,25 +14,11 @@ durak_arena.protocol.ProtocolError: not a JSON line: b'not json'
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from typing import Any
 
-from durak_core import Card
-from durak_core.events import (
-    Attacked,
-    Defended,
-    Discarded,
-    Drew,
-    Event,
-    GameOver,
-    Left,
-    NewBout,
-    Passed,
-    PickedUp,
-    TakeDeclared,
-    Transferred,
-)
+from durak_core.events import Event
+from durak_core.events import event_from_dict as core_event_from_dict
 
 PROTOCOL = "durak-bot"
 VERSION = 1
@@ -66,41 +52,15 @@ def _shorten(line: bytes | str, most: int = 120) -> str:
     return text if len(text) <= most else text[: most - 3] + "..."
 
 
-_EVENT_TYPES: dict[str, type] = {
-    cls.__name__.lower(): cls
-    for cls in (
-        Attacked, Defended, Transferred, TakeDeclared, Passed, PickedUp, Discarded, Drew,
-        Left, NewBout, GameOver,
-    )
-}
-
-
 def event_from_dict(data: dict[str, Any]) -> Event:
-    """The inverse of :func:`durak_core.event_to_dict` (cards from text, None stays hidden).
+    """An event of a message, via :func:`durak_core.events.event_from_dict`.
 
-    >>> from durak_core import event_to_dict
+    >>> from durak_core import Card, Drew, event_to_dict
     >>> e = Drew(1, (Card.parse("7h"), None))
     >>> event_from_dict(event_to_dict(e)) == e
     True
     """
-    kind = _EVENT_TYPES.get(str(data.get("type")))
-    if kind is None:
-        raise ProtocolError(f"unknown event type {data.get('type')!r}")
-    names = [f.name for f in dataclasses.fields(kind)]
-    values: list[Any] = []
-    for name in names:
-        if name not in data:
-            raise ProtocolError(f"event {data['type']!r} lacks {name!r}")
-        values.append(_value(name, data[name]))
-    event: Event = kind(*values)
-    return event
-
-
-def _value(name: str, value: Any) -> Any:
-    if name in ("card", "attack_card"):
-        return Card.parse(value)
-    if name == "cards":
-        return tuple(None if v is None else Card.parse(v) for v in value)
-    if name in ("losers", "finish_order"):
-        return tuple(value)
-    return value
+    try:
+        return core_event_from_dict(data)
+    except ValueError as exc:
+        raise ProtocolError(str(exc)) from None

@@ -21,6 +21,7 @@ from .events import (
     PickedUp,
     TakeDeclared,
     Transferred,
+    event_from_dict,
     event_to_dict,
 )
 from .game import Game, IllegalAction
@@ -31,7 +32,7 @@ __all__ = [
     "Action", "Attack", "Attacked", "Card", "Defend", "Defended", "Discarded", "Drew",
     "Event", "Game", "GameOver", "IllegalAction", "Left", "Match", "NewBout", "Pass",
     "Passed", "PickedUp", "Rules", "Suit", "Take", "TakeDeclared", "Transfer",
-    "Transferred", "cards_of", "display_key", "event_to_dict", "mask_of", "new_deck",
-    "parse_action",
+    "Transferred", "cards_of", "display_key", "event_from_dict", "event_to_dict", "mask_of",
+    "new_deck", "parse_action",
 ]
 __version__ = "0.1.0"

@@ -168,3 +168,43 @@ def event_to_dict(event: Event) -> dict[str, Any]:
             value = [str(v) if isinstance(v, Card) else v for v in value]
         out[name] = value
     return out
+
+
+_EVENT_TYPES: dict[str, type[Event]] = {
+    cls.__name__.lower(): cls
+    for cls in (
+        Attacked, Defended, Transferred, TakeDeclared, Passed, PickedUp, Discarded, Drew,
+        Left, NewBout, GameOver,
+    )
+}
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """The inverse of :func:`event_to_dict` (cards from text, ``None`` stays hidden).
+
+    Raises ValueError naming what is wrong with ``data``.
+
+    >>> e = Drew(1, (Card.parse("7h"), None))
+    >>> event_from_dict(event_to_dict(e)) == e
+    True
+    """
+    kind = _EVENT_TYPES.get(str(data.get("type")))
+    if kind is None:
+        raise ValueError(f"unknown event type {data.get('type')!r}")
+    values: list[Any] = []
+    for name in kind.__slots__:
+        if name not in data:
+            raise ValueError(f"event {data['type']!r} lacks {name!r}")
+        values.append(_event_value(name, data[name]))
+    event: Event = kind(*values)
+    return event
+
+
+def _event_value(name: str, value: Any) -> Any:
+    if name in ("card", "attack_card"):
+        return Card.parse(value)
+    if name == "cards":
+        return tuple(None if v is None else Card.parse(v) for v in value)
+    if name in ("losers", "finish_order"):
+        return tuple(value)
+    return value
