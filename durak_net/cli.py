@@ -277,7 +277,7 @@ class Peer:
             self.game_finished(event)
         elif isinstance(event, ev.NextGameRequested):
             if self.finished < self.args.games and (self.driver or self.args.auto_accept):
-                node.start_next_game(event.sid)
+                node.start_next_game(event.sid, event.game)
             elif self.interactive:
                 self.say("the peer wants another game: type `again`")
         elif isinstance(event, ev.PeerLost):

@@ -251,10 +251,14 @@ class LanNode:
             self._session(sid).act(action, time.monotonic())
         self._after_command()
 
-    def start_next_game(self, sid: int) -> int:
-        """Agree to a rematch in session ``sid``; returns the game number."""
+    def start_next_game(self, sid: int, game: int | None = None) -> int:
+        """Agree to a rematch in session ``sid``; returns the game number.
+
+        Pass ``game`` (from a ``NextGameRequested`` event) to make agreeing
+        idempotent: a game already dealt meanwhile is not an error.
+        """
         with self._lock:
-            number = self._session(sid).start_next_game(time.monotonic())
+            number = self._session(sid).start_next_game(time.monotonic(), game)
         self._after_command()
         return number
 

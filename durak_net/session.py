@@ -245,14 +245,19 @@ class Session:
         else:
             self._propose(action, now)
 
-    def start_next_game(self, now: float) -> int:
+    def start_next_game(self, now: float, game: int | None = None) -> int:
         """Agree to deal the next game (a rematch); returns its number.
 
         The game starts when the peer agrees too (it gets a
-        :class:`~durak_net.events.NextGameRequested` event).
+        :class:`~durak_net.events.NextGameRequested` event). ``game`` names the
+        game agreed to, e.g. the one of a ``NextGameRequested`` event: agreeing
+        to a game that has already been dealt meanwhile (both sides asked at
+        once) does nothing and returns its number.
         """
         if self.closed or self._closing_since is not None:
             raise SessionError("the session is closed")
+        if game is not None and game <= self.game_no:
+            return game
         if self.game is not None and not self.game.is_over and self.game_no not in self._broken:
             raise SessionError("the current game is not over")
         number = self.game_no + 1

@@ -66,6 +66,27 @@ def test_a_rematch_before_the_game_ends_is_a_local_error() -> None:
         pair.seq.session.start_next_game(pair.net.now)
 
 
+def test_agreeing_again_to_a_game_already_dealt_is_harmless() -> None:
+    """Both peers may agree to game 2 at once; the late answer to the peer's request
+    (a NextGameRequested still queued in the application) must not fail."""
+    pair = make_pair(5)
+    assert pair.net.run(pair.done, limit=600.0)
+    pair.seq.driver = pair.fol.driver = None  # game 2 is dealt, then waits
+    seq, fol = pair.seq.session, pair.fol.session
+    assert seq.start_next_game(pair.net.now) == 2
+    assert pair.net.run(lambda: bool(_events(pair.fol, ev.NextGameRequested)), limit=10.0)
+    (request,) = _events(pair.fol, ev.NextGameRequested)
+    assert fol.start_next_game(pair.net.now, request.game) == 2
+    assert pair.net.run(lambda: seq.game_no == fol.game_no == 2, limit=10.0)
+    _settle(pair)
+    # The stale answer, on both sides: no error, nothing sent, game 2 goes on.
+    for session in (fol, seq):
+        assert session.start_next_game(pair.net.now, request.game) == 2
+        assert session.channel.in_flight == 0 and session.game_no == 2
+    with pytest.raises(SessionError, match="not over"):
+        fol.start_next_game(pair.net.now)
+
+
 def test_sessions_are_for_two_players() -> None:
     with pytest.raises(ValueError, match="2 players"):
         Session(1, Role.SEQUENCER, bytes(32), Rules(players=3), SEQ_ADDR, 0.0)
