@@ -250,7 +250,7 @@ def decode_discovery(data: bytes) -> DiscoveryMessage:
         raise WireError("foreign", "not a discovery datagram")
     try:
         return _discovery_decoder.decode(data[4:])
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+    except (msgspec.DecodeError, ValueError) as exc:  # ValueError: e.g. a string not UTF-8
         raise WireError("malformed", str(exc)) from None
 
 
@@ -280,5 +280,5 @@ def decode_packet_body(body: bytes) -> Packet:
     """Parse an authenticated packet body, or raise :class:`WireError`."""
     try:
         return _packet_decoder.decode(body)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+    except (msgspec.DecodeError, ValueError) as exc:  # ValueError: e.g. a string not UTF-8
         raise WireError("malformed", str(exc)) from None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from durak_core import Rules
@@ -122,6 +122,7 @@ LOBBY = Lobby("Fuzz", 40123, Rules(), 0.0, entropy=random.Random(1).randbytes)
         st.binary(max_size=1500), st.builds(lambda rest: b"DK\x01D" + rest, st.binary(max_size=400))
     )
 )
+@example(data=b"DK\x01D\x91\xa1\x80")  # a msgpack string that is not UTF-8
 def test_the_lobby_never_raises_on_garbage(data: bytes) -> None:
     dropped = sum(LOBBY.drops.values())
     LOBBY.receive(data, ("10.77.0.66", 40066), 1.0)

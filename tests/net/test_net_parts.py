@@ -19,6 +19,7 @@ from durak_net.wire import (
     Sync,
     WireError,
     decode_discovery,
+    decode_packet_body,
     encode_discovery,
 )
 
@@ -33,11 +34,21 @@ def test_discovery_messages_round_trip_and_bad_ones_name_their_drop_counter() ->
         b"DK\x07D" + encode_discovery(msg)[4:]: "foreign",  # another wire version
         encode_discovery(msg)[:-3]: "malformed",
         b"DK\x01D" + b"\x00" * (MAX_DATAGRAM + 1): "oversized",
+        # A msgpack string that is not UTF-8 (found by the lobby fuzz test).
+        b"DK\x01D\x91\xa1\x80": "malformed",
     }
     for data, counter in cases.items():
         with pytest.raises(WireError) as caught:
             decode_discovery(data)
         assert caught.value.counter == counter
+
+
+def test_a_packet_body_that_is_not_utf8_is_malformed_not_a_crash() -> None:
+    # Session bodies are authenticated first, but a peer holding the key may still
+    # send garbage: it must be dropped like any malformed datagram.
+    for body in (b"\x91\xa1\x80", b"\x92\x01\xa2\xc3\x28", b"\xff"):
+        with pytest.raises(WireError, match="malformed"):
+            decode_packet_body(body)
 
 
 def test_the_schema_bounds_field_sizes() -> None:
