@@ -91,15 +91,13 @@ def main() -> None:
     micro("copy()", game.copy, 100_000)
 
     def fresh_legal() -> None:
-        game._cache = {}
-        game._thr = None
+        game._forget()
         game.legal_actions(d)
 
     micro("legal_actions(defender), uncached", fresh_legal, 100_000)
     micro("legal_actions(defender), cached", lambda: game.legal_actions(d), 100_000)
     def fresh_legal_all() -> None:
-        game._cache = {}
-        game._thr = None
+        game._forget()
         game.legal_actions()
 
     micro("legal_actions() all seats, uncached", fresh_legal_all, 50_000)

@@ -66,6 +66,9 @@ JACK, QUEEN, KING, ACE = 11, 12, 13, 14
 LOWEST_RANK: Final = {24: 9, 36: 6, 52: 2}
 
 
+_MADE: Final[list[Card]] = []
+
+
 class Card:
     """A playing card.  Interned: ``Card(10, Suit.HEARTS) is Card.parse("10h")``.
 
@@ -85,17 +88,18 @@ class Card:
     def __new__(cls, rank: int, suit: int) -> Card:
         if not (2 <= rank <= 14) or not (0 <= suit <= 3):
             raise ValueError(f"no such card: rank {rank!r}, suit {suit!r}")
-        return _BY_INDEX[suit * 13 + rank - 2]
-
-    @classmethod
-    def _make(cls, rank: int, suit: int) -> Card:
-        card = object.__new__(cls)
+        index = suit * 13 + rank - 2
+        made = _MADE
+        if len(made) == 52:
+            return made[index]
+        card = super().__new__(cls)
         object.__setattr__(card, "rank", rank)
         object.__setattr__(card, "suit", Suit(suit))
-        object.__setattr__(card, "index", suit * 13 + rank - 2)
-        object.__setattr__(card, "bit", 1 << (suit * 13 + rank - 2))
+        object.__setattr__(card, "index", index)
+        object.__setattr__(card, "bit", 1 << index)
         # Text is asked for on every observation and log line: made once.
         object.__setattr__(card, "_text", RANK_NAMES[rank] + SUIT_SYMBOLS[suit])
+        made.append(card)
         return card
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -179,9 +183,10 @@ class Card:
         return self.index
 
 
-_BY_INDEX: Final[tuple[Card, ...]] = tuple(
-    Card._make(rank, suit) for suit in range(4) for rank in range(2, 15)
-)
+for _suit in range(4):
+    for _rank in range(2, 15):
+        Card(_rank, _suit)
+_BY_INDEX: Final[tuple[Card, ...]] = tuple(_MADE)
 #: All 52 cards by index.
 ALL_CARDS: Final = _BY_INDEX
 

@@ -36,7 +36,7 @@ import hashlib
 import json
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from .actions import Action, Attack, Defend, Pass, Take, Transfer, parse_action
 from .cards import (
@@ -85,16 +85,19 @@ class IllegalAction(Exception):
         self.action = action
 
 
-# Actions are values; the common ones are made once and shared.
-_ATTACK = tuple(tuple(Attack(p, c) for c in ALL_CARDS) for p in range(6))
-_TRANSFER = tuple(tuple(Transfer(p, c) for c in ALL_CARDS) for p in range(6))
-_SHOW = tuple(tuple(Transfer(p, c, True) for c in ALL_CARDS) for p in range(6))
-_TAKE = tuple(Take(p) for p in range(6))
-_PASS = tuple(Pass(p) for p in range(6))
-_DEFEND: dict[int, Defend] = {}
+# Actions and events are values; the common ones are made once and shared.
+_ATTACK: Final = tuple(tuple(Attack(p, c) for c in ALL_CARDS) for p in range(6))
+_TRANSFER: Final = tuple(tuple(Transfer(p, c) for c in ALL_CARDS) for p in range(6))
+_SHOW: Final = tuple(tuple(Transfer(p, c, True) for c in ALL_CARDS) for p in range(6))
+_TAKE: Final = tuple(Take(p) for p in range(6))
+_PASS: Final = tuple(Pass(p) for p in range(6))
+_DEFEND: Final[dict[int, Defend]] = {}
+_ATTACKED: Final = tuple(tuple(Attacked(p, (c,)) for c in ALL_CARDS) for p in range(6))
+_PASSED: Final = tuple(Passed(p) for p in range(6))
+_TAKEN: Final = tuple(TakeDeclared(p) for p in range(6))
 # Who may throw in depends only on these few values: computed once per combination.
-_THROWERS: dict[tuple[int, bool, str, int, int, int], list[int]] = {}
-_ACTION_KINDS = frozenset((Attack, Defend, Transfer, Take, Pass))
+_THROWERS: Final[dict[tuple[int, bool, str, int, int, int], list[int]]] = {}
+_ACTION_KINDS: Final = frozenset((Attack, Defend, Transfer, Take, Pass))
 
 
 def _defend(p: int, a: Card, c: Card) -> Defend:
@@ -105,7 +108,7 @@ def _defend(p: int, a: Card, c: Card) -> Defend:
     return act
 
 
-_LEADS: dict[tuple[int, int, int], list[Action]] = {}
+_LEADS: Final[dict[tuple[int, int, int], list[Action]]] = {}
 
 
 def _multi_leads(p: int, group: int, most: int) -> list[Action]:
@@ -130,6 +133,9 @@ def _count(n: int, noun: str) -> str:
 
 def _cards_text(mask: int) -> list[str]:
     return [str(c) for c in cards_of(mask)]
+
+
+_PRIVATE: Final = object()
 
 
 class Game:
@@ -208,7 +214,7 @@ class Game:
     _viewer: int | None
     _unseen: int
     _prev_durak: int | None
-    _cache: dict[int, list[Action]]
+    _cache: list[list[Action] | None]
     _thr: list[int] | None
     _cap0: int
     _perev: bool
@@ -217,8 +223,9 @@ class Game:
 
     # ------------------------------------------------------------------ setup
 
-    def __init__(self) -> None:
-        raise TypeError("use Game.new(rules, seed=...) or Game.new(rules, deck=[...])")
+    def __init__(self, _token: object = None) -> None:
+        if _token is not _PRIVATE:
+            raise TypeError("use Game.new(rules, seed=...) or Game.new(rules, deck=[...])")
 
     @classmethod
     def new(
@@ -258,7 +265,7 @@ class Game:
                 raise ValueError("previous_durak needs Rules(match=True)")
             if not 0 <= previous_durak < rules.players:
                 raise ValueError(f"previous_durak must be a seat, not {previous_durak!r}")
-        game = object.__new__(cls)
+        game = Game(_PRIVATE)
         game._setup(rules, tuple(cards), previous_durak)
         return game
 
@@ -311,7 +318,7 @@ class Game:
         self._log = []
         self._viewer = None
         self._unseen = 0
-        self._cache = {}
+        self._cache = [None] * self._n
         self._thr = None
         if previous_durak is not None:
             self._defender = previous_durak
@@ -572,7 +579,7 @@ class Game:
         return out
 
     def _legal(self, p: int) -> list[Action]:
-        cached = self._cache.get(p)
+        cached = self._cache[p]
         if cached is not None:
             return cached
         res: list[Action] = []
@@ -903,7 +910,9 @@ class Game:
         Raises :class:`IllegalAction` with the reason, and changes nothing,
         if the action is not legal now.
         """
-        legal = self._cache.get(action.player) if type(action) in _ACTION_KINDS else None
+        legal = None
+        if type(action) in _ACTION_KINDS and 0 <= action.player < self._n:
+            legal = self._cache[action.player]
         if legal is not None:
             # Fast path: the very object handed out by legal_actions() is legal.
             for x in legal:
@@ -914,24 +923,27 @@ class Game:
             raise IllegalAction(reason, action)
         return self._apply(action)
 
-    def _apply(self, action: Action) -> list[Event]:
-        self._cache = {}
+    def _forget(self) -> None:
+        """Drop what was computed for the current state (legal moves, throwers)."""
+        self._cache = [None] * self._n
         self._thr = None
+
+    def _apply(self, action: Action) -> list[Event]:
+        self._cache = [None] * self._n
         self._log.append(action)
         events: list[Event] = []
         p = action.player
         kind = type(action)
         if kind is Attack:
             assert isinstance(action, Attack)
-            cards = action.cards
-            for c in cards:
-                self._remove(p, c)
-                self._att.append(c)
-                self._def.append(None)
-                self._rankmask |= RANK_MASK[c.rank]
-                self._tmask |= c.bit
+            self._lay(p, action.card)
+            for c in action.more:
+                self._lay(p, c)
             self._passed = 0
-            events.append(Attacked(p, cards))
+            if action.more:
+                events.append(Attacked(p, action.cards))
+            else:
+                events.append(_ATTACKED[p][action.card.index])
             self._maybe_leave(p, events)
         elif kind is Defend:
             assert isinstance(action, Defend)
@@ -961,6 +973,7 @@ class Game:
             assert nd is not None
             self._attacker = p
             self._defender = nd
+            self._thr = None
             self._dstart = self._size(nd)
             self._passed = 0
             events.append(Transferred(p, c, action.show, nd))
@@ -968,13 +981,20 @@ class Game:
         elif kind is Take:
             self._taking = True
             self._passed = 0
-            events.append(TakeDeclared(p))
+            events.append(_TAKEN[p])
         else:
             self._passed |= 1 << p
-            events.append(Passed(p))
+            events.append(_PASSED[p])
         self._settle(events)
-        self._thr = None
         return events
+
+    def _lay(self, p: int, c: Card) -> None:
+        """``p`` puts ``c`` on the table as an attack card."""
+        self._remove(p, c)
+        self._att.append(c)
+        self._def.append(None)
+        self._rankmask |= RANK_MASK[c.rank]
+        self._tmask |= c.bit
 
     def _maybe_leave(self, p: int, events: list[Event]) -> None:
         """An attacker who plays their last card with the talon empty is out at once."""
@@ -984,10 +1004,12 @@ class Game:
         if p == self._attacker:
             for s in self._throwers():
                 self._attacker = s
+                self._thr = None
                 break
 
     def _leave(self, p: int, events: list[Event]) -> None:
         self._active &= ~(1 << p)
+        self._thr = None
         self._finish.append(p)
         events.append(Left(p, len(self._finish)))
 
@@ -1069,6 +1091,7 @@ class Game:
         nd = self._next_opponent(nxt)
         assert nd is not None
         self._defender = nd
+        self._thr = None
         self._dstart = self._size(self._defender)
         events.append(NewBout(self._attacker, self._defender))
 
@@ -1105,7 +1128,7 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy (cheap: a few small lists), for search and bots."""
-        g: Game = object.__new__(Game)
+        g: Game = Game(_PRIVATE)
         g.rules = self.rules
         g._n = self._n
         g._cap0 = self._cap0
@@ -1142,11 +1165,12 @@ class Game:
         g._viewer = self._viewer
         g._unseen = self._unseen
         g._prev_durak = self._prev_durak
-        g._cache = {}
+        g._cache = [None] * g._n
         g._thr = None
         return g
 
-    __copy__ = copy
+    def __copy__(self) -> Game:
+        return self.copy()
 
     # ------------------------------------------------------ a seat's view
 
@@ -1194,7 +1218,7 @@ class Game:
         self._hand[seat] |= m
         self._unk[seat] -= count
         self._unseen &= ~m
-        self._cache = {}
+        self._cache = [None] * self._n
 
     def unknown_count(self, seat: int) -> int:
         """How many of ``seat``'s cards this view does not know."""
@@ -1288,7 +1312,7 @@ class Game:
         rules = Rules.from_dict(obs["rules"])
         n = rules.players
         seat = int(obs["seat"])
-        g: Game = object.__new__(cls)
+        g: Game = Game(_PRIVATE)
         g._set_rules(rules)
         g._trump_card = Card.parse(obs["trump_card"])
         g._trump = int(g._trump_card.suit)
@@ -1329,7 +1353,7 @@ class Game:
         g._deck = None
         g._viewer = seat
         g._prev_durak = None
-        g._cache = {}
+        g._cache = [None] * g._n
         g._thr = None
         g._unseen = g._compute_unseen()
         expected = sum(g._unk) + max(talon_size - 1, 0)
