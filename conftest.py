@@ -19,6 +19,9 @@ from pathlib import Path
 import pytest
 from _pytest.doctest import DoctestModule
 
+import durak_core
+from durak_core import _engine
+
 DOCTEST_PACKAGES = (Path(__file__).resolve().parent / "durak_core",)
 
 try:
@@ -69,6 +72,10 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     if parent.config.option.doctestmodules:
         return None  # pytest's own doctest plugin collects them
     if not any(package in file_path.parents for package in DOCTEST_PACKAGES):
+        return None
+    if file_path.stem in _engine.ENGINE and durak_core.COMPILED:
+        # The compiled module stands in for this file; its doctests run on the pure
+        # build (scripts/test.sh runs tests/core and durak_core with DURAK_PURE=1).
         return None
     module: pytest.Collector = DoctestModule.from_parent(parent, path=file_path)
     return module

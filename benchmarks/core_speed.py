@@ -8,6 +8,7 @@ tutorial-style baseline engine (benchmarks/tutorial_baseline.py), which checks
 almost nothing, and prints the ratio.
 
     python benchmarks/core_speed.py [--seconds 3]
+    DURAK_PURE=1 python benchmarks/core_speed.py      # the pure-Python engine
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tutorial_baseline import play_random_game
 
-from durak_core import Game, Rules
+from durak_core import COMPILED, Game, Rules
 
 
 def play_core_game(rules: Rules, seed: int) -> int:
@@ -61,7 +62,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     args = parser.parse_args()
     rules = Rules()
-    print(f"python {sys.version.split()[0]}, {args.seconds:.0f} s per measurement")
+    engine = "compiled (mypyc)" if COMPILED else "pure Python"
+    print(f"python {sys.version.split()[0]}, durak_core {engine}, "
+          f"{args.seconds:.0f} s per measurement")
 
     base_rng = random.Random(1)
     b_games, b_moves, _ = rate(lambda i: play_random_game(base_rng), args.seconds)

@@ -4,7 +4,15 @@
 >>> game = Game.new(Rules(players=2), seed=1)
 >>> len(game.hand(0)), game.talon_size
 (6, 24)
+
+The engine modules are compiled with mypyc when the install could (see
+setup.py); ``durak_core.COMPILED`` says which build runs, and ``DURAK_PURE=1``
+picks the pure-Python one.
 """
+
+from . import _engine
+
+_engine.choose()
 
 from .actions import Action, Attack, Defend, Pass, Take, Transfer, parse_action
 from .cards import Card, Suit, cards_of, display_key, mask_of, new_deck
@@ -36,3 +44,5 @@ __all__ = [
     "new_deck", "parse_action",
 ]
 __version__ = "0.1.0"
+#: True when the compiled (mypyc) engine runs, False for the pure-Python one.
+COMPILED = _engine.compiled()

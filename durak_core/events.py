@@ -160,7 +160,7 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     {'type': 'defended', 'player': 1, 'attack_card': '7♠', 'card': '9♠'}
     """
     out: dict[str, Any] = {"type": type(event).__name__.lower()}
-    for name in event.__slots__:
+    for name in event.__match_args__:  # the fields, in order (also when compiled)
         value = getattr(event, name)
         if isinstance(value, Card):
             value = str(value)
@@ -192,7 +192,7 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     if kind is None:
         raise ValueError(f"unknown event type {data.get('type')!r}")
     values: list[Any] = []
-    for name in kind.__slots__:
+    for name in kind.__match_args__:
         if name not in data:
             raise ValueError(f"event {data['type']!r} lacks {name!r}")
         values.append(_event_value(name, data[name]))
@@ -200,11 +200,31 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     return event
 
 
+def _seat(name: str, value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{name} must be a whole number, not {value!r}")
+    return value
+
+
 def _event_value(name: str, value: Any) -> Any:
     if name in ("card", "attack_card"):
         return Card.parse(value)
     if name == "cards":
+        if not isinstance(value, list | tuple):
+            raise ValueError(f"cards must be a list, not {value!r}")
         return tuple(None if v is None else Card.parse(v) for v in value)
     if name in ("losers", "finish_order"):
-        return tuple(value)
-    return value
+        if not isinstance(value, list | tuple):
+            raise ValueError(f"{name} must be a list, not {value!r}")
+        return tuple(_seat(name, v) for v in value)
+    if name == "durak" and value is None:
+        return None
+    if name == "shown":
+        if not isinstance(value, bool):
+            raise ValueError(f"shown must be true or false, not {value!r}")
+        return value
+    if name == "reason":
+        if not isinstance(value, str):
+            raise ValueError(f"reason must be text, not {value!r}")
+        return value
+    return _seat(name, value)  # player, defender, place, attacker, durak

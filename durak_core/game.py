@@ -96,7 +96,7 @@ _ATTACKED: Final = tuple(tuple(Attacked(p, (c,)) for c in ALL_CARDS) for p in ra
 _PASSED: Final = tuple(Passed(p) for p in range(6))
 _TAKEN: Final = tuple(TakeDeclared(p) for p in range(6))
 # Who may throw in depends only on these few values: computed once per combination.
-_THROWERS: Final[dict[tuple[int, bool, str, int, int, int], list[int]]] = {}
+_THROWERS: Final[dict[tuple[int, bool, bool, int, int, int], list[int]]] = {}
 _ACTION_KINDS: Final = frozenset((Attack, Defend, Transfer, Take, Pass))
 
 
@@ -145,6 +145,7 @@ class Game:
         "_active",
         "_att",
         "_attacker",
+        "_bout_limit",
         "_bouts",
         "_cache",
         "_cap0",
@@ -159,6 +160,7 @@ class Game:
         "_log",
         "_losers",
         "_n",
+        "_neigh",
         "_over",
         "_passed",
         "_perev",
@@ -171,6 +173,8 @@ class Game:
         "_showopt",
         "_taking",
         "_talon",
+        "_team_of",
+        "_teams",
         "_thr",
         "_tmask",
         "_tpos",
@@ -220,6 +224,10 @@ class Game:
     _perev: bool
     _several: bool
     _showopt: bool
+    _teams: bool
+    _neigh: bool
+    _bout_limit: int
+    _team_of: tuple[int, ...]
 
     # ------------------------------------------------------------------ setup
 
@@ -277,6 +285,10 @@ class Game:
         self._perev = rules.variant == "perevodnoy"
         self._several = rules.open_with_several
         self._showopt = rules.transfer_by_showing_trump
+        self._teams = rules.teams
+        self._neigh = rules.throw_in == "neighbours"
+        self._bout_limit = rules.bout_limit
+        self._team_of = tuple(rules.team_of(s) for s in range(rules.players))
 
     def _setup(self, rules: Rules, deck: tuple[Card, ...], previous_durak: int | None) -> None:
         n = rules.players
@@ -487,7 +499,7 @@ class Game:
             self._unseen ^= bit
 
     def _team(self, seat: int) -> int:
-        return self.rules.team_of(seat)
+        return self._team_of[seat]
 
     def _next_active(self, seat: int) -> int | None:
         n = self._n
@@ -508,8 +520,7 @@ class Game:
         return None
 
     def _throwers(self) -> list[int]:
-        rules = self.rules
-        key = (self._n, rules.teams, rules.throw_in, self._attacker, self._defender, self._active)
+        key = (self._n, self._teams, self._neigh, self._attacker, self._defender, self._active)
         found = _THROWERS.get(key)
         if found is None:
             found = _THROWERS[key] = self._compute_throwers()
@@ -519,9 +530,9 @@ class Game:
         d = self._defender
         n = self._n
         active = self._active
-        teams = self.rules.teams
+        teams = self._teams
         dteam = self._team(d)
-        if self.rules.throw_in == "neighbours":
+        if self._neigh:
             out = []
             a = self._attacker
             if a != d and active >> a & 1 and not (teams and self._team(a) == dteam):
@@ -685,9 +696,12 @@ class Game:
         """
         if not isinstance(action, (Attack, Defend, Transfer, Take, Pass)):
             return f"{action!r} is not an action (Attack, Defend, Transfer, Take or Pass)."
+        # The seat as given: reading `.player` as an int in the compiled build would
+        # already have turned True into 1.
+        seat: object = getattr(action, "player", None)
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._n:
+            return f"There is no seat {seat!r} at this {self._n}-player table."
         p = action.player
-        if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < self._n:
-            return f"There is no seat {p!r} at this {self._n}-player table."
         if self._over:
             return "The game is over."
         if not self._active >> p & 1:
@@ -1079,7 +1093,7 @@ class Game:
         self._bouts += 1
         if self._check_over(events):
             return
-        if self._bouts >= self.rules.bout_limit:
+        if self._bouts >= self._bout_limit:
             self._finish_game(None, (), "bout limit reached", events)
             return
         if took:
@@ -1097,7 +1111,7 @@ class Game:
 
     def _check_over(self, events: list[Event]) -> bool:
         left = [s for s in range(self._n) if self._active >> s & 1]
-        if self.rules.teams:
+        if self._teams:
             if len({self._team(s) for s in left}) > 1:
                 return False
             if not left:
@@ -1135,6 +1149,10 @@ class Game:
         g._perev = self._perev
         g._several = self._several
         g._showopt = self._showopt
+        g._teams = self._teams
+        g._neigh = self._neigh
+        g._bout_limit = self._bout_limit
+        g._team_of = self._team_of
         g._trump = self._trump
         g._trump_card = self._trump_card
         g._talon = self._talon

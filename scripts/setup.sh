@@ -6,8 +6,9 @@
 #
 # Installs into the active virtualenv or conda env instead of .venv when one is active
 # ($VIRTUAL_ENV, or $CONDA_PREFIX outside conda's base env), and into whatever python3
-# is first on PATH when DURAK_NO_VENV=1.  pip is skipped when pyproject.toml and the
-# interpreter are unchanged since the last install; DURAK_FORCE_INSTALL=1 reinstalls.
+# is first on PATH when DURAK_NO_VENV=1.  pip is skipped when pyproject.toml, setup.py,
+# the engine sources it compiles (see setup.py) and the interpreter are unchanged since
+# the last install; DURAK_FORCE_INSTALL=1 reinstalls.
 # PYTHON=/path/to/python picks the interpreter that creates .venv.  Linux and macOS;
 # needs Python >= 3.10.  Written without `set -e` so that sourcing it from an
 # interactive shell can never close that shell.
@@ -64,9 +65,13 @@ import hashlib
 import sys
 
 repo = sys.argv[1]
-with open(f"{repo}/pyproject.toml", "rb") as f:
-    digest = hashlib.sha256(f.read()).hexdigest()
-print(repo, sys.version.split()[0], digest)
+digest = hashlib.sha256()
+# The build inputs: metadata, the build hook and the engine sources it compiles.
+for name in ("pyproject.toml", "setup.py", "durak_core/cards.py", "durak_core/events.py",
+             "durak_core/game.py"):
+    with open(f"{repo}/{name}", "rb") as f:
+        digest.update(f.read())
+print(repo, sys.version.split()[0], digest.hexdigest())
 PY
 )" || return 1
   if [[ "${DURAK_FORCE_INSTALL:-0}" != 1 && -f "$stamp" && "$(cat "$stamp")" == "$want" ]] &&

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Every check CI runs, in order: set-up, ruff, mypy, pytest (tests/ and the doctests of
-# durak_core), then nbval over notebooks/.  All steps run even when one fails; the exit
-# status is non-zero if any failed, and a summary with pytest's result lines comes last.
+# durak_core) on the installed engine (compiled where possible), pytest again on the
+# pure-Python engine for tests/core and durak_core, then nbval over notebooks/.  All
+# steps run even when one fails; the exit status is non-zero if any failed, and a
+# summary with pytest's result lines comes last.
 #
 #   bash scripts/test.sh
 #   PYTEST_ADDOPTS='-m "not browser"' bash scripts/test.sh    # e.g. skip browser tests
@@ -33,7 +35,10 @@ step() {
 step "ruff" "$py" -m ruff check .
 step "mypy" "$py" -m mypy
 # durak_core on the command line adds its doctests (see conftest.py).
+"$py" -c 'import durak_core as d; print("engine:", "compiled" if d.COMPILED else "pure Python")'
 step "pytest" "$py" -m pytest tests durak_core
+# The same rules as plain Python (the reference the compiled build is made from).
+step "pure" env DURAK_PURE=1 "$py" -m pytest tests/core durak_core
 if compgen -G "notebooks/*.ipynb" >/dev/null; then
   # A fresh machine's first matplotlib import builds the font cache and says so on
   # stderr, which strict nbval would compare against the notebook: do it beforehand.
@@ -49,7 +54,7 @@ for i in "${!names[@]}"; do
   printf '  %-7s %s\n' "${names[$i]}" "${results[$i]}"
   [[ "${results[$i]}" == ok ]] || failed=1
   # pytest's own result line, e.g. "=== 212 passed, 3 skipped in 81.02s ==="
-  if [[ "${names[$i]}" == pytest || "${names[$i]}" == nbval ]]; then
+  if [[ "${names[$i]}" == pytest || "${names[$i]}" == pure || "${names[$i]}" == nbval ]]; then
     sed $'s/\x1b\\[[0-9;]*m//g' "$logs/$i.log" |
       grep -E '^=+ .*(passed|failed|error|skipped|deselected|no tests ran).* =+$' |
       tail -n 1 | sed 's/^/          /'
