@@ -10,7 +10,7 @@ the pure modules when the sources have changed since (see durak_core/_engine.py)
 
 from __future__ import annotations
 
-import hashlib
+import importlib.util
 import json
 import os
 import platform
@@ -21,17 +21,23 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
+
+
+def _load_engine_module():
+    """durak_core/_engine.py on its own (importing durak_core would import the engine)."""
+    path = HERE / "durak_core" / "_engine.py"
+    spec = importlib.util.spec_from_file_location("_durak_engine", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_engine = _load_engine_module()
 # The engine's inner loop: these modules are compiled together, the rest of the
-# package (bots, match, render) stays interpreted.
-ENGINE = ("cards", "events", "game")
-STAMP = "_compiled.json"
-
-
-def source_hashes(package_dir: Path) -> dict[str, str]:
-    return {
-        name: hashlib.sha256((package_dir / f"{name}.py").read_bytes()).hexdigest()
-        for name in ENGINE
-    }
+# package (actions, rules, bots, match, render) stays interpreted.
+ENGINE = _engine.ENGINE
+STAMP = _engine.STAMP.name
 
 
 def want_compiled() -> bool:
@@ -67,7 +73,7 @@ class OptionalBuildExt(build_ext):
         return roots
 
     def _write_stamp(self) -> None:
-        stamp = json.dumps(source_hashes(HERE / "durak_core"), indent=1, sort_keys=True)
+        stamp = json.dumps(_engine.source_hashes(HERE / "durak_core"), indent=1, sort_keys=True)
         for root in self._targets():
             if (root / "durak_core").is_dir():
                 (root / "durak_core" / STAMP).write_text(stamp + "\n", encoding="utf-8")

@@ -10,7 +10,8 @@ it compiled in ``_compiled.json``.  The compiled modules sit next to their
 - a source file changed after the last build (an edited checkout): then the
   compiled code would run stale rules.  A warning says how to rebuild.
 
-This module must stay importable without the compiled ones (it is never compiled).
+This module must stay importable without the compiled ones (it is never compiled);
+setup.py loads it by path for ``ENGINE`` and :func:`source_hashes`.
 """
 
 from __future__ import annotations
@@ -56,14 +57,21 @@ def _compiled_files() -> list[Path]:
     return [p for p in HERE.iterdir() if p.name.endswith(suffixes)]
 
 
+def source_hashes(package_dir: Path = HERE) -> dict[str, str]:
+    """The SHA-256 of each engine source (setup.py records them in the stamp)."""
+    return {
+        name: hashlib.sha256((package_dir / f"{name}.py").read_bytes()).hexdigest()
+        for name in ENGINE
+    }
+
+
 def _stale() -> str:
     """Why the compiled modules may not be used, or "" if they may."""
     try:
         built = json.loads(STAMP.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return f"{STAMP.name} is missing or unreadable"
-    for name in ENGINE:
-        digest = hashlib.sha256((HERE / f"{name}.py").read_bytes()).hexdigest()
+    for name, digest in source_hashes().items():
         if built.get(name) != digest:
             return f"durak_core/{name}.py changed after the engine was compiled"
     return ""

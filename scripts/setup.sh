@@ -7,8 +7,8 @@
 # Installs into the active virtualenv or conda env instead of .venv when one is active
 # ($VIRTUAL_ENV, or $CONDA_PREFIX outside conda's base env), and into whatever python3
 # is first on PATH when DURAK_NO_VENV=1.  pip is skipped when pyproject.toml, setup.py,
-# the engine sources it compiles (see setup.py) and the interpreter are unchanged since
-# the last install; DURAK_FORCE_INSTALL=1 reinstalls.
+# durak_core's sources (setup.py compiles its engine) and the interpreter are unchanged
+# since the last install; DURAK_FORCE_INSTALL=1 reinstalls.
 # PYTHON=/path/to/python picks the interpreter that creates .venv.  Linux and macOS;
 # needs Python >= 3.10.  Written without `set -e` so that sourcing it from an
 # interactive shell can never close that shell.
@@ -61,14 +61,14 @@ _durak_setup() {
   prefix="$("$py" -c 'import sys; print(sys.prefix)')" || return 1
   stamp="$prefix/.durak-setup-stamp"
   want="$("$py" - "$repo" <<'PY'
+import glob
 import hashlib
 import sys
 
 repo = sys.argv[1]
 digest = hashlib.sha256()
-# The build inputs: metadata, the build hook and the engine sources it compiles.
-for name in ("pyproject.toml", "setup.py", "durak_core/cards.py", "durak_core/events.py",
-             "durak_core/game.py"):
+# The build inputs: metadata, the build hook and durak_core, whose engine it compiles.
+for name in ["pyproject.toml", "setup.py", *sorted(glob.glob("durak_core/*.py", root_dir=repo))]:
     with open(f"{repo}/{name}", "rb") as f:
         digest.update(f.read())
 print(repo, sys.version.split()[0], digest.hexdigest())
