@@ -330,8 +330,7 @@ class Game:
         self._log = []
         self._viewer = None
         self._unseen = 0
-        self._cache = [None] * self._n
-        self._thr = None
+        self._forget()
         if previous_durak is not None:
             self._defender = previous_durak
             self._attacker = (previous_durak - 1) % n
@@ -925,8 +924,9 @@ class Game:
         if the action is not legal now.
         """
         legal = None
-        if type(action) in _ACTION_KINDS and 0 <= action.player < self._n:
-            legal = self._cache[action.player]
+        seat: object = getattr(action, "player", None)  # anything: why_illegal explains
+        if type(action) in _ACTION_KINDS and type(seat) is int and 0 <= seat < self._n:
+            legal = self._cache[seat]
         if legal is not None:
             # Fast path: the very object handed out by legal_actions() is legal.
             for x in legal:
@@ -1183,8 +1183,7 @@ class Game:
         g._viewer = self._viewer
         g._unseen = self._unseen
         g._prev_durak = self._prev_durak
-        g._cache = [None] * g._n
-        g._thr = None
+        g._forget()
         return g
 
     def __copy__(self) -> Game:
@@ -1371,8 +1370,7 @@ class Game:
         g._deck = None
         g._viewer = seat
         g._prev_durak = None
-        g._cache = [None] * g._n
-        g._thr = None
+        g._forget()
         g._unseen = g._compute_unseen()
         expected = sum(g._unk) + max(talon_size - 1, 0)
         if any(u < 0 for u in g._unk) or g._unseen.bit_count() != expected:

@@ -236,6 +236,9 @@ def test_why_illegal_answers_for_anything() -> None:
         game.apply(Take(0))
     assert info.value.reason == "There is nothing on the table to take yet."
     assert info.value.action == Take(0)
+    for bad, seat in ((Pass("x"), "'x'"), (Pass(2.0), "2.0"), (Pass(True), "True")):
+        with pytest.raises(IllegalAction, match=f"There is no seat {seat} at this"):
+            game.apply(bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="no seat 2 in a 2-player game"):
         game.legal_actions(2)
 
