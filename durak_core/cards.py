@@ -212,6 +212,23 @@ BEATERS: Final[tuple[tuple[int, ...], ...]] = tuple(
 )
 
 
+# Bits set in each 16-bit number: popcount() below reads four of these.
+_POP16: Final[tuple[int, ...]] = tuple(bin(i).count("1") for i in range(1 << 16))
+
+
+def popcount(mask: int) -> int:
+    """How many cards a mask holds (``mask.bit_count()``, which compiled code calls
+    as a slow method; this is four table reads).
+
+    >>> popcount(RANK_MASK[14]), popcount(deck_mask(36))
+    (4, 36)
+    """
+    pop = _POP16
+    return (
+        pop[mask & 0xFFFF] + pop[mask >> 16 & 0xFFFF] + pop[mask >> 32 & 0xFFFF] + pop[mask >> 48]
+    )
+
+
 def deck_mask(size: int) -> int:
     """Mask of the cards of a 24-, 36- or 52-card deck."""
     low = LOWEST_RANK[size]

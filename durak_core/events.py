@@ -18,18 +18,27 @@ def _cards(cards: tuple[Card | None, ...]) -> str:
     return " ".join("?" if c is None else str(c) for c in cards)
 
 
-@dataclass(frozen=True, slots=True)
+# Each event spells out its __init__ (init=False): in the compiled engine a written
+# __init__ is compiled too, while the one dataclass would generate runs as plain
+# Python and made an event about ten times dearer to create.
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Attacked:
     """Attack cards were led or thrown in."""
 
     player: int
     cards: tuple[Card, ...]
 
+    def __init__(self, player: int, cards: tuple[Card, ...]) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "cards", cards)
+
     def __str__(self) -> str:
         return f"player {self.player} attacks with {_cards(self.cards)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Defended:
     """An attack card was beaten."""
 
@@ -37,11 +46,16 @@ class Defended:
     attack_card: Card
     card: Card
 
+    def __init__(self, player: int, attack_card: Card, card: Card) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "attack_card", attack_card)
+        object.__setattr__(self, "card", card)
+
     def __str__(self) -> str:
         return f"player {self.player} beats {self.attack_card} with {self.card}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Transferred:
     """Perevodnoy: the defence moved on to ``defender``."""
 
@@ -50,87 +64,118 @@ class Transferred:
     shown: bool
     defender: int
 
+    def __init__(self, player: int, card: Card, shown: bool, defender: int) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "shown", shown)
+        object.__setattr__(self, "defender", defender)
+
     def __str__(self) -> str:
         how = "showing" if self.shown else "adding"
         return f"player {self.player} transfers to player {self.defender} by {how} {self.card}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class TakeDeclared:
     """The defender will pick up the table (attackers may still throw in)."""
 
     player: int
 
+    def __init__(self, player: int) -> None:
+        object.__setattr__(self, "player", player)
+
     def __str__(self) -> str:
         return f"player {self.player} takes"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Passed:
     """A player is done throwing in for now."""
 
     player: int
 
+    def __init__(self, player: int) -> None:
+        object.__setattr__(self, "player", player)
+
     def __str__(self) -> str:
         return f"player {self.player} passes"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class PickedUp:
     """The defender picked up every card on the table (in the open)."""
 
     player: int
     cards: tuple[Card, ...]
 
+    def __init__(self, player: int, cards: tuple[Card, ...]) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "cards", cards)
+
     def __str__(self) -> str:
         return f"player {self.player} picks up {_cards(self.cards)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Discarded:
     """The bout was beaten off: the table went to the discard pile."""
 
     cards: tuple[Card, ...]
 
+    def __init__(self, cards: tuple[Card, ...]) -> None:
+        object.__setattr__(self, "cards", cards)
+
     def __str__(self) -> str:
         return f"beaten: {_cards(self.cards)} discarded"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Drew:
     """A player drew from the talon; ``None`` stands for a card not seen."""
 
     player: int
     cards: tuple[Card | None, ...]
 
+    def __init__(self, player: int, cards: tuple[Card | None, ...]) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "cards", cards)
+
     def __str__(self) -> str:
         n = len(self.cards)
         return f"player {self.player} draws {n} card{'s' if n != 1 else ''}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Left:
     """A player ran out of cards with the talon empty: they are out, safe."""
 
     player: int
     place: int
 
+    def __init__(self, player: int, place: int) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "place", place)
+
     def __str__(self) -> str:
         return f"player {self.player} is out (place {self.place})"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class NewBout:
     """A new bout begins."""
 
     attacker: int
     defender: int
 
+    def __init__(self, attacker: int, defender: int) -> None:
+        object.__setattr__(self, "attacker", attacker)
+        object.__setattr__(self, "defender", defender)
+
     def __str__(self) -> str:
         return f"player {self.attacker} attacks player {self.defender}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class GameOver:
     """The game ended.  ``durak`` is None for a draw."""
 
@@ -138,6 +183,18 @@ class GameOver:
     losers: tuple[int, ...]
     finish_order: tuple[int, ...]
     reason: str
+
+    def __init__(
+        self,
+        durak: int | None,
+        losers: tuple[int, ...],
+        finish_order: tuple[int, ...],
+        reason: str,
+    ) -> None:
+        object.__setattr__(self, "durak", durak)
+        object.__setattr__(self, "losers", losers)
+        object.__setattr__(self, "finish_order", finish_order)
+        object.__setattr__(self, "reason", reason)
 
     def __str__(self) -> str:
         if self.durak is None:

@@ -54,6 +54,7 @@ from .cards import (
     display_key,
     mask_of,
     new_deck,
+    popcount,
     ranks_of,
 )
 from .events import (
@@ -91,29 +92,41 @@ _TRANSFER: Final = tuple(tuple(Transfer(p, c) for c in ALL_CARDS) for p in range
 _SHOW: Final = tuple(tuple(Transfer(p, c, True) for c in ALL_CARDS) for p in range(6))
 _TAKE: Final = tuple(Take(p) for p in range(6))
 _PASS: Final = tuple(Pass(p) for p in range(6))
-_DEFEND: Final[dict[int, Defend]] = {}
 _ATTACKED: Final = tuple(tuple(Attacked(p, (c,)) for c in ALL_CARDS) for p in range(6))
 _PASSED: Final = tuple(Passed(p) for p in range(6))
 _TAKEN: Final = tuple(TakeDeclared(p) for p in range(6))
-# Who may throw in depends only on these few values: computed once per combination.
-_THROWERS: Final[dict[tuple[int, bool, bool, int, int, int], list[int]]] = {}
+_NEW_BOUT: Final = tuple(tuple(NewBout(a, d) for d in range(6)) for a in range(6))
+# Defences and their events, made when first needed: (player * 52 + attack) * 52 + card.
+_DEFEND: Final[list[Defend | None]] = [None] * (6 * 52 * 52)
+_DEFENDED: Final[list[Defended | None]] = [None] * (6 * 52 * 52)
+# Who may throw in depends only on a few small values (see Game._throwers):
+# computed once per combination.
+_THROWERS: Final[dict[int, list[int]]] = {}
 _ACTION_KINDS: Final = frozenset((Attack, Defend, Transfer, Take, Pass))
 
 
 def _defend(p: int, a: Card, c: Card) -> Defend:
     key = (p * 52 + a.index) * 52 + c.index
-    act = _DEFEND.get(key)
+    act = _DEFEND[key]
     if act is None:
         act = _DEFEND[key] = Defend(p, a, c)
     return act
 
 
-_LEADS: Final[dict[tuple[int, int, int], list[Action]]] = {}
+def _defended(p: int, a: Card, c: Card) -> Defended:
+    key = (p * 52 + a.index) * 52 + c.index
+    event = _DEFENDED[key]
+    if event is None:
+        event = _DEFENDED[key] = Defended(p, a, c)
+    return event
+
+
+_LEADS: Final[dict[int, list[Action]]] = {}
 
 
 def _multi_leads(p: int, group: int, most: int) -> list[Action]:
     """Every lead of 2..most cards taken from ``group`` (cards of one rank), made once."""
-    key = (p, group, most)
+    key = group << 6 | p << 3 | most  # most <= 6, p <= 5: an int key (cheap to hash)
     leads = _LEADS.get(key)
     if leads is None:
         cards = list(cards_of(group))
@@ -125,6 +138,41 @@ def _multi_leads(p: int, group: int, most: int) -> list[Action]:
                 leads.append(Attack(p, chosen[0], tuple(chosen[1:])))
         _LEADS[key] = leads
     return leads
+
+
+def _fisher_yates(rng: random.Random, items: list[Card]) -> None:
+    """random.shuffle's own algorithm, compiled: the same order from the same state."""
+    bits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+def _fisher_yates_matches() -> bool:
+    for seed in range(4):
+        ours = list(ALL_CARDS)
+        theirs = list(ALL_CARDS)
+        _fisher_yates(random.Random(seed), ours)
+        random.Random(seed).shuffle(theirs)
+        if ours != theirs:
+            return False
+    return True
+
+
+# Deals must not depend on the build: the compiled shuffle is used only where it was
+# checked to give exactly what random.Random.shuffle gives on this Python.
+_FAST_SHUFFLE: Final = _fisher_yates_matches()
+
+
+def _shuffle(rng: random.Random, items: list[Card]) -> None:
+    if _FAST_SHUFFLE and type(rng) is random.Random:
+        _fisher_yates(rng, items)
+    else:
+        rng.shuffle(items)
 
 
 def _count(n: int, noun: str) -> str:
@@ -257,7 +305,7 @@ class Game:
         rules = rules if rules is not None else Rules()
         if deck is None:
             cards = new_deck(rules.deck_size)
-            random.Random(seed).shuffle(cards)
+            _shuffle(random.Random(seed), cards)
         else:
             if seed is not None:
                 raise ValueError("give either seed or deck, not both")
@@ -301,7 +349,7 @@ class Game:
         self._public = [0] * n
         dealt = HAND_SIZE * n
         for i in range(dealt):
-            self._hand[i % n] |= deck[i].bit
+            self._hand[i % n] = self._hand[i % n] | deck[i].bit
         if dealt < len(deck):
             self._trump_card = deck[dealt]
             self._talon = (*deck[dealt + 1 :], deck[dealt])
@@ -309,7 +357,7 @@ class Game:
             # Everything was dealt: the last card dealt shows trump, in its owner's hand.
             self._trump_card = deck[-1]
             self._talon = ()
-            self._public[(dealt - 1) % n] |= deck[-1].bit
+            self._public[(dealt - 1) % n] = self._public[(dealt - 1) % n] | deck[-1].bit
         self._trump = int(self._trump_card.suit)
         self._tpos = 0
         self._att = []
@@ -477,7 +525,12 @@ class Game:
     # ---------------------------------------------------------------- helpers
 
     def _size(self, p: int) -> int:
-        return self._hand[p].bit_count() + self._unk[p]
+        return popcount(self._hand[p]) + self._unk[p]
+
+    def _unbeaten(self) -> int:
+        """How many attack cards on the table are not beaten yet."""
+        # The table mask holds each attack card and each defence once.
+        return 2 * len(self._att) - popcount(self._tmask)
 
     def _cards(self, p: int) -> int:
         """The cards ``p`` may hold: known ones, plus every unseen card if some are unknown."""
@@ -489,12 +542,18 @@ class Game:
         return bool(self._hand[p] & card.bit) or bool(self._unk[p] and self._unseen & card.bit)
 
     def _remove(self, p: int, card: Card) -> None:
+        # Written out as `x[p] = x[p] ^ bit`: compiled, `x[p] ^= bit` is generic
+        # (boxed) arithmetic, the written-out form is native.
         bit = card.bit
-        if self._hand[p] & bit:
-            self._hand[p] ^= bit
-            self._public[p] &= ~bit
+        hands = self._hand
+        hand = hands[p]
+        if hand & bit:
+            hands[p] = hand ^ bit
+            public = self._public
+            if public[p] & bit:
+                public[p] = public[p] ^ bit
         else:
-            self._unk[p] -= 1
+            self._unk[p] = self._unk[p] - 1
             self._unseen ^= bit
 
     def _team(self, seat: int) -> int:
@@ -519,7 +578,9 @@ class Game:
         return None
 
     def _throwers(self) -> list[int]:
-        key = (self._n, self._teams, self._neigh, self._attacker, self._defender, self._active)
+        key = (self._n << 2 | self._teams << 1 | self._neigh) << 12 | (
+            self._attacker * 6 + self._defender
+        ) << 6 | self._active
         found = _THROWERS.get(key)
         if found is None:
             found = _THROWERS[key] = self._compute_throwers()
@@ -622,7 +683,7 @@ class Game:
                 low = m & -m
                 res.append(attack[low.bit_length() - 1])
                 m ^= low
-        if not self._passed >> p & 1 and (self._taking or None not in self._def):
+        if not self._passed >> p & 1 and (self._taking or not self._unbeaten()):
             res.append(_PASS[p])
         return res
 
@@ -652,11 +713,14 @@ class Game:
         if self._unk[p]:
             hand |= self._unseen
         beaters = BEATERS[self._trump]
+        att = self._att
+        defs = self._def
         unbeaten = False
         beaten = False
-        for a, d in zip(self._att, self._def, strict=True):
-            if d is None:
+        for i in range(len(att)):
+            if defs[i] is None:
                 unbeaten = True
+                a = att[i]
                 m = hand & beaters[a.index]
                 while m:
                     low = m & -m
@@ -967,16 +1031,16 @@ class Game:
             self._rankmask |= RANK_MASK[c.rank]
             self._tmask |= c.bit
             self._passed = 0
-            events.append(Defended(p, action.attack_card, c))
+            events.append(_defended(p, action.attack_card, c))
         elif kind is Transfer:
             assert isinstance(action, Transfer)
             c = action.card
             if action.show:
                 if not self._hand[p] & c.bit:  # a view learns the shown card
-                    self._unk[p] -= 1
+                    self._unk[p] = self._unk[p] - 1
                     self._unseen ^= c.bit
-                    self._hand[p] |= c.bit
-                self._public[p] |= c.bit
+                    self._hand[p] = self._hand[p] | c.bit
+                self._public[p] = self._public[p] | c.bit
                 self._shown |= c.bit
             else:
                 self._remove(p, c)
@@ -1030,11 +1094,14 @@ class Game:
     def _settle(self, events: list[Event]) -> None:
         """End the bout when nothing more can happen in it."""
         att = self._att
-        if not att or (not self._taking and None in self._def):
+        if not att or (not self._taking and self._unbeaten()):
             return
         if len(att) < self._limit():
             passed = self._passed
-            for s in self._throwers():
+            thr = self._thr
+            if thr is None:
+                thr = self._thr = self._throwers()
+            for s in thr:
                 if not passed >> s & 1 and self._size(s):
                     return
         self._end_bout(events)
@@ -1043,15 +1110,18 @@ class Game:
         d = self._defender
         n = self._n
         table: list[Card] = []
-        for a, x in zip(self._att, self._def, strict=True):
-            table.append(a)
+        att = self._att
+        defs = self._def
+        for i in range(len(att)):
+            table.append(att[i])
+            x = defs[i]
             if x is not None:
                 table.append(x)
         tmask = self._tmask
         took = self._taking
         if took:
-            self._hand[d] |= tmask
-            self._public[d] |= tmask
+            self._hand[d] = self._hand[d] | tmask
+            self._public[d] = self._public[d] | tmask
             events.append(PickedUp(d, tuple(table)))
         else:
             self._discard |= tmask
@@ -1080,11 +1150,11 @@ class Game:
             self._tpos += len(got)
             for c in got:
                 if c is None:
-                    self._unk[s] += 1
+                    self._unk[s] = self._unk[s] + 1
                 else:
-                    self._hand[s] |= c.bit
+                    self._hand[s] = self._hand[s] | c.bit
                     if c is self._trump_card:
-                        self._public[s] |= c.bit
+                        self._public[s] = self._public[s] | c.bit
             events.append(Drew(s, got))
         if self._tpos >= len(talon):
             for s in order:
@@ -1106,8 +1176,8 @@ class Game:
         assert nd is not None
         self._defender = nd
         self._thr = None
-        self._dstart = self._size(self._defender)
-        events.append(NewBout(self._attacker, self._defender))
+        self._dstart = self._size(nd)
+        events.append(_NEW_BOUT[nxt][nd])
 
     def _check_over(self, events: list[Event]) -> bool:
         left = [s for s in range(self._n) if self._active >> s & 1]
@@ -1232,8 +1302,8 @@ class Game:
             raise ValueError(f"{bad} cannot be hidden in player {seat}'s hand")
         if count > self._unk[seat]:
             raise ValueError(f"player {seat} has only {self._unk[seat]} unknown cards")
-        self._hand[seat] |= m
-        self._unk[seat] -= count
+        self._hand[seat] = self._hand[seat] | m
+        self._unk[seat] = self._unk[seat] - count
         self._unseen &= ~m
         self._cache = [None] * self._n
 
@@ -1256,12 +1326,12 @@ class Game:
         if self._viewer is None:
             return g
         pool = list(cards_of(self._unseen))
-        rng.shuffle(pool)
+        _shuffle(rng, pool)
         k = 0
         for s in range(self._n):
             u = self._unk[s]
             if u:
-                g._hand[s] |= mask_of(pool[k : k + u])
+                g._hand[s] = g._hand[s] | mask_of(pool[k : k + u])
                 g._unk[s] = 0
                 k += u
         talon = list(self._talon[self._tpos :])

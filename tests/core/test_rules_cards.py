@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from durak_core import Card, Defend, Game, Rules, Suit, new_deck
+from durak_core.cards import popcount
 
 from .helpers import cards, new_game, play
 
@@ -128,3 +131,8 @@ def test_card_text_round_trips_for_every_card() -> None:
         assert Card.parse(str(c)) is c
         assert Card.parse(c.ascii) is c
         assert Card.parse(c.code) is c
+
+
+@given(st.integers(min_value=0, max_value=(1 << 52) - 1))
+def test_popcount_counts_the_cards_of_any_mask(mask: int) -> None:
+    assert popcount(mask) == mask.bit_count()

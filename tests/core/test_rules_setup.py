@@ -59,6 +59,16 @@ def test_seeded_deals_are_reproducible() -> None:
     assert Game.new(Rules(players=4), seed=100).deck != a.deck
 
 
+@pytest.mark.parametrize("size", [24, 36, 52])
+def test_a_seed_deals_what_random_shuffle_gives(size: int) -> None:
+    # The compiled engine shuffles with its own copy of random.shuffle's algorithm;
+    # a seed must deal the same game in either build and on any Python.
+    for seed in range(25):
+        deck = new_deck(size)
+        random.Random(seed).shuffle(deck)
+        assert Game.new(Rules(deck_size=size), seed=seed).deck == tuple(deck)
+
+
 def test_trump_card_lies_under_the_talon_and_is_drawn_last() -> None:
     """5 players x 36: the talon is 5 cards and then the trump card, drawn last.
 
