@@ -213,7 +213,7 @@ BEATERS: Final[tuple[tuple[int, ...], ...]] = tuple(
 
 
 # Bits set in each 16-bit number: popcount() below reads four of these.
-_POP16: Final[tuple[int, ...]] = tuple(bin(i).count("1") for i in range(1 << 16))
+_POP16: Final[bytes] = bytes(bin(i).count("1") for i in range(1 << 16))
 
 
 def popcount(mask: int) -> int:

@@ -36,7 +36,7 @@ import hashlib
 import json
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from .actions import Action, Attack, Defend, Pass, Take, Transfer, parse_action
 from .cards import (
@@ -102,7 +102,13 @@ _DEFENDED: Final[list[Defended | None]] = [None] * (6 * 52 * 52)
 # Who may throw in depends only on a few small values (see Game._throwers):
 # computed once per combination.
 _THROWERS: Final[dict[int, list[int]]] = {}
-_ACTION_KINDS: Final = frozenset((Attack, Defend, Transfer, Take, Pass))
+# The action classes under Final names: compiled code then reads them as constants,
+# not from the module's namespace.
+_ATTACK_T: Final = Attack
+_DEFEND_T: Final = Defend
+_TRANSFER_T: Final = Transfer
+_TAKE_T: Final = Take
+_PASS_T: Final = Pass
 
 
 def _defend(p: int, a: Card, c: Card) -> Defend:
@@ -121,13 +127,18 @@ def _defended(p: int, a: Card, c: Card) -> Defended:
     return event
 
 
-_LEADS: Final[dict[int, list[Action]]] = {}
+# Multi-card leads by (rank, suits held, seat, most cards): see _multi_leads.
+_LEADS: Final[list[list[Action] | None]] = [None] * (15 * 16 * 6 * 8)
 
 
-def _multi_leads(p: int, group: int, most: int) -> list[Action]:
-    """Every lead of 2..most cards taken from ``group`` (cards of one rank), made once."""
-    key = group << 6 | p << 3 | most  # most <= 6, p <= 5: an int key (cheap to hash)
-    leads = _LEADS.get(key)
+def _multi_leads(p: int, rank: int, group: int, most: int) -> list[Action]:
+    """Every lead of 2..most cards taken from ``group`` (cards of ``rank``), made once."""
+    low = group >> (rank - 2)  # the rank's cards of suits 0..3 are 13 bits apart
+    suits = (low & 1) | (low >> 12 & 2) | (low >> 24 & 4) | (low >> 36 & 8)
+    if most > 4:
+        most = 4  # a rank has four cards: a larger limit allows nothing more
+    key = ((rank * 16 + suits) * 6 + p) * 8 + most
+    leads = _LEADS[key]
     if leads is None:
         cards = list(cards_of(group))
         k = len(cards)
@@ -705,7 +716,8 @@ class Game:
                 pairs = (s0 & (s1 | s2 | s3)) | (s1 & (s2 | s3)) | (s2 & s3)
                 while pairs:
                     low = pairs & -pairs
-                    res += _multi_leads(p, hand & RANK_MASK[low.bit_length() + 1], limit)
+                    rank = low.bit_length() + 1
+                    res += _multi_leads(p, rank, hand & RANK_MASK[rank], limit)
                     pairs ^= low
 
     def _defender_moves(self, p: int, res: list[Action]) -> None:
@@ -987,15 +999,22 @@ class Game:
         Raises :class:`IllegalAction` with the reason, and changes nothing,
         if the action is not legal now.
         """
-        legal = None
-        seat: object = getattr(action, "player", None)  # anything: why_illegal explains
-        if type(action) in _ACTION_KINDS and type(seat) is int and 0 <= seat < self._n:
-            legal = self._cache[seat]
-        if legal is not None:
-            # Fast path: the very object handed out by legal_actions() is legal.
-            for x in legal:
-                if x is action:
-                    return self._apply(action)
+        kind = type(action)
+        if (
+            kind is _ATTACK_T
+            or kind is _DEFEND_T
+            or kind is _PASS_T
+            or kind is _TAKE_T
+            or kind is _TRANSFER_T
+        ):
+            seat: object = action.player  # anything: why_illegal explains
+            if type(seat) is int and 0 <= seat < self._n:
+                legal = self._cache[seat]
+                if legal is not None:
+                    # Fast path: the very object handed out by legal_actions() is legal.
+                    for x in legal:
+                        if x is action:
+                            return self._apply(action)
         reason = self.why_illegal(action)
         if reason is not None:
             raise IllegalAction(reason, action)
@@ -1007,35 +1026,41 @@ class Game:
         self._thr = None
 
     def _apply(self, action: Action) -> list[Event]:
-        self._cache = [None] * self._n
+        cache = self._cache
+        for i in range(self._n):
+            cache[i] = None
         self._log.append(action)
         events: list[Event] = []
         p = action.player
         kind = type(action)
-        if kind is Attack:
-            assert isinstance(action, Attack)
-            self._lay(p, action.card)
-            for c in action.more:
-                self._lay(p, c)
-            self._passed = 0
-            if action.more:
-                events.append(Attacked(p, action.cards))
+        # cast(), not isinstance(): the kind is known, and compiled code skips a check.
+        if kind is _ATTACK_T:
+            attack = cast(Attack, action)
+            card = attack.card
+            more = attack.more
+            self._lay(p, card)
+            if more:
+                for c in more:
+                    self._lay(p, c)
+                events.append(Attacked(p, (card, *more)))
             else:
-                events.append(_ATTACKED[p][action.card.index])
+                events.append(_ATTACKED[p][card.index])
+            self._passed = 0
             self._maybe_leave(p, events)
-        elif kind is Defend:
-            assert isinstance(action, Defend)
-            c = action.card
+        elif kind is _DEFEND_T:
+            defend = cast(Defend, action)
+            c = defend.card
+            a = defend.attack_card
             self._remove(p, c)
-            self._def[self._att.index(action.attack_card)] = c
+            self._def[self._att.index(a)] = c
             self._rankmask |= RANK_MASK[c.rank]
             self._tmask |= c.bit
             self._passed = 0
-            events.append(_defended(p, action.attack_card, c))
-        elif kind is Transfer:
-            assert isinstance(action, Transfer)
-            c = action.card
-            if action.show:
+            events.append(_defended(p, a, c))
+        elif kind is _TRANSFER_T:
+            transfer = cast(Transfer, action)
+            c = transfer.card
+            if transfer.show:
                 if not self._hand[p] & c.bit:  # a view learns the shown card
                     self._unk[p] = self._unk[p] - 1
                     self._unseen ^= c.bit
@@ -1054,9 +1079,9 @@ class Game:
             self._thr = None
             self._dstart = self._size(nd)
             self._passed = 0
-            events.append(Transferred(p, c, action.show, nd))
+            events.append(Transferred(p, c, transfer.show, nd))
             self._maybe_leave(p, events)
-        elif kind is Take:
+        elif kind is _TAKE_T:
             self._taking = True
             self._passed = 0
             events.append(_TAKEN[p])
@@ -1140,21 +1165,26 @@ class Game:
         ]
         order.append(d)
         talon = self._talon
+        hands = self._hand
+        trump_card = self._trump_card
         for s in order:
-            if self._tpos >= len(talon):
+            tpos = self._tpos
+            if tpos >= len(talon):
                 break
             need = HAND_SIZE - self._size(s)
             if need <= 0:
                 continue
-            got = talon[self._tpos : self._tpos + need]
-            self._tpos += len(got)
+            got = talon[tpos : tpos + need]
+            self._tpos = tpos + len(got)
+            hand = hands[s]
             for c in got:
                 if c is None:
                     self._unk[s] = self._unk[s] + 1
                 else:
-                    self._hand[s] = self._hand[s] | c.bit
-                    if c is self._trump_card:
+                    hand |= c.bit
+                    if c is trump_card:
                         self._public[s] = self._public[s] | c.bit
+            hands[s] = hand
             events.append(Drew(s, got))
         if self._tpos >= len(talon):
             for s in order:
@@ -1180,7 +1210,10 @@ class Game:
         events.append(_NEW_BOUT[nxt][nd])
 
     def _check_over(self, events: list[Event]) -> bool:
-        left = [s for s in range(self._n) if self._active >> s & 1]
+        active = self._active
+        if not self._teams and active & (active - 1):
+            return False  # two players or more still in: the common case, decided at once
+        left = [s for s in range(self._n) if active >> s & 1]
         if self._teams:
             if len({self._team(s) for s in left}) > 1:
                 return False
