@@ -1007,7 +1007,9 @@ class Game:
             or kind is _TAKE_T
             or kind is _TRANSFER_T
         ):
-            seat: object = action.player  # anything: why_illegal explains
+            # Read as `object`: compiled code would check `.player` is an int, raising
+            # TypeError before why_illegal can explain what is wrong with the seat.
+            seat: object = getattr(action, "player", None)
             if type(seat) is int and 0 <= seat < self._n:
                 legal = self._cache[seat]
                 if legal is not None:
