@@ -5,7 +5,7 @@ Times are CPU time of this process (time.process_time), so that other load on
 the machine disturbs them less.  Each step of a random game is a uniform choice
 from ``legal_actions()`` of all seats, applied with full checking.  In the same process it times the
 tutorial-style baseline engine (benchmarks/tutorial_baseline.py), which checks
-almost nothing, and prints the ratio.
+almost nothing, in alternating slices, and prints the ratio.
 
     python benchmarks/core_speed.py [--seconds 3]
     DURAK_PURE=1 python benchmarks/core_speed.py      # the pure-Python engine
@@ -37,16 +37,37 @@ def play_core_game(rules: Rules, seed: int) -> int:
     return steps
 
 
-def rate(fn, seconds: float) -> tuple[float, float, int]:
-    """Run fn(i) for about ``seconds``; return (calls/s, returned units/s, calls)."""
+def run_for(fn, seconds: float, first: int = 0) -> tuple[int, int, float]:
+    """Call fn(first), fn(first + 1), ... for about ``seconds`` of CPU time;
+    return (calls, summed results, elapsed)."""
     start = time.process_time()
     calls = units = 0
     while True:
-        units += fn(calls)
+        units += fn(first + calls)
         calls += 1
         elapsed = time.process_time() - start
         if elapsed >= seconds:
-            return calls / elapsed, units / elapsed, calls
+            return calls, units, elapsed
+
+
+def rate(fn, seconds: float) -> tuple[float, float, int]:
+    """Run fn(i) for about ``seconds``; return (calls/s, returned units/s, calls)."""
+    calls, units, elapsed = run_for(fn, seconds)
+    return calls / elapsed, units / elapsed, calls
+
+
+def head_to_head(base, core, seconds: float, rounds: int = 6) -> tuple[list[float], ...]:
+    """Time both engines in alternating slices, so that a change in the machine's
+    speed during the run (a virtual machine's neighbours) touches both alike.
+    Returns per engine [calls, units, seconds] summed over the rounds."""
+    totals = ([0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+    for _ in range(rounds):
+        for fn, total in ((base, totals[0]), (core, totals[1])):
+            calls, units, elapsed = run_for(fn, seconds / rounds, int(total[0]))
+            total[0] += calls
+            total[1] += units
+            total[2] += elapsed
+    return totals
 
 
 def micro(label: str, fn, number: int) -> None:
@@ -67,13 +88,15 @@ def main() -> None:
           f"{args.seconds:.0f} s per measurement")
 
     base_rng = random.Random(1)
-    b_games, b_moves, _ = rate(lambda i: play_random_game(base_rng), args.seconds)
+    base, core = head_to_head(
+        lambda i: play_random_game(base_rng), lambda i: play_core_game(rules, i), args.seconds
+    )
+    b_games, b_moves = base[0] / base[2], base[1] / base[2]
+    c_games, c_actions = core[0] / core[2], core[1] / core[2]
     print(f"baseline (tutorial-style, unchecked): {b_games:8.0f} games/s {b_moves:9.0f} moves/s")
-
-    c_games, c_actions, n = rate(lambda i: play_core_game(rules, i), args.seconds)
     print(
         f"durak_core (every action checked):    {c_games:8.0f} games/s {c_actions:9.0f} "
-        f"actions/s ({c_actions / c_games:.0f} actions/game over {n} games)"
+        f"actions/s ({core[1] / core[0]:.0f} actions/game over {core[0]:.0f} games)"
     )
     print(f"ratio durak_core / baseline (games/s): {c_games / b_games:.2f}")
 

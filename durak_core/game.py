@@ -102,13 +102,13 @@ _DEFENDED: Final[list[Defended | None]] = [None] * (6 * 52 * 52)
 # Who may throw in depends only on a few small values (see Game._throwers):
 # computed once per combination.
 _THROWERS: Final[dict[int, list[int]]] = {}
+_DRAW_ORDER: Final[dict[int, list[int]]] = {}
 # The action classes under Final names: compiled code then reads them as constants,
 # not from the module's namespace.
 _ATTACK_T: Final = Attack
 _DEFEND_T: Final = Defend
 _TRANSFER_T: Final = Transfer
 _TAKE_T: Final = Take
-_PASS_T: Final = Pass
 
 
 def _defend(p: int, a: Card, c: Card) -> Defend:
@@ -637,7 +637,7 @@ class Game:
         if player is None:
             out: list[Action] = []
             for p in range(self._n):
-                out += self._legal(p)
+                out.extend(self._legal(p))
             return out
         if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self._n:
             raise ValueError(f"no seat {player!r} in a {self._n}-player game")
@@ -999,24 +999,13 @@ class Game:
         Raises :class:`IllegalAction` with the reason, and changes nothing,
         if the action is not legal now.
         """
-        kind = type(action)
-        if (
-            kind is _ATTACK_T
-            or kind is _DEFEND_T
-            or kind is _PASS_T
-            or kind is _TAKE_T
-            or kind is _TRANSFER_T
-        ):
-            # Read as `object`: compiled code would check `.player` is an int, raising
-            # TypeError before why_illegal can explain what is wrong with the seat.
-            seat: object = getattr(action, "player", None)
-            if type(seat) is int and 0 <= seat < self._n:
-                legal = self._cache[seat]
-                if legal is not None:
-                    # Fast path: the very object handed out by legal_actions() is legal.
-                    for x in legal:
-                        if x is action:
-                            return self._apply(action)
+        # Fast path: the very object handed out by legal_actions() is legal (each
+        # seat's list holds only that seat's actions, so no seat needs reading).
+        for legal in self._cache:
+            if legal is not None:
+                for x in legal:
+                    if x is action:
+                        return self._apply(action)
         reason = self.why_illegal(action)
         if reason is not None:
             raise IllegalAction(reason, action)
@@ -1135,7 +1124,6 @@ class Game:
 
     def _end_bout(self, events: list[Event]) -> None:
         d = self._defender
-        n = self._n
         table: list[Card] = []
         att = self._att
         defs = self._def
@@ -1161,11 +1149,7 @@ class Game:
         self._passed = 0
         self._shown = 0
         # Draw: the main attacker first, the other attackers clockwise, the defender last.
-        first = self._attacker
-        order = [
-            s for s in ((first + k) % n for k in range(n)) if s != d and self._active >> s & 1
-        ]
-        order.append(d)
+        order = self._draw_order()
         talon = self._talon
         hands = self._hand
         trump_card = self._trump_card
@@ -1210,6 +1194,21 @@ class Game:
         self._thr = None
         self._dstart = self._size(nd)
         events.append(_NEW_BOUT[nxt][nd])
+
+    def _draw_order(self) -> list[int]:
+        """Who draws, in order: the main attacker, the other attackers clockwise, the
+        defender last (seats out of the game skipped, except a defender who just left)."""
+        n = self._n
+        first = self._attacker
+        d = self._defender
+        active = self._active
+        key = (n * 6 + first) * 6 + d << 6 | active
+        order = _DRAW_ORDER.get(key)
+        if order is None:
+            order = [s for s in ((first + k) % n for k in range(n)) if s != d and active >> s & 1]
+            order.append(d)
+            _DRAW_ORDER[key] = order
+        return order
 
     def _check_over(self, events: list[Event]) -> bool:
         active = self._active
