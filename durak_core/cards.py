@@ -212,8 +212,17 @@ BEATERS: Final[tuple[tuple[int, ...], ...]] = tuple(
 )
 
 
+def _bits_set_table(width: int) -> bytes:
+    """Byte i: how many bits are set in i, for i < 2**width (width <= 16)."""
+    plus_one = bytes(range(1, 256)) + b"\0"
+    table = b"\0"
+    for _ in range(width):  # numbers with the next bit set: one bit more than those below
+        table += table.translate(plus_one)
+    return table
+
+
 # Bits set in each 16-bit number: popcount() below reads four of these.
-_POP16: Final[bytes] = bytes(bin(i).count("1") for i in range(1 << 16))
+_POP16: Final[bytes] = _bits_set_table(16)
 
 
 def popcount(mask: int) -> int:
