@@ -73,6 +73,8 @@ from .events import (
 )
 from .rules import HAND_SIZE, Rules
 
+_HAND_SIZE: Final = HAND_SIZE  # a constant to compiled code, not a namespace lookup
+
 JSON_FORMAT = "durak-game"
 JSON_VERSION = 1
 
@@ -358,7 +360,7 @@ class Game:
         self._hand = [0] * n
         self._unk = [0] * n
         self._public = [0] * n
-        dealt = HAND_SIZE * n
+        dealt = _HAND_SIZE * n
         for i in range(dealt):
             self._hand[i % n] = self._hand[i % n] | deck[i].bit
         if dealt < len(deck):
@@ -676,7 +678,10 @@ class Game:
         thr = self._thr
         if thr is None:
             thr = self._thr = self._throwers()
-        if p not in thr:
+        for s in thr:  # (`p in thr` compiles to a generic comparison per item)
+            if s == p:
+                break
+        else:
             return res
         hand = self._hand[p]
         if self._unk[p]:
@@ -1157,7 +1162,7 @@ class Game:
             tpos = self._tpos
             if tpos >= len(talon):
                 break
-            need = HAND_SIZE - self._size(s)
+            need = _HAND_SIZE - self._size(s)
             if need <= 0:
                 continue
             got = talon[tpos : tpos + need]
