@@ -294,3 +294,35 @@ def test_a_datagram_reflected_back_to_its_sender_is_refused() -> None:
         pair.seq.session.receive(data, ("10.77.0.66", 40066), pair.net.now)
     assert pair.seq.session.drops["bad_mac"] == len(own)
     assert pair.seq.session.peer_addr == FOL_ADDR
+
+
+# ------------------------------------------------------------------ copies and replays
+
+
+def test_a_copied_or_replayed_packet_is_dropped_but_a_late_one_is_taken_in() -> None:
+    pair = _dealt()
+    seq, fol = pair.seq.session, pair.fol.session
+    now = pair.net.now
+    # A move, then the packets that resend it while no ack comes back.
+    seq.act(seq.game.legal_actions(0)[0], now)
+    sent: list[bytes] = []
+    for _ in range(3):
+        sent += [data for data, _ in seq.datagrams_to_send(now)]
+        now += 1.5
+    assert len(sent) >= 3
+    first, *rest = sent
+    for data in rest:  # the first one is late: it arrives after the others
+        fol.receive(data, SEQ_ADDR, now)
+    drops = sum(fol.drops.values())
+    fol.receive(first, SEQ_ADDR, now)
+    assert sum(fol.drops.values()) == drops
+    assert fol.stats["packets_reordered"] == 1
+    assert fol.game.state_hash() == seq.game.state_hash()  # every move arrived
+    # Each packet again, as the network may copy it or an eavesdropper replay it:
+    # dropped and counted, and not taken as a sign that the peer is alive.
+    last_heard = fol._last_recv
+    for data in sent:
+        fol.receive(data, SEQ_ADDR, now + 5.0)
+    assert fol.drops["duplicate"] == len(sent)
+    assert fol._last_recv == last_heard
+    assert fol.game.state_hash() == seq.game.state_hash()
