@@ -639,7 +639,9 @@ class Game:
         if player is None:
             out: list[Action] = []
             for p in range(self._n):
-                out.extend(self._legal(p))
+                legal = self._legal(p)
+                if legal:
+                    out.extend(legal)
             return out
         if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self._n:
             raise ValueError(f"no seat {player!r} in a {self._n}-player game")
@@ -1006,41 +1008,48 @@ class Game:
         """
         # Fast path: the very object handed out by legal_actions() is legal (each
         # seat's list holds only that seat's actions, so no seat needs reading).
-        for legal in self._cache:
+        cache = self._cache
+        for seat in range(self._n):
+            legal = cache[seat]
             if legal is not None:
                 for x in legal:
                     if x is action:
-                        return self._apply(action)
+                        return self._apply(action, seat)
         reason = self.why_illegal(action)
         if reason is not None:
             raise IllegalAction(reason, action)
-        return self._apply(action)
+        return self._apply(action, action.player)
 
     def _forget(self) -> None:
         """Drop what was computed for the current state (legal moves, throwers)."""
         self._cache = [None] * self._n
         self._thr = None
 
-    def _apply(self, action: Action) -> list[Event]:
+    def _apply(self, action: Action, p: int) -> list[Event]:
+        """Apply ``action`` of seat ``p`` (its player), known to be legal."""
         cache = self._cache
         for i in range(self._n):
             cache[i] = None
         self._log.append(action)
         events: list[Event] = []
-        p = action.player
         kind = type(action)
         # cast(), not isinstance(): the kind is known, and compiled code skips a check.
+        # Every attribute read of an action is a slow generic one (actions are plain
+        # Python objects), so the common cases read as few as they can.
         if kind is _ATTACK_T:
             attack = cast(Attack, action)
             card = attack.card
-            more = attack.more
             self._lay(p, card)
-            if more:
+            if attack is _ATTACK[p][card.index]:  # one card: the shared action
+                events.append(_ATTACKED[p][card.index])
+            else:
+                more = attack.more
                 for c in more:
                     self._lay(p, c)
-                events.append(Attacked(p, (card, *more)))
-            else:
-                events.append(_ATTACKED[p][card.index])
+                if more:
+                    events.append(Attacked(p, (card, *more)))
+                else:
+                    events.append(_ATTACKED[p][card.index])
             self._passed = 0
             self._maybe_leave(p, events)
         elif kind is _DEFEND_T:
@@ -1162,12 +1171,12 @@ class Game:
             tpos = self._tpos
             if tpos >= len(talon):
                 break
-            need = _HAND_SIZE - self._size(s)
+            hand = hands[s]
+            need = _HAND_SIZE - popcount(hand) - self._unk[s]
             if need <= 0:
                 continue
             got = talon[tpos : tpos + need]
             self._tpos = tpos + len(got)
-            hand = hands[s]
             for c in got:
                 if c is None:
                     self._unk[s] = self._unk[s] + 1
@@ -1529,7 +1538,7 @@ class Game:
             reason = game.why_illegal(action)
             if reason is not None:
                 raise ValueError(f"log entry {i} ({action}) is illegal: {reason}")
-            game._apply(action)
+            game._apply(action, action.player)
         return game
 
     def _state_tuple(self, public: bool) -> tuple[Any, ...]:
