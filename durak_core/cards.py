@@ -250,9 +250,10 @@ def new_deck(size: int = 36) -> list[Card]:
     >>> len(new_deck(24)), len(new_deck(36)), len(new_deck(52))
     (24, 36, 52)
     """
-    if size not in LOWEST_RANK:
+    deck = _DECKS.get(size)
+    if deck is None:
         raise ValueError(f"deck size must be 24, 36 or 52, not {size!r}")
-    return list(cards_of(deck_mask(size)))
+    return list(deck)
 
 
 def mask_of(cards: Iterable[Card]) -> int:
@@ -270,6 +271,12 @@ def cards_of(mask: int) -> Iterator[Card]:
         low = mask & -mask
         yield by_index[low.bit_length() - 1]
         mask ^= low
+
+
+# Each deck in index order, for new_deck.
+_DECKS: Final[dict[int, tuple[Card, ...]]] = {
+    size: tuple(cards_of(deck_mask(size))) for size in LOWEST_RANK
+}
 
 
 def ranks_of(mask: int) -> list[int]:

@@ -401,12 +401,16 @@ class Game:
         self._dstart = self._size(self._defender)
 
     def _lowest_trump_holder(self) -> int:
-        for rank in range(2, 15):
-            bit = Card(rank, self._trump).bit
-            for seat in range(self._n):
-                if self._hand[seat] & bit:
-                    return seat
-        return 0
+        trumps = SUIT_MASK[self._trump]
+        holder = 0
+        lowest = 0  # the lowest trump seen, as its bit (a lower rank is a lower bit)
+        for seat in range(self._n):
+            held = self._hand[seat] & trumps
+            if held:
+                low = held & -held
+                if not lowest or low < lowest:
+                    holder, lowest = seat, low
+        return holder
 
     # ------------------------------------------------------------ read access
 
