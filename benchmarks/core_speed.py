@@ -56,7 +56,7 @@ def rate(fn, seconds: float) -> tuple[float, float, int]:
     return calls / elapsed, units / elapsed, calls
 
 
-def head_to_head(base, core, seconds: float, rounds: int = 6) -> tuple[list[float], ...]:
+def head_to_head(base, core, seconds: float, rounds: int = 20) -> tuple[list[float], ...]:
     """Time both engines in alternating slices, so that a change in the machine's
     speed during the run (a virtual machine's neighbours) touches both alike.
     Returns per engine [calls, units, seconds] summed over the rounds."""
