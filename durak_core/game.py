@@ -641,11 +641,9 @@ class Game:
         have (their unknown cards could be any unseen card).
         """
         if player is None:
-            out: list[Action] = []
-            for p in range(self._n):
-                legal = self._legal(p)
-                if legal:
-                    out.extend(legal)
+            out = self._legal(0) + self._legal(1)  # a new list, made once
+            for p in range(2, self._n):
+                out += self._legal(p)
             return out
         if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self._n:
             raise ValueError(f"no seat {player!r} in a {self._n}-player game")
