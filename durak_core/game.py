@@ -98,9 +98,8 @@ _ATTACKED: Final = tuple(tuple(Attacked(p, (c,)) for c in ALL_CARDS) for p in ra
 _PASSED: Final = tuple(Passed(p) for p in range(6))
 _TAKEN: Final = tuple(TakeDeclared(p) for p in range(6))
 _NEW_BOUT: Final = tuple(tuple(NewBout(a, d) for d in range(6)) for a in range(6))
-# Defences and their events, made when first needed: (player * 52 + attack) * 52 + card.
-_DEFEND: Final[list[Defend | None]] = [None] * (6 * 52 * 52)
-_DEFENDED: Final[list[Defended | None]] = [None] * (6 * 52 * 52)
+# Each defence with its event, made when first needed: (player * 52 + attack) * 52 + card.
+_DEFENCES: Final[list[tuple[Defend, Defended] | None]] = [None] * (6 * 52 * 52)
 # Who may throw in depends only on a few small values (see Game._throwers):
 # computed once per combination.
 _THROWERS: Final[dict[int, list[int]]] = {}
@@ -113,20 +112,13 @@ _TRANSFER_T: Final = Transfer
 _TAKE_T: Final = Take
 
 
-def _defend(p: int, a: Card, c: Card) -> Defend:
+def _defence(p: int, a: Card, c: Card) -> tuple[Defend, Defended]:
+    """``p`` beats ``a`` with ``c``: the shared action and the shared event."""
     key = (p * 52 + a.index) * 52 + c.index
-    act = _DEFEND[key]
-    if act is None:
-        act = _DEFEND[key] = Defend(p, a, c)
-    return act
-
-
-def _defended(p: int, a: Card, c: Card) -> Defended:
-    key = (p * 52 + a.index) * 52 + c.index
-    event = _DEFENDED[key]
-    if event is None:
-        event = _DEFENDED[key] = Defended(p, a, c)
-    return event
+    found = _DEFENCES[key]
+    if found is None:
+        found = _DEFENCES[key] = (Defend(p, a, c), Defended(p, a, c))
+    return found
 
 
 # Multi-card leads by (rank, suits held, seat, most cards): see _multi_leads.
@@ -595,12 +587,18 @@ class Game:
         return None
 
     def _throwers(self) -> list[int]:
+        """Who may throw in this bout; kept in ``_thr`` until the seats change (every
+        change of attacker, defender or active seats sets ``_thr`` to None)."""
+        found = self._thr
+        if found is not None:
+            return found
         key = (self._n << 2 | self._teams << 1 | self._neigh) << 12 | (
             self._attacker * 6 + self._defender
         ) << 6 | self._active
         found = _THROWERS.get(key)
         if found is None:
             found = _THROWERS[key] = self._compute_throwers()
+        self._thr = found
         return found
 
     def _compute_throwers(self) -> list[int]:
@@ -679,10 +677,7 @@ class Game:
             if att and not self._taking:
                 self._defender_moves(p, res)
             return res
-        thr = self._thr
-        if thr is None:
-            thr = self._thr = self._throwers()
-        for s in thr:  # (`p in thr` compiles to a generic comparison per item)
+        for s in self._throwers():  # (`p in` compiles to a generic comparison per item)
             if s == p:
                 break
         else:
@@ -745,7 +740,7 @@ class Game:
                 m = hand & beaters[a.index]
                 while m:
                     low = m & -m
-                    res.append(_defend(p, a, ALL_CARDS[low.bit_length() - 1]))
+                    res.append(_defence(p, a, ALL_CARDS[low.bit_length() - 1])[0])
                     m ^= low
             else:
                 beaten = True
@@ -1041,17 +1036,12 @@ class Game:
         if kind is _ATTACK_T:
             attack = cast(Attack, action)
             card = attack.card
+            # The shared one-card action needs no read of .more.
+            more = () if attack is _ATTACK[p][card.index] else attack.more
             self._lay(p, card)
-            if attack is _ATTACK[p][card.index]:  # one card: the shared action
-                events.append(_ATTACKED[p][card.index])
-            else:
-                more = attack.more
-                for c in more:
-                    self._lay(p, c)
-                if more:
-                    events.append(Attacked(p, (card, *more)))
-                else:
-                    events.append(_ATTACKED[p][card.index])
+            for c in more:
+                self._lay(p, c)
+            events.append(Attacked(p, (card, *more)) if more else _ATTACKED[p][card.index])
             self._passed = 0
             self._maybe_leave(p, events)
         elif kind is _DEFEND_T:
@@ -1063,7 +1053,7 @@ class Game:
             self._rankmask |= RANK_MASK[c.rank]
             self._tmask |= c.bit
             self._passed = 0
-            events.append(_defended(p, a, c))
+            events.append(_defence(p, a, c)[1])
         elif kind is _TRANSFER_T:
             transfer = cast(Transfer, action)
             c = transfer.card
@@ -1130,10 +1120,7 @@ class Game:
             return
         if len(att) < self._limit():
             passed = self._passed
-            thr = self._thr
-            if thr is None:
-                thr = self._thr = self._throwers()
-            for s in thr:
+            for s in self._throwers():
                 if not passed >> s & 1 and self._size(s):
                     return
         self._end_bout(events)
