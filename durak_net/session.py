@@ -72,6 +72,7 @@ _PACKET_OVERHEAD = SESSION_PREFIX + 48 + 32 * 9
 #: Packet numbers remembered behind the newest one: within it a late packet is told
 #: from a replay; anything older is dropped (as IPsec and DTLS do).
 REPLAY_WINDOW = 64
+_WINDOW_MASK = (1 << REPLAY_WINDOW) - 1
 
 
 class Role(str, Enum):
@@ -316,9 +317,8 @@ class Session:
             self._peer_pn = -1
             self._seen_pns = 0
         if packet.pn > self._peer_pn:
-            ahead = packet.pn - self._peer_pn
-            window = (1 << REPLAY_WINDOW) - 1
-            self._seen_pns = (self._seen_pns << ahead | 1) & window if ahead < REPLAY_WINDOW else 1
+            ahead = min(packet.pn - self._peer_pn, REPLAY_WINDOW)
+            self._seen_pns = (self._seen_pns << ahead | 1) & _WINDOW_MASK
             self._peer_pn = packet.pn
             self.peer_addr = addr  # the peer may have moved (a restarted kernel's new port)
         else:
