@@ -22,17 +22,16 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
-# The same random games as core_speed.py: seeded, every step a uniform choice from
-# legal_actions() of all seats.
-CORE = """
-import random, sys
-from durak_core import Game, Rules
+# The same random games as core_speed.py (its own play_core_game): seeded, every step
+# a uniform choice from legal_actions() of all seats.
+CORE = f"""
+import sys
+sys.path.insert(0, {str(HERE)!r})
+from core_speed import play_core_game
+from durak_core import Rules
 rules = Rules()
 for seed in range(int(sys.argv[1])):
-    game = Game.new(rules, seed=seed)
-    rng = random.Random(seed)
-    while not game.is_over:
-        game.apply(rng.choice(game.legal_actions()))
+    play_core_game(rules, seed)
 """
 
 BASELINE = f"""
