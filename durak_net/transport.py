@@ -66,14 +66,19 @@ def broadcast_targets() -> list[str]:
     return list(dict.fromkeys(targets))
 
 
-def open_discovery_socket(port: int, host: str = "0.0.0.0") -> socket.socket:
-    """The shared discovery socket (raises ``OSError`` if the port cannot be shared)."""
+def _udp_socket(host: str, port: int, *, shared: bool) -> socket.socket:
+    """A non-blocking UDP socket bound to (host, port) that may broadcast; ``shared``:
+    other processes may bind the same port.  Closed again if anything fails."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        if hasattr(socket, "SO_REUSEPORT"):
-            with contextlib.suppress(OSError):  # some kernels lack it; REUSEADDR then suffices
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        if shared:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if hasattr(socket, "SO_REUSEPORT"):
+                with contextlib.suppress(OSError):  # some kernels lack it; REUSEADDR suffices
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        else:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
         sock.bind((host, port))
         sock.setblocking(False)
@@ -81,21 +86,16 @@ def open_discovery_socket(port: int, host: str = "0.0.0.0") -> socket.socket:
         sock.close()
         raise
     return sock
+
+
+def open_discovery_socket(port: int, host: str = "0.0.0.0") -> socket.socket:
+    """The shared discovery socket (raises ``OSError`` if the port cannot be shared)."""
+    return _udp_socket(host, port, shared=True)
 
 
 def open_game_socket(port: int = 0, host: str = "0.0.0.0") -> socket.socket:
     """This peer's own socket (ephemeral port unless ``port`` is given)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
-        with contextlib.suppress(OSError):
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
-        sock.bind((host, port))
-        sock.setblocking(False)
-    except OSError:
-        sock.close()
-        raise
-    return sock
+    return _udp_socket(host, port, shared=False)
 
 
 class Sender:
