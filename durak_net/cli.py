@@ -6,13 +6,21 @@ Interactive::
     durak-lan --name Bob --connect 10.0.0.5:40123 --invite Alice
 
 Headless (demos and tests): a bot plays, invitations are accepted, and one JSON line per
-finished game goes to stdout (chatter goes to stderr)::
+finished and audited game goes to stdout (chatter goes to stderr)::
 
     durak-lan --name A --bot greedy --games 3 --auto-accept --json
     durak-lan --name B --bot greedy --games 3 --invite A --json --loss 0.2
 
-Exit status: 0 when the games were played, 1 if the peer left early, 2 after a desync
-or protocol violation, 3 on ``--timeout``, 64 for bad arguments.
+Hands are hidden (mental poker): each side sees only its own cards, and after every
+game both publish their keys and audit it; the JSON line says ``"audit": "fair"`` or
+the fault, with the hash of the audited full game.  The pairing words are printed
+once a session starts: compare them with the other screen (``notsame`` ends the
+session if they differ).  ``--pin`` pairs with a PIN instead, for players who cannot
+see each other's screen.
+
+Exit status: 0 when the games were played, 1 if the peer left early, 2 after a desync,
+a protocol violation or an audit that found cheating, 3 on ``--timeout``, 64 for bad
+arguments.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from durak_core import Action, Game, IllegalAction, Rules, parse_action
 
 from . import events as ev
 from .botplay import BotDriver, build_bot
+from .crypto import normalise_pin
 from .node import LanNode, parse_hostport
 from .wire import DISCOVERY_PORT
 
@@ -75,8 +84,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--connect", action="append", default=[], metavar="HOST:PORT",
                    help="announce ourselves directly to a peer's game port (when broadcasts "
                         "do not reach it); repeatable")
-    p.add_argument("--invite", metavar="NAME", help="invite the first peer seen with this name")
+    p.add_argument("--invite", metavar="NAME", help="invite the peer seen with this name "
+                   "(or HOST:PORT)")
     p.add_argument("--auto-accept", action="store_true", help="accept invitations at once")
+    p.add_argument("--pin", metavar="DIGITS",
+                   help="pair with this PIN: --invite asks for it, --auto-accept answers with "
+                        "it (read it out to the other player)")
     p.add_argument("--bot", metavar="SPEC", help="let a bot play (random, greedy, ...)")
     p.add_argument("--seed", type=int, help="seed of the bot")
     p.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
@@ -139,6 +152,8 @@ class Peer:
         self.last_invite = 0.0
         self.incoming: list[int] = []
         self.active: int | None = None
+        self.audited = 0
+        self._finished: dict[int, ev.GameFinished] = {}
 
     # -------------------------------------------------------------- output
 
@@ -200,6 +215,8 @@ class Peer:
         path, head = found[0]
         self.active = self.node.resume(path)
         self.say(f"resuming the game with {head.get('peer_name') or 'the peer'} from {path}")
+        if head.get("sas"):
+            self.say(f"pairing words: {head['sas']} (as when the session began)")
 
     def maybe_invite(self) -> None:
         name = self.args.invite
@@ -207,11 +224,19 @@ class Peer:
             return
         if time.monotonic() < self.last_invite + 1.0:
             return
-        peer = self.node.find_peer(name)
-        if peer is not None:
+        try:
+            peer = self.node.find_peer(name)
+        except ValueError as exc:  # two peers announce the name
             self.last_invite = time.monotonic()
-            self.invite_sent = self.node.invite(peer.node)
-            self.say(f"inviting {peer.label}")
+            self.say(f"not inviting: {exc}")
+            return
+        if peer is not None and not peer.incompatible:
+            self.last_invite = time.monotonic()
+            self.invite_sent = self.node.invite(peer.node, pin=self.args.pin)
+            self.say(f"inviting {peer.label}" + (" with a PIN" if self.args.pin else ""))
+        elif peer is not None:
+            self.last_invite = time.monotonic()
+            self.say(f"not inviting {peer.label}: it {peer.incompatible}")
 
     def bot_move(self) -> None:
         if self.driver is None or self.active is None:
@@ -234,19 +259,28 @@ class Peer:
         node = self.node
         if isinstance(event, ev.PeerSeen):
             if self.interactive:
-                self.say(f"seen: {event.peer.label}" + (" (busy)" if event.peer.busy else ""))
+                notes = [n for n, on in (("busy", event.peer.busy),
+                                         ("another player uses this name",
+                                          event.peer.same_name),
+                                         (event.peer.incompatible, bool(event.peer.incompatible)))
+                         if on]
+                self.say(f"seen: {event.peer.label}" + (f" ({'; '.join(notes)})" if notes
+                                                        else ""))
         elif isinstance(event, ev.PeerGone):
             if self.interactive:
                 self.say(f"gone: {event.peer.name}")
         elif isinstance(event, ev.InviteReceived):
             if self.active is not None:
                 node.decline(event.invite, "busy")
-            elif self.args.auto_accept:
-                node.accept(event.invite)
+            elif self.args.auto_accept and (not event.pin or self.args.pin):
+                node.accept(event.invite, pin=self.args.pin if event.pin else None)
             else:
                 self.incoming.append(event.invite)
+                how = "`accept PIN`" if event.pin else "`accept`"
                 self.say(f"{event.peer.label} invites you ({event.rules.variant}, "
-                         f"{event.rules.deck_size} cards): type `accept` or `decline`")
+                         f"{event.rules.deck_size} cards"
+                         + (", with a PIN" if event.pin else "")
+                         + f"): type {how} or `decline`")
         elif isinstance(event, ev.InviteClosed):
             self.say(f"invitation {'to' if event.outgoing else 'from'} {event.peer.name} "
                      f"closed: {event.reason}")
@@ -262,9 +296,15 @@ class Peer:
             self.active = event.sid
             self.say(f"playing {event.peer.label}, session {event.sid:x}, "
                      f"{'you invited' if event.inviter else 'you were invited'}")
+            self.say(f"pairing words: {event.sas} (the other screen must show the same; "
+                     "type `notsame` if it does not)" + (" · PIN checked" if event.pin else ""))
         elif isinstance(event, ev.GameStarted):
             self.say(f"game {event.game} {'resumed' if event.resumed else 'dealt'}; "
-                     f"you are seat {event.seat}")
+                     f"you are seat {event.seat} · hidden hands · verified")
+            if event.shown is not None and not event.resumed:
+                seat, card = event.shown
+                who = "you show" if seat == event.seat else f"{self.view_peer() or 'peer'} shows"
+                self.say(f"{who} {card}, the lowest trump, and attack first")
             self.show_table()
         elif isinstance(event, ev.ActionApplied):
             if self.interactive:
@@ -275,6 +315,10 @@ class Peer:
             self.say(f"refused: {event.action} ({event.reason})")
         elif isinstance(event, ev.GameFinished):
             self.game_finished(event)
+        elif isinstance(event, ev.GameStopped):
+            self.say(f"game {event.game} stopped: {event.detail} (auditing...)")
+        elif isinstance(event, ev.GameAudited):
+            self.game_audited(event)
         elif isinstance(event, ev.NextGameRequested):
             if self.finished < self.args.games and (self.driver or self.args.auto_accept):
                 node.start_next_game(event.sid, event.game)
@@ -315,7 +359,18 @@ class Peer:
         seat = view.seat if view is not None else None
         outcome = ("draw" if event.durak is None
                    else "you lost" if event.durak == seat else "you won")
-        self.say(f"game {event.game} over: {outcome} ({event.actions} actions)")
+        self.say(f"game {event.game} over: {outcome} ({event.actions} actions); auditing...")
+        self._finished[event.game] = event
+
+    def game_audited(self, event: ev.GameAudited) -> None:
+        """The game's audit: one JSON line, then the next game or goodbye."""
+        self.audited += 1
+        view = self.node.view(event.sid)
+        seat = view.seat if view is not None else None
+        finished = self._finished.pop(event.game, None)
+        self.say(f"game {event.game} {event.verdict}")
+        if not event.fair:
+            self.status = 2
         self.emit_json({
             "event": "game_over",
             "name": self.node.name,
@@ -323,14 +378,16 @@ class Peer:
             "session": f"{event.sid:x}",
             "game": event.game,
             "seat": seat,
-            "durak": event.durak,
-            "actions": event.actions,
+            "durak": finished.durak if finished is not None else None,
+            "actions": finished.actions if finished is not None else None,
+            "public_hash": finished.state_hash if finished is not None else None,
             "state_hash": event.state_hash,
             "log_hash": event.log_hash,
+            "audit": "fair" if event.fair else event.verdict.removeprefix("audit: "),
         })
-        if self.finished >= self.args.games:
-            if self.driver is not None or not self.interactive:
-                self.node.leave(event.sid, "played all games")
+        if finished is None or self.finished >= self.args.games:
+            if self.driver is not None or not self.interactive or finished is None:
+                self.node.leave(event.sid, "played all games" if finished else "game stopped")
         elif self.driver is not None or self.args.auto_accept:
             self.node.start_next_game(event.sid)
         else:
@@ -348,20 +405,30 @@ class Peer:
             if verb in ("quit", "exit"):
                 self.done = True
             elif verb == "help":
-                self.say("peers | invite NAME | accept | decline | again | table | quit\n"
+                self.say("peers | invite NAME [PIN] | accept [PIN] | decline | notsame | again "
+                         "| table | quit\n"
                          "moves: attack 7s | defend 7s with 9s | transfer 7d | take | pass | "
                          "a move's number")
             elif verb == "peers":
                 for peer in node.peers():
                     self.say(f"  {peer.label}" + (" (busy)" if peer.busy else ""))
             elif verb == "invite" and len(words) > 1:
-                self.invite_sent = node.invite(" ".join(words[1:]))
+                pin = words[-1] if len(words) > 2 and words[-1].isdigit() else None
+                target = " ".join(words[1:-1] if pin else words[1:])
+                self.invite_sent = node.invite(target, pin=pin)
             elif verb in ("accept", "decline"):
                 if not self.incoming:
                     self.say("no invitation to answer")
                     return
-                invite = self.incoming.pop()
-                node.accept(invite) if verb == "accept" else node.decline(invite)
+                invite = self.incoming[-1]
+                if verb == "accept":
+                    node.accept(invite, pin=words[1] if len(words) > 1 else None)
+                else:
+                    node.decline(invite)
+                self.incoming.remove(invite)
+            elif verb == "notsame" and self.active is not None:
+                node.leave(self.active, "the pairing words differed: someone may be in the "
+                           "middle")
             elif verb == "again" and self.active is not None:
                 node.start_next_game(self.active)
             elif verb == "table":
@@ -412,6 +479,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             build_bot(args.bot)
         if args.resume and not args.journal:
             raise ValueError("--resume needs --journal DIR")
+        if args.pin is not None:
+            normalise_pin(args.pin)
         if args.journal:
             Path(args.journal).mkdir(parents=True, exist_ok=True)
     except (ValueError, OSError) as exc:

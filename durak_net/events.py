@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from durak_core import Action, Event, Rules
+from durak_core import Action, Card, Event, Rules
 
 # ------------------------------------------------------------------ lobby
 
@@ -26,8 +26,12 @@ class PeerInfo:
     addr: tuple[str, int]
     rules: dict[str, Any]
     busy: bool = False
-    #: Sessions the peer is playing or resuming (lets a moved peer be found again).
-    sessions: tuple[int, ...] = ()
+    #: Rendezvous tags of sessions the peer is resuming (only their partner knows them).
+    tags: tuple[bytes, ...] = ()
+    #: Another peer on the LAN announces the same name: compare the pairing words.
+    same_name: bool = False
+    #: The peer runs an older durak whose protocol this one cannot speak.
+    incompatible: str = ""
 
     @property
     def label(self) -> str:
@@ -59,6 +63,8 @@ class InviteReceived:
     peer: PeerInfo
     rules: Rules
     at: float
+    #: The inviter asked for a PIN: accept with the PIN they read out.
+    pin: bool = False
 
 
 @dataclass(frozen=True)
@@ -77,7 +83,12 @@ class InviteClosed:
 
 @dataclass(frozen=True)
 class SessionAgreed:
-    """An invitation was accepted: both sides now start a session with this key."""
+    """An invitation was accepted and paired: both sides now start a session with this key.
+
+    ``sas`` is the short authentication string (four words) both people compare: the
+    same words on both screens mean nobody is in the middle.  ``pin`` says the pairing
+    also proved that both typed the same PIN.
+    """
 
     sid: int
     inviter: bool
@@ -85,6 +96,8 @@ class SessionAgreed:
     key: bytes = field(repr=False)
     rules: Rules
     at: float
+    sas: str = ""
+    pin: bool = False
 
 
 # ------------------------------------------------------------------ session
@@ -93,7 +106,9 @@ class SessionAgreed:
 @dataclass(frozen=True)
 class GameStarted:
     """Game ``game`` of the session is dealt (or, ``resumed``, restored from the journal
-    with its log replayed); we play ``seat``."""
+    with its log replayed); we play ``seat``.  ``state_hash`` is the hash of the public
+    state (what every seat may know); ``shown`` is the seat that showed the lowest
+    trump, and the card (None when nobody holds a trump or a match set the attack)."""
 
     sid: int
     game: int
@@ -101,6 +116,7 @@ class GameStarted:
     state_hash: str
     at: float
     resumed: bool = False
+    shown: tuple[int, Card] | None = None
 
 
 @dataclass(frozen=True)
@@ -114,6 +130,17 @@ class ActionApplied:
     events: tuple[Event, ...]
     by_me: bool
     state_hash: str
+    at: float
+
+
+@dataclass(frozen=True)
+class CardsRevealed:
+    """Cards we drew were opened for us (the other seats' keys arrived)."""
+
+    sid: int
+    game: int
+    seat: int
+    cards: tuple[Card, ...]
     at: float
 
 
@@ -139,13 +166,49 @@ class PeerActionRefused:
 
 @dataclass(frozen=True)
 class GameFinished:
-    """Game ``game`` is over; both peers should report the same hashes."""
+    """Game ``game`` is over; both peers report the same hashes (``state_hash`` of the
+    public state).  The audit follows (:class:`GameAudited`)."""
 
     sid: int
     game: int
     durak: int | None
     losers: tuple[int, ...]
     actions: int
+    state_hash: str
+    log_hash: str
+    at: float
+
+
+@dataclass(frozen=True)
+class GameStopped:
+    """Game ``game`` was stopped before its end because a seat broke the deal or the
+    rules (``culprit`` is whom the evidence names so far; the audit decides).
+    ``by_peer``: the peer stopped it and told us."""
+
+    sid: int
+    game: int
+    culprit: int
+    detail: str
+    by_peer: bool
+    at: float
+
+
+@dataclass(frozen=True)
+class GameAudited:
+    """Every seat published its keys and game ``game`` was checked from them.
+
+    ``verdict`` is ``"audited: fair"`` or the fault and whose it is; ``fair``,
+    ``culprit`` (a seat or None) and ``code`` say the same for programs.
+    ``state_hash`` is the hash of the full game the audit rebuilt (equal on both
+    sides), ``log_hash`` the hash of its action log.
+    """
+
+    sid: int
+    game: int
+    fair: bool
+    verdict: str
+    code: str
+    culprit: int | None
     state_hash: str
     log_hash: str
     at: float
@@ -215,10 +278,13 @@ NetEvent = (
     | InviteClosed
     | SessionAgreed
     | GameStarted
+    | CardsRevealed
     | ActionApplied
     | ActionRefused
     | PeerActionRefused
     | GameFinished
+    | GameStopped
+    | GameAudited
     | NextGameRequested
     | PeerLost
     | PeerBack

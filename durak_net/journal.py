@@ -1,12 +1,15 @@
 """A session's journal on disk, so a restarted kernel can resume its game.
 
 One JSON object per line, appended as the session produces them (session header with
-rules and key, epochs, deal state with the seed material, log entries, proposals,
-goodbye).  :meth:`~durak_net.session.Session.restore` rebuilds the session from them.
-Records are written before the datagrams they concern are sent (the node does that),
-so a peer never knows of an entry its partner could forget.
+rules and key, epochs, each game's deal seed and the deal messages received, log
+entries with the cards they opened, proposals, stops, audits, goodbye).
+:meth:`~durak_net.session.Session.restore` rebuilds the session from them.  Records
+are written before the datagrams they concern are sent (the node does that), so a
+peer never knows of an entry its partner could forget.
 
-The file holds the session key: it lives in the user's own state directory.
+The file holds secrets (the session key, and each game's seed, which opens every card
+of ours): it lives in the user's own state directory, the folder is created
+readable by its owner only (0700) and each journal file likewise (0600).
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -42,8 +45,11 @@ class Journal:
     @classmethod
     def create(cls, folder: Path, sid: int, role: str) -> Journal:
         """The journal of our side (``role``) of session ``sid``.  Both peers of a session
-        share its id, and two notebooks on one machine share the default folder."""
-        folder.mkdir(parents=True, exist_ok=True)
+        share its id, and two notebooks on one machine share the default folder.  The
+        folder is made private (0700) if we create it."""
+        if not folder.exists():
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            os.chmod(folder, 0o700)  # mkdir's mode is filtered by the umask
         return cls(folder / f"{sid:x}-{role}.jsonl")
 
     def write(self, records: Iterable[dict[str, Any]]) -> None:
@@ -52,7 +58,10 @@ class Journal:
         if not lines:
             return
         if self._file is None:
-            self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 (kept open)
+            # Created readable by its owner only: it holds the session key and seeds.
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            os.fchmod(fd, 0o600)
+            self._file = os.fdopen(fd, "a", encoding="utf-8")
         self._file.write("\n".join(lines) + "\n")
         self._file.flush()
 

@@ -28,7 +28,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +49,13 @@ EventHandler = Callable[[Any], None]
 
 @dataclass(frozen=True)
 class SessionView:
-    """What a driver (a bot, a table) needs of a session, copied under the lock."""
+    """What a driver (a bot, a table) needs of a session, copied under the lock.
+
+    ``game`` is our seat's view (other hands hidden); ``waiting_for_cards``: our drawn
+    cards are still being opened; ``refused``: actions the sequencer refused in the
+    current state (text -> reason), not to be proposed again; ``sas``: the pairing
+    words; ``audits``: the verdict of every audited game.
+    """
 
     sid: int
     seat: int
@@ -60,6 +66,10 @@ class SessionView:
     pending: dict[int, Action]
     lost: bool
     closed: bool
+    waiting_for_cards: bool = False
+    refused: dict[str, str] = field(default_factory=dict)
+    sas: str = ""
+    audits: dict[int, str] = field(default_factory=dict)
 
 
 def parse_hostport(text: str) -> Addr:
@@ -176,12 +186,21 @@ class LanNode:
             return [p.info for p in self.lobby.peers.values()]
 
     def find_peer(self, name: str) -> ev.PeerInfo | None:
-        """The first peer seen with this display name."""
+        """The peer seen with this display name, or with this ``HOST:PORT``.
+
+        ``ValueError`` when two peers announce the name: someone may be pretending to
+        be the other, so pick one by address and compare the pairing words.
+        """
         with self._lock:
-            for peer in self.lobby.peers.values():
-                if peer.info.name == name:
-                    return peer.info
-        return None
+            named = [p.info for p in self.lobby.peers.values() if p.info.name == name]
+            if not named and ":" in name:
+                named = [p.info for p in self.lobby.peers.values()
+                         if f"{p.info.addr[0]}:{p.info.addr[1]}" == name.strip()]
+        if len(named) > 1:
+            where = ", ".join(f"{p.addr[0]}:{p.addr[1]}" for p in named)
+            raise ValueError(f"{len(named)} players announce the name {name!r} ({where}): "
+                             "invite one by its HOST:PORT and compare the pairing words")
+        return named[0] if named else None
 
     def view(self, sid: int) -> SessionView | None:
         """A snapshot of session ``sid`` (a copy: safe to read from any thread)."""
@@ -199,6 +218,10 @@ class LanNode:
                 pending=dict(session.pending),
                 lost=session.lost,
                 closed=session.closed,
+                waiting_for_cards=session.waiting_for_cards,
+                refused=dict(session.refused),
+                sas=session.sas,
+                audits={n: v.text for n, v in session.audits.items()},
             )
 
     def game(self, sid: int) -> Game | None:
@@ -218,21 +241,24 @@ class LanNode:
 
     # ================================================================ commands
 
-    def invite(self, peer: int | str, rules: Rules | None = None) -> int:
-        """Invite a peer by node id or display name; returns the invitation id."""
+    def invite(self, peer: int | str, rules: Rules | None = None,
+               pin: str | None = None) -> int:
+        """Invite a peer by node id, display name or ``HOST:PORT``; returns the
+        invitation id.  With ``pin``, the invitee must type the same PIN to accept."""
         with self._lock:
             if isinstance(peer, str):
                 info = self.find_peer(peer)
                 if info is None:
                     raise ValueError(f"nobody called {peer!r} is on the LAN")
                 peer = info.node
-            invite = self.lobby.invite(peer, time.monotonic(), rules)
+            invite = self.lobby.invite(peer, time.monotonic(), rules, pin)
         self._after_command()
         return invite
 
-    def accept(self, invite: int) -> None:
+    def accept(self, invite: int, pin: str | None = None) -> None:
+        """Accept an invitation (with the PIN the inviter read out, if it asked for one)."""
         with self._lock:
-            self.lobby.accept(invite, time.monotonic())
+            self.lobby.accept(invite, time.monotonic(), pin)
         self._after_command()
 
     def decline(self, invite: int, reason: str = "declined") -> None:
@@ -344,15 +370,21 @@ class LanNode:
         self.sessions[session.sid] = session
         if journal is not None:
             self._journals[session.sid] = journal
-        self.lobby.sessions = list(self.sessions)
-        self.lobby.busy = True
+        self._update_announcement()
+
+    def _update_announcement(self) -> None:
+        """Announce busy, and the rendezvous tags of sessions that look for their peer
+        (resumed, or lost): only that peer recognises a tag."""
+        self.lobby.busy = bool(self.sessions)
+        self.lobby.tags = [s.rendezvous_tag for s in self.sessions.values()
+                           if (s.lost or s.peer_epoch == 0) and not s.closed][:8]
 
     def _on_lobby_event(self, event: Any, now: float) -> None:
         if isinstance(event, ev.SessionAgreed):
             role = Role.SEQUENCER if event.inviter else Role.FOLLOWER
             session = Session(event.sid, role, event.key, event.rules, event.peer.addr, now,
                               entropy=self._entropy, config=self.session_config,
-                              peer_name=event.peer.name, name=self.name)
+                              peer_name=event.peer.name, name=self.name, sas=event.sas)
             journal = (Journal.create(self.journal_dir, event.sid, role.value)
                        if self.journal_dir is not None else None)
             self._add_session(session, journal)
@@ -360,10 +392,11 @@ class LanNode:
         elif isinstance(event, ev.InviteClosed) and event.invite in self.sessions:
             self.sessions[event.invite].close(now, event.reason)
         elif isinstance(event, ev.PeerSeen):
-            for sid in event.peer.sessions:  # a resumed peer announces its sessions
-                resumed = self.sessions.get(sid)
-                if resumed is not None and resumed.lost:
-                    resumed.peer_addr = event.peer.addr
+            for tag in event.peer.tags:  # a resumed peer looks for its sessions
+                for session in self.sessions.values():
+                    if session.rendezvous_tag == tag and (session.lost or
+                                                          session.peer_epoch == 0):
+                        session.peer_addr = event.peer.addr
         self._outbox.append(event)
 
     def _flush(self, now: float) -> None:
@@ -387,8 +420,7 @@ class LanNode:
                 closing = self._journals.pop(sid, None)
                 if closing is not None:
                     closing.close()
-                self.lobby.sessions = list(self.sessions)
-                self.lobby.busy = bool(self.sessions)
+        self._update_announcement()
         for data, addr in self.lobby.datagrams_to_send(now):
             if addr == BROADCAST:
                 if self._discovery is not None or self.port:

@@ -53,16 +53,23 @@ def test_two_bot_driven_tables_play_a_game_and_agree(pair_of_lobbies) -> None:
         ann={"bot": "random", "seed": 1, "auto_accept": True},
         ben={"bot": "random", "seed": 2, "invite": "Ann"},
     )
-    pump_until([ann, ben], lambda: bool(ann.results and ben.results), timeout=30)
+    pump_until([ann, ben], lambda: all(lb.backend and lb.backend.verdicts for lb in (ann, ben)),
+               timeout=30)
     (a,), (b,) = ann.results, ben.results
     assert (a.state_hash, a.log_hash) == (b.state_hash, b.log_hash)
+    (va,), (vb,) = ann.backend.verdicts.values(), ben.backend.verdicts.values()
+    assert va.fair and vb.fair and va.state_hash == vb.state_hash
     for lobby in (ann, ben):
         assert lobby.controller is not None
         assert isinstance(lobby.backend, TableBackend)  # the widgets' documented protocol
-        assert lobby.backend.game.state_hash() == a.state_hash  # the mirror kept up
+        assert lobby.backend.game.public_hash() == a.state_hash  # the mirror kept up
         assert "Game over" in lobby.controller.view.status.value
         assert lobby.lobby_box.layout.display == "none"  # the lobby made way for the table
+        assert "hidden hands · verified" in lobby.badge.value
+        assert "audited: fair" in lobby.badge.value
+        assert lobby.sas and lobby.sas in lobby.sas_label.value
         assert not lobby.node.handler_errors
+    assert ann.sas == ben.sas  # nobody in the middle: both screens show the same words
 
 
 def _row_button(box, css: str):
@@ -171,7 +178,7 @@ def test_leaving_tells_the_opponent_and_brings_the_lobby_back(pair_of_lobbies) -
     pump_until([ann, ben], lambda: ann.controller is not None and ben.controller is not None)
     assert ben.leave_button.layout.display is None
     ben.leave_button.click()
-    pump_until([ann, ben], lambda: "Ben left the game" in ann.status.value)
+    pump_until([ann, ben], lambda: "Ben left the game" in ann.status.value and ben.sid is None)
     for lobby in (ann, ben):
         assert lobby.sid is None and lobby.lobby_box.layout.display is None
         assert lobby.backend.closed and lobby.leave_button.layout.display == "none"

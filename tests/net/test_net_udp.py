@@ -77,7 +77,14 @@ def assert_same_games(results, games: int) -> None:
             y["session"],
             y["durak"],
         )
+        assert x["public_hash"] == y["public_hash"]
+        # Hidden hands: every game was audited from both seeds, the same way on both sides.
+        assert x["audit"] == y["audit"] == "fair"
         assert {x["seat"], y["seat"]} == {0, 1}
+    # Each side said so, with the same pairing words.
+    words = [re.search(r"pairing words: (\w+ \w+ \w+ \w+)", err) for err in (err_a, err_b)]
+    assert words[0] and words[1] and words[0].group(1) == words[1].group(1)
+    assert "hidden hands · verified" in err_a and "hidden hands · verified" in err_b
 
 
 def test_two_terminal_peers_discover_each_other_and_play_three_games() -> None:
