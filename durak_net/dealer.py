@@ -444,8 +444,23 @@ class MentalDealer:
                 wanted.append(self.trump_pos)
             out += self._publish(wanted)
         self._learn()
+        self._prepare([j for j, s in self.owner.items() if s != self.seat])
         out += self._trump_round()
         return out
+
+    def _prepare(self, positions: list[int]) -> None:
+        """Work out, ahead of time, what checking another seat's card at these positions
+        needs (so a card played is checked with one multiplication)."""
+        locked = self.locked
+        if locked is None:
+            return
+        for j in positions:
+            holder = self.owner.get(j)
+            if holder is None or holder == self.seat or j in self._partial or j in self.opened:
+                continue
+            others = self._others_keys(j, holder)
+            if others is not None:
+                self._partial[j] = mental.unlock(locked[j], others)
 
     def _publish(self, positions: list[int]) -> list[bytes]:
         """Our keys for ``positions`` (each published once)."""
@@ -747,7 +762,9 @@ class MentalDealer:
         if seat == self.seat:
             self._learn()
             return []
-        return self._publish([j for j in positions if j != self.trump_pos])
+        out = self._publish([j for j in positions if j != self.trump_pos])
+        self._prepare(positions)
+        return out
 
     @property
     def waiting_for_cards(self) -> bool:

@@ -74,6 +74,12 @@ def sodium() -> Any:
     return _sodium
 
 
+def warm_up() -> None:
+    """Load libsodium and the card points now (a LAN peer does this when it opens, so a
+    missing library is reported at once and the first deal does not pay for it)."""
+    _point_to_card()
+
+
 def _hash64(seed: bytes, data: bytes) -> bytes:
     return hashlib.blake2b(data, key=seed, digest_size=64).digest()
 

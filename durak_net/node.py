@@ -35,6 +35,7 @@ from typing import Any
 from durak_core import Action, Game, Rules
 
 from . import events as ev
+from . import mental
 from .crypto import Entropy
 from .journal import Journal, read_journal, resumable
 from .lobby import BROADCAST, Lobby, LobbyConfig
@@ -118,6 +119,7 @@ class LanNode:
         entropy: Entropy = os.urandom,
     ) -> None:
         # Everything that can be refused is checked before a socket is opened.
+        mental.warm_up()  # SodiumMissing (with how to install libsodium) if it is not there
         targets = [parse_hostport(t) if isinstance(t, str) else t for t in connect]
         if not 0.0 <= loss < 1.0:
             raise ValueError(f"loss must be in [0, 1), not {loss!r}")
@@ -399,10 +401,26 @@ class LanNode:
                         session.peer_addr = event.peer.addr
         self._outbox.append(event)
 
-    def _flush(self, now: float) -> None:
-        """Collect events, write journals, send datagrams: after every input."""
+    def _take_lobby_events(self, now: float) -> None:
+        """Act on the lobby's events (a session agreed is opened here)."""
         for event in self.lobby.events():
             self._on_lobby_event(event, now)
+
+    def _flush(self, now: float) -> None:
+        """Collect events, write journals, send datagrams: after every input.
+
+        The lobby's datagrams go out first: an invitee's Paired must reach the inviter
+        before the first datagram of the session it opens (the inviter creates its side
+        of the session on the Paired, and would drop a session datagram before it).
+        """
+        self._take_lobby_events(now)
+        for data, addr in self.lobby.datagrams_to_send(now):
+            if addr == BROADCAST:
+                if self._discovery is not None or self.port:
+                    for target in self._targets:
+                        self.sender.send(data, (target, self.port))
+            else:
+                self.sender.send(data, addr)
         for sid, session in list(self.sessions.items()):
             journal = self._journals.get(sid)
             records = session.journal_records()
@@ -421,13 +439,6 @@ class LanNode:
                 if closing is not None:
                     closing.close()
         self._update_announcement()
-        for data, addr in self.lobby.datagrams_to_send(now):
-            if addr == BROADCAST:
-                if self._discovery is not None or self.port:
-                    for target in self._targets:
-                        self.sender.send(data, (target, self.port))
-            else:
-                self.sender.send(data, addr)
 
     def _next_deadline(self) -> float:
         times = [t for t in (self.lobby.next_timer(),) if t is not None]
@@ -447,6 +458,9 @@ class LanNode:
             return
         if kind == KIND_DISCOVERY:
             self.lobby.receive(data, addr, now, direct=direct)
+            # A Paired opens our side of a session at once: the peer's first session
+            # datagram may be next in the socket's queue.
+            self._take_lobby_events(now)
             return
         if not direct:
             self.drops["session_on_discovery_port"] += 1
