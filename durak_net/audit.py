@@ -159,8 +159,8 @@ def audit(
         reason = game.why_illegal(action)
         if reason is not None:
             actor = action.player if 0 <= action.player < n else 0
-            return _fault(actor, "illegal", f"played entry {index} ({text}), which was illegal: {reason}",
-                          who)
+            return _fault(actor, "illegal", f"played entry {index} ({text}), which was "
+                          f"illegal: {reason}", who)
         game.apply(action)
         if bytes.fromhex(game.public_hash()) != digest:
             return _fault(0, "bad_log", f"logged a wrong state after entry {index}", who)

@@ -646,7 +646,7 @@ class Session:
         """Sequencer: apply a checked action (its reveals checked too) and log it."""
         assert self.game is not None
         index = len(self.log)
-        digest = self._apply(action, now)
+        digest, keys = self._apply(action)
         entry = LogEntry(str(action), bytes.fromhex(digest), pid, tuple(reveals))
         self.logs[self.game_no].append(entry)
         if pid:
@@ -654,18 +654,21 @@ class Session:
         self._record(t="entry", game=self.game_no, index=index, action=entry.action,
                      hash=digest, pid=pid, reveals=[[p, k.hex()] for p, k in reveals])
         self._push(Entry(0, self.game_no, index, entry.action, entry.hash, pid, reveals), now)
+        self._deal_out(self.game_no, keys, now)  # our keys for the cards the other drew
         self._after_apply(action, index, digest, now)
 
-    def _apply(self, action: Action, now: float) -> str:
-        """Apply an action to our view; our keys for the cards another seat drew go out."""
+    def _apply(self, action: Action) -> tuple[str, list[bytes]]:
+        """Apply an action to our view: the public hash after it, and the dealer messages
+        with our keys for the cards another seat drew (to send after the entry)."""
         assert self.game is not None
         self._last_events = self.game.apply(action)
         dealer = self.dealer
         assert dealer is not None
+        keys: list[bytes] = []
         for e in self._last_events:
             if isinstance(e, Drew):
-                self._deal_out(self.game_no, dealer.drawn(e.player, len(e.cards)), now)
-        return self.game.public_hash()
+                keys += dealer.drawn(e.player, len(e.cards))
+        return self.game.public_hash(), keys
 
     def _after_apply(self, action: Action, index: int, digest: str, now: float) -> None:
         self._emit(
@@ -833,7 +836,8 @@ class Session:
             self._stop(frame.game, self.peer_seat, "illegal", f"sent entry {frame.index} "
                        f"({action}), which is illegal: {reason}", now)
             return
-        digest = self._apply(action, now)
+        digest, keys = self._apply(action)
+        self._deal_out(frame.game, keys, now)
         log.append(LogEntry(str(action), frame.hash, frame.pid, tuple(reveals)))
         self._record(t="entry", game=frame.game, index=frame.index, action=str(action),
                      hash=frame.hash.hex(), pid=frame.pid,
@@ -1192,7 +1196,7 @@ class Session:
             raise ValueError(f"game {number} entry {index} opens a card that does not check")
         if self.role is Role.SEQUENCER and pid:
             self._handled[pid] = None
-        digest = self._apply(action, now)
+        digest, _ = self._apply(action)
         if digest != rec["hash"]:
             raise ValueError(f"game {number} entry {index} does not replay")
         self.logs[number].append(LogEntry(rec["action"], bytes.fromhex(digest), pid,

@@ -10,6 +10,7 @@ that does hold a key, so a scan that finds nothing means something.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import pickle
 import pickletools
@@ -25,10 +26,8 @@ def candidates_in(blobs: Iterable[bytes | str]) -> set[bytes]:
     for blob in blobs:
         if isinstance(blob, str):
             if len(blob) == 64:
-                try:
+                with contextlib.suppress(ValueError):
                     out.add(bytes.fromhex(blob))
-                except ValueError:
-                    pass
             continue
         if len(blob) == 32:
             out.add(bytes(blob))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from durak_core import Attack, Card, Rules
+from durak_core import Attack, Card
 from durak_net import events as ev
 from durak_net import mental
 from durak_net.dealer import DealContext, DealMessage, Keys, MentalDealer, Trump
@@ -199,7 +199,7 @@ def test_withholding_the_seed_is_named_as_refusing_the_audit() -> None:
     verdict = _honest_verdict(pair)
     assert (verdict.culprit, verdict.code) == (1, "refused")
     assert verdict.verdict == "audit: Bob did not publish its keys for the audit"
-    finished = [e for e in pair.seq.events if isinstance(e, ev.GameFinished)][0]
+    finished = next(e for e in pair.seq.events if isinstance(e, ev.GameFinished))
     assert 9.9 <= verdict.at - finished.at <= 11.0  # after the audit timeout, not at once
 
 

@@ -1,0 +1,229 @@
+"""Write docs/lan-vectors.json: the LAN protocol's test vectors, made by durak_net itself.
+
+Every value comes from fixed inputs (seeds, private keys, ids) through the same code a
+peer runs: the dealer's steps and messages from two real dealers, the datagrams from a
+real lobby and session.  docs/lan-protocol.md explains each one;
+tests/net/test_net_vectors.py recomputes them from that page's formulas and checks
+that the code still gives the same bytes.
+
+    python scripts/lan_vectors.py            # print the vectors
+    python scripts/lan_vectors.py --write    # write docs/lan-vectors.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from durak_core import Rules  # noqa: E402
+from durak_core.cards import new_deck  # noqa: E402
+from durak_net import mental  # noqa: E402
+from durak_net.crypto import (  # noqa: E402
+    KeyPair,
+    Pin,
+    key_commitment,
+    mac,
+    pairing_proof,
+    rendezvous_tag,
+    session_key,
+    short_auth_string,
+    transcript,
+)
+from durak_net.dealer import DealContext, MentalDealer, decode  # noqa: E402
+from durak_net.wire import (  # noqa: E402
+    PROTOCOL,
+    PROTOCOL_VERSION,
+    Announce,
+    Answer,
+    Confirm,
+    Entry,
+    Invite,
+    Packet,
+    Paired,
+    encode_discovery,
+    encode_packet_body,
+    session_header,
+)
+
+OUT = REPO / "docs" / "lan-vectors.json"
+
+
+def _seed(label: str) -> bytes:
+    """A fixed 32-byte input, named."""
+    import hashlib
+
+    return hashlib.blake2b(label.encode(), digest_size=32).digest()
+
+
+def _hex(values: list[bytes]) -> list[str]:
+    return [v.hex() for v in values]
+
+
+def cards() -> list[dict[str, Any]]:
+    by_index = {c.index: c for c in new_deck(52)}
+    return [{"index": i, "card": str(by_index[i]), "point": mental.card_point(i).hex()}
+            for i in range(52)]
+
+
+def seed_derivations() -> dict[str, Any]:
+    seed = _seed("vector seed")
+    return {
+        "seed": seed.hex(),
+        "shuffle_key": mental.shuffle_key(seed).hex(),
+        "card_keys": _hex([mental.card_key(seed, j) for j in range(36)]),
+        "permutation_36": mental.permutation(seed, 36),
+        "permutation_24": mental.permutation(seed, 24),
+    }
+
+
+def deal() -> dict[str, Any]:
+    """A whole two-seat, 36-card deal between two real dealers."""
+    seeds = [_seed("seat 0 seed"), _seed("seat 1 seed")]
+    dealers = [
+        MentalDealer(DealContext(1, 1, s, 2, 36, random.Random(s).randbytes), seeds[s])
+        for s in (0, 1)
+    ]
+    mail = [(s, m) for s in (0, 1) for m in dealers[s].begin()]
+    messages = []
+    while mail:
+        sender, data = mail.pop(0)
+        message = decode(data)
+        messages.append({"from": sender, "tag": type(message).__name__.lower(),
+                         "hex": data.hex()})
+        mail += [(1 - sender, m) for m in dealers[1 - sender].receive(data, sender)]
+    views = [d.deal(Rules()) for d in dealers]
+    locked = dealers[0].locked
+    assert locked is not None and all(d.done for d in dealers)
+    by_index = {c.index: c for c in dealers[0].cards}
+    deck = [str(by_index[mental.open_card(p, [mental.card_key(s, j) for s in seeds])])
+            for j, p in enumerate(locked)]
+    shown = dealers[0].shown_trump
+    return {
+        "players": 2,
+        "deck_size": 36,
+        "seeds": _hex(seeds),
+        "steps": [_hex(dealers[0].steps[s]) for s in range(3)],
+        "messages": messages,
+        "deck": deck,
+        "trump": str(dealers[0].trump_card),
+        "first_attacker": dealers[0].first_attacker,
+        "shown_trump": None if shown is None else [shown[0], str(shown[1])],
+        "hands": [[str(c) for c in views[s].hand(s)] for s in (0, 1)],
+        "public_hash": views[0].public_hash(),
+    }
+
+
+def pairing() -> dict[str, Any]:
+    invite = 0x0123456789ABCDEF
+    inviter = KeyPair.generate(lambda n: _seed("inviter x25519")[:n])
+    invitee = KeyPair.generate(lambda n: _seed("invitee x25519")[:n])
+    shared = inviter.exchange(invitee.public)
+    key = session_key(shared, b"", invite)
+    text = transcript(invite, inviter.public, invitee.public)
+    out: dict[str, Any] = {
+        "invite": invite,
+        "inviter_private": _seed("inviter x25519").hex(),
+        "inviter_public": inviter.public.hex(),
+        "invitee_private": _seed("invitee x25519").hex(),
+        "invitee_public": invitee.public.hex(),
+        "commitment": key_commitment(inviter.public).hex(),
+        "shared": shared.hex(),
+        "session_key": key.hex(),
+        "transcript": text.hex(),
+        "proof_inviter": pairing_proof(key, True, text).hex(),
+        "proof_invitee": pairing_proof(key, False, text).hex(),
+        "words": short_auth_string(invite, inviter.public, invitee.public),
+        "rendezvous_tag": rendezvous_tag(key).hex(),
+    }
+    # With a PIN: each side's SPAKE2 draws 64 random bytes (python-spake2 makes its
+    # secret scalar of them: a big-endian integer modulo the group order).
+    pin = "482193"
+    entropy_a = random.Random(1).randbytes(64)
+    entropy_b = random.Random(2).randbytes(64)
+    side_a = Pin(pin, True, lambda n: entropy_a[:n])
+    side_b = Pin(pin, False, lambda n: entropy_b[:n])
+    pin_key = side_a.key(side_b.message)
+    assert pin_key == side_b.key(side_a.message)
+    with_pin = session_key(shared, pin_key, invite)
+    pin_text = transcript(invite, inviter.public, invitee.public, side_a.message, side_b.message)
+    out["pin"] = {
+        "pin": pin,
+        "inviter_entropy": entropy_a.hex(),
+        "invitee_entropy": entropy_b.hex(),
+        "inviter_spake": side_a.message.hex(),
+        "invitee_spake": side_b.message.hex(),
+        "pin_key": pin_key.hex(),
+        "session_key": with_pin.hex(),
+        "proof_inviter": pairing_proof(with_pin, True, pin_text).hex(),
+        "proof_invitee": pairing_proof(with_pin, False, pin_text).hex(),
+    }
+    return out
+
+
+def datagrams(pair: dict[str, Any], dealt: dict[str, Any]) -> dict[str, Any]:
+    alice, bob, invite = 0x1111111111111111, 0x2222222222222222, pair["invite"]
+    rules = Rules().to_dict()
+    a_pub, b_pub = bytes.fromhex(pair["inviter_public"]), bytes.fromhex(pair["invitee_public"])
+    discovery = {
+        "announce": Announce(PROTOCOL, PROTOCOL_VERSION, alice, "Alice", 40123, rules, False,
+                             []),
+        "invite": Invite(alice, bob, invite, "Alice", rules, bytes.fromhex(pair["commitment"])),
+        "answer": Answer(bob, alice, invite, True, "", b_pub),
+        "confirm": Confirm(alice, bob, invite, a_pub, bytes.fromhex(pair["proof_inviter"])),
+        "paired": Paired(bob, alice, invite, True, bytes.fromhex(pair["proof_invitee"])),
+    }
+    out: dict[str, Any] = {name: encode_discovery(msg).hex() for name, msg in discovery.items()}
+    # A session datagram from seat 0: one packet carrying log entry 0.
+    key = bytes.fromhex(pair["session_key"])
+    entry = Entry(7, 1, 0, "0 attack 6♦", bytes.fromhex(dealt["public_hash"]), 0,
+                  [(3, mental.card_key(bytes.fromhex(dealt["seeds"][0]), 3))])
+    body = encode_packet_body(Packet(1, 1, 5, 6, [8], [entry]))
+    header = session_header(invite)
+    tag = mac(key, header, bytes([0]), body)
+    out["session"] = {
+        "sid": invite,
+        "seat": 0,
+        "header": header.hex(),
+        "body": body.hex(),
+        "tag": tag.hex(),
+        "datagram": (header + tag + body).hex(),
+    }
+    return out
+
+
+def build() -> dict[str, Any]:
+    dealt = deal()
+    pair = pairing()
+    return {
+        "about": "Test vectors of docs/lan-protocol.md (version 2); made by "
+                 "scripts/lan_vectors.py, checked by tests/net/test_net_vectors.py.",
+        "version": 2,
+        "cards": cards(),
+        "seed_derivations": seed_derivations(),
+        "deal": dealt,
+        "pairing": pair,
+        "datagrams": datagrams(pair, dealt),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write", action="store_true", help=f"write {OUT.relative_to(REPO)}")
+    args = parser.parse_args()
+    text = json.dumps(build(), indent=1, ensure_ascii=False) + "\n"
+    if args.write:
+        OUT.write_text(text, encoding="utf-8")
+        print(f"wrote {OUT.relative_to(REPO)} ({len(text)} bytes)")
+    else:
+        print(text)
+
+
+if __name__ == "__main__":
+    main()
