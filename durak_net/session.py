@@ -623,6 +623,8 @@ class Session:
         dealer = self.dealers.get(number)
         if dealer is None or number <= self.game_no or number in self._broken:
             return
+        if self._closing_since is not None or (self.closed and not self._replaying):
+            return  # a session that is ending deals no new game
         try:
             if not dealer.done:
                 return

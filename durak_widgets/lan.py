@@ -411,20 +411,13 @@ class LanLobby:
         self._render()
 
     def _on_session_event(self, event: Any) -> None:
-        if self.backend is None:
-            if not isinstance(event, ev.GameStarted):
-                self._early.append(event)
-                return
-            self._open_table()
-        assert self.backend is not None
-        self.backend.on_event(event)
-        peer = html.escape(self.backend.names[1 - self.backend.seat])
-        if isinstance(event, ev.PeerLost):
-            self.notice = f"Connection to {peer} lost, waiting…"
-        elif isinstance(event, ev.PeerBack):
-            self.notice = f"Playing {peer}."
-        elif isinstance(event, ev.SessionClosed):
-            # Back to the lobby; the last table stays in view until the next game.
+        peer = html.escape(self._peer_names.get(event.sid, "The other player"))
+        if isinstance(event, ev.SessionClosed):
+            # Back to the lobby (even before a table opened, e.g. "Not the same" right
+            # after the pairing); the last table stays in view until the next game.
+            if self.backend is not None and self.backend.sid == event.sid:
+                self.backend.on_event(event)
+            self._early.clear()
             if event.by_peer:
                 self.notice = f"{peer} left the game ({html.escape(event.reason)})."
             elif event.reason == NOT_THE_SAME:
@@ -434,6 +427,18 @@ class LanLobby:
                 self.notice = "You left the game."
             self.sid = None
             self.sas = ""
+            return
+        if self.backend is None or self.backend.sid != event.sid:
+            if not isinstance(event, ev.GameStarted):
+                self._early.append(event)
+                return
+            self._open_table()
+        assert self.backend is not None
+        self.backend.on_event(event)
+        if isinstance(event, ev.PeerLost):
+            self.notice = f"Connection to {peer} lost, waiting…"
+        elif isinstance(event, ev.PeerBack):
+            self.notice = f"Playing {peer}."
 
     def _open_table(self) -> None:
         assert self.sid is not None

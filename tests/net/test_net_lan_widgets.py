@@ -183,3 +183,52 @@ def test_leaving_tells_the_opponent_and_brings_the_lobby_back(pair_of_lobbies) -
         assert lobby.sid is None and lobby.lobby_box.layout.display is None
         assert lobby.backend.closed and lobby.leave_button.layout.display == "none"
     assert "You left the game" in ben.status.value
+
+
+def test_not_the_same_words_ends_the_session_and_tells_the_other_player(
+    pair_of_lobbies,
+) -> None:
+    ann, ben = pair_of_lobbies(ann={"auto_accept": True}, ben={"invite": "Ann"})
+    pump_until([ann, ben], lambda: bool(ann.sas) and bool(ben.sas))
+    assert ann.sas == ben.sas and ann.sas in ann.sas_label.value
+    assert ann.sas_box.layout.display is None
+    ann.differ_button.click()
+    pump_until([ann, ben], lambda: ann.sid is None and ben.sid is None)
+    assert "the pairing words differed" in ann.status.value
+    assert "the pairing words differed: someone may be in the middle" in ben.status.value
+    assert ann.sas_box.layout.display == "none"
+
+
+def test_same_words_are_confirmed_with_a_tick(pair_of_lobbies) -> None:
+    ann, ben = pair_of_lobbies(ann={"auto_accept": True}, ben={"invite": "Ann"})
+    pump_until([ann, ben], lambda: bool(ben.sas))
+    ben.same_button.click()
+    pump_until([ann, ben], lambda: ben.sas_confirmed)
+    assert "✓" in ben.sas_label.value and ben.same_button.layout.display == "none"
+
+
+def test_a_pin_invitation_by_clicking(pair_of_lobbies) -> None:
+    ann, ben = pair_of_lobbies()
+    pump_until([ann, ben], lambda: _row_button(ben.peer_box, "durak-lan-invite-pin") is not None)
+    _row_button(ben.peer_box, "durak-lan-invite-pin").click()
+    pump_until([ann, ben], lambda: bool(ben.pin) and bool(ann.incoming))
+    assert ben.pin in ben.status.value and len(ben.pin) == 6  # read it out to Ann
+    assert "type the PIN they read out" in ann.invite_box.children[0].children[0].value
+    # Accepting without the PIN is refused, with the reason.
+    _row_button(ann.invite_box, "durak-lan-accept").click()
+    pump_until([ann, ben], lambda: "asked for a PIN" in ann.status.value)
+    _row_button(ann.invite_box, "durak-lan-pin").value = ben.pin
+    _row_button(ann.invite_box, "durak-lan-accept").click()
+    pump_until([ann, ben], lambda: ann.controller is not None and ben.controller is not None)
+    assert ann.pin_paired and ben.pin_paired and "PIN checked" in ann.sas_label.value
+
+
+def test_a_wrong_pin_fails_the_pairing_on_both_sides(pair_of_lobbies) -> None:
+    ann, ben = pair_of_lobbies()
+    pump_until([ann, ben], lambda: bool(ben.peers))
+    ben.invite("Ann", pin="123456")
+    pump_until([ann, ben], lambda: bool(ann.incoming))
+    ann.accept(pin="654321")
+    pump_until([ann, ben], lambda: "pairing failed" in ben.status.value)
+    assert ann.sid is None and ben.sid is None
+    assert "the PIN does not match" in ben.status.value
