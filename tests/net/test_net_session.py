@@ -332,3 +332,41 @@ def test_a_copied_or_replayed_packet_is_dropped_but_a_late_one_is_taken_in() -> 
     assert fol.drops["duplicate"] == len(sent)
     assert fol._last_recv == last_heard
     assert fol.game.public_hash() == seq.game.public_hash()
+
+
+# ------------------------------------------------------------------ proposal flood
+
+
+class _RefusingSequencer(Session):
+    """A sequencer that refuses every proposal (a broken or hostile peer)."""
+
+    def _on_propose(self, frame: Propose, now: float) -> None:
+        self.proposals_seen = getattr(self, "proposals_seen", 0) + 1
+        self._refuse(frame.pid, frame.action, "refused for no reason", now)
+
+
+def test_a_refused_proposal_is_not_proposed_again_unchanged() -> None:
+    """A follower whose every proposal is refused proposes each legal move at most once
+    per state, one at a time, instead of the same one again and again."""
+    for attempt in range(20):
+        pair = make_pair(40 + attempt, config=FAST)
+        pair.net.run(lambda p=pair: p.fol.session.game is not None, limit=10.0)
+        if pair.fol.session.game.attacker == 1:
+            break
+    seq = pair.seq.session
+    refusing = _RefusingSequencer.__new__(_RefusingSequencer)
+    refusing.__dict__.update(seq.__dict__)
+    pair.net.remove(SEQ_ADDR)
+    pair.net.add(SEQ_ADDR, refusing)
+    pair.seq.session = refusing
+    pair.seq.driver = None
+    legal = len(pair.fol.session.game.legal_actions(1))
+    start = pair.net.now
+    pair.net.run(lambda: pair.net.now > start + 1.3, limit=start + 2.0)
+    proposals = refusing.proposals_seen
+    assert 1 <= proposals <= legal, (proposals, legal)
+    assert len(pair.fol.session.refused) == proposals
+    refused = [e for e in pair.fol.events if isinstance(e, ev.ActionRefused)]
+    assert len({str(e.action) for e in refused}) == len(refused)  # never the same one twice
+    with pytest.raises(IllegalAction, match="refused this move: refused for no reason"):
+        pair.fol.session.act(refused[0].action, pair.net.now)

@@ -143,6 +143,24 @@ def test_three_nodes_on_one_machine_share_the_discovery_port_and_all_hear_each_o
             n.close()
 
 
+def test_two_peers_announcing_one_name_cannot_be_invited_by_that_name() -> None:
+    """A spoofed announcement must not capture an invitation by name."""
+    port = free_udp_port()
+    nodes = [LanNode(name, port=port) for name in ("Cat", "Ann", "Ann")]
+    try:
+        cat = nodes[0]
+        assert _wait(lambda: len(cat.peers()) == 2)
+        assert all(p.same_name for p in cat.peers())
+        with pytest.raises(ValueError, match="2 players announce the name 'Ann'"):
+            cat.invite("Ann")
+        one = cat.peers()[0]
+        invite = cat.invite(f"{one.addr[0]}:{one.addr[1]}")  # by address, it works
+        assert invite
+    finally:
+        for n in nodes:
+            n.close()
+
+
 def test_garbage_is_dropped_and_counted_and_close_frees_the_sockets() -> None:
     port = free_udp_port()
     node = LanNode("Ann", port=port)
