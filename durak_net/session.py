@@ -751,6 +751,8 @@ class Session:
             opened = [c for c in action_cards(action) if c not in self.game.hand(self.peer_seat)]
             if opened:
                 self.game.reveal(self.peer_seat, opened)
+                self._record(t="opened", game=self.game_no, seat=self.peer_seat,
+                             action=frame.action, reveals=[[p, k.hex()] for p, k in reveals])
             self._refuse(frame.pid, frame.action, reason, now)
             return
         self._append(action, frame.pid, reveals, now)
@@ -1141,6 +1143,16 @@ class Session:
                 self._next_pid = max(self._next_pid, pid + 1)
             elif kind == "proposal":
                 pass  # a proposal the sequencer received (its outcome follows)
+            elif kind == "opened":  # cards a refused proposal opened (section 8, rule 4)
+                action = parse_action(rec["action"])
+                reveals = [(int(p), bytes.fromhex(k)) for p, k in rec.get("reveals", [])]
+                assert self.game is not None
+                seat = int(rec["seat"])
+                if not self._check_reveals(seat, action, reveals, now):
+                    raise ValueError("a refused proposal's cards do not check")
+                opened = [c for c in action_cards(action) if c not in self.game.hand(seat)]
+                if opened:
+                    self.game.reveal(seat, opened)
             elif kind == "refused":
                 pid = int(rec["pid"])
                 reason = str(rec.get("reason", ""))

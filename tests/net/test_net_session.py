@@ -265,6 +265,27 @@ def test_a_restarted_peer_resumes_from_its_journal(who: str) -> None:
     assert other.session.peer_addr == ("10.77.0.99", 41999)
 
 
+def test_cards_opened_by_a_refused_proposal_stay_opened_after_a_restart() -> None:
+    """A refused proposal shows its cards (rule 4 of the deal); a sequencer restored from
+    its journal must remember that, or the card's later play would look unproven."""
+    pair = _dealt()
+    seq, fol = pair.seq.session, pair.fol.session
+    card = fol.game.hand(1)[0]
+    reveal = fol.dealer.reveal(card)  # Bob opens it for a move that is not his turn
+    assert reveal is not None
+    fol.channel.push(Propose(0, 50, fol.game_no, f"1 attack {card}",
+                             [(reveal.position, reveal.key)]), pair.net.now)
+    _settle(pair)
+    assert _events(pair.seq, ev.PeerActionRefused) and card in seq.game.hand(1)
+    assert not _events(pair.seq, ev.GameStopped)
+    seed = random.Random(3)
+    replace_session(pair, pair.seq, lambda records: Session.restore(
+        records, pair.net.now, entropy=seed.randbytes, config=FAST), ("10.77.0.98", 41998))
+    restored = pair.seq.session
+    assert card in restored.game.hand(1)
+    assert restored.dealer.opened[reveal.position] is card
+
+
 def test_a_journal_that_does_not_replay_is_refused() -> None:
     pair = make_pair(43, games=1)
     assert pair.net.run(lambda: len(pair.fol.session.log) >= 5, limit=60.0)
