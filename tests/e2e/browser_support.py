@@ -529,6 +529,12 @@ def play_game_by_clicking(
             return clicks
         if time.monotonic() > deadline:
             raise AssertionError(f"the game did not end within {timeout:.0f} s")
+        # The status line can be drawn before the hand's buttons (each widget view renders
+        # on its own): wait for something to click before deciding what to click.
+        page.locator(
+            f"{root} .durak-hand button.durak-playable:visible, "
+            f"{root} .durak-btn-pass:visible, {root} .durak-btn-take:visible"
+        ).first.wait_for(state="visible", timeout=15_000)
         if on_turn is not None:
             on_turn(page)
         if pass_button.count():
