@@ -15,8 +15,25 @@ if [[ "${1:-}" == --app ]]; then
 fi
 extra=()
 if [[ $app -eq 1 ]]; then
-  # Voila runs the notebook and shows its outputs only; the widgets stay live.
-  exec "$DURAK_PYTHON" -m voila notebooks/play.ipynb "$@"
+  # Voila runs a notebook and shows its outputs and text cells; the app is play.ipynb's
+  # code cells under a title (its text explains code the app does not show), written to
+  # the cache folder, where the kernel then runs.  The widgets stay live.
+  app_dir="${DURAK_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/durak}/app"
+  mkdir -p "$app_dir"
+  "$DURAK_PYTHON" - notebooks/play.ipynb "$app_dir/Durak.ipynb" <<'PY'
+import json
+import sys
+
+source, target = sys.argv[1:]
+notebook = json.load(open(source, encoding="utf-8"))
+cells = [c for c in notebook["cells"] if c["cell_type"] == "code"]
+for cell in cells:
+    cell["outputs"], cell["execution_count"] = [], None
+title = {"cell_type": "markdown", "id": "title", "metadata": {}, "source": ["# Durak"]}
+notebook["cells"] = [title, *cells]
+json.dump(notebook, open(target, "w", encoding="utf-8"), indent=1)
+PY
+  exec "$DURAK_PYTHON" -m voila "$app_dir/Durak.ipynb" "$@"
 fi
 # jupyter_server refuses to start as root (containers, CI boxes) without this flag.
 [[ $(id -u) -ne 0 ]] || extra+=(--allow-root)
