@@ -1,0 +1,115 @@
+"""The table where there are no threads (a browser: JupyterLite's Pyodide kernel).
+
+Pyodide cannot be run here, so these tests give CPython the same conditions: no threads
+for bots (``threads_available`` patched to False) and an asyncio loop as the kernel's
+loop (:class:`~durak_widgets.browser.EventLoop`, the one Pyodide's kernel gets).  The
+real thing is tested in the browser (tests/e2e/test_site_browser.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+
+import pytest
+from widget_driver import game_of
+from widget_helpers import ScriptedBot, deal, sync_table
+
+import durak_widgets
+from durak_core import Attack, Card, Rules
+from durak_widgets import Handoff, TableController, browser
+from durak_widgets import backend as backend_module
+
+RULES = Rules()
+HANDS = [["6♣", "7♠", "7♥", "Q♦", "A♠", "8♥"], ["8♣", "9♥", "10♥", "J♥", "9♠", "10♠"]]
+
+
+@pytest.fixture
+def loop() -> Iterator[asyncio.AbstractEventLoop]:
+    loop = asyncio.new_event_loop()
+    yield loop
+    loop.close()
+
+
+@pytest.fixture
+def no_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(backend_module, "threads_available", lambda: False)
+
+
+def run_until(loop: asyncio.AbstractEventLoop, condition, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+    """Turn the loop until ``condition()`` holds (each turn runs what is due)."""
+
+    async def wait() -> None:
+        while not condition():
+            await asyncio.sleep(0.005)
+
+    loop.run_until_complete(asyncio.wait_for(wait(), timeout))
+
+
+def browser_table(
+    loop: asyncio.AbstractEventLoop, bot: ScriptedBot, delay: float
+) -> TableController:
+    game = deal(HANDS, trump="K♣", rules=RULES)
+    handoff = Handoff(mode="kernel", loop=browser.EventLoop(loop))
+    return sync_table(RULES, {1: bot}, first_game=game, handoff=handoff, delay=delay)
+
+
+def test_without_threads_a_bot_moves_in_a_later_turn_of_the_loop_after_the_delay(
+    loop: asyncio.AbstractEventLoop, no_threads: None, tables: list[TableController]
+) -> None:
+    bot = ScriptedBot(["1 defend 7♠ with 9♠"])
+    started = threading.active_count()
+    table = browser_table(loop, bot, delay=0.2)
+    tables.append(table)
+    game = game_of(table)
+    run_until(loop, table.handoff.idle)
+
+    next(b for b in table.view.visible_hand() if b.description == "7♠").click()
+    assert game.log == []  # the click only posted its work to the loop
+    run_until(loop, lambda: len(game.log) == 1)
+    assert game.log == [Attack(0, Card.parse("7♠"))]
+    # The page is told the bot thinks before it does: its move is a later turn.
+    run_until(loop, lambda: table.backend.thinking() == (1,))
+    assert len(game.log) == 1
+    clock = loop.time()
+    run_until(loop, lambda: len(game.log) == 2)
+    assert loop.time() - clock >= 0.15  # the card lands after the visible pause
+    assert str(game.log[1]) == "1 defend 7♠ with 9♠"
+    assert table.backend.thinking() == ()
+    assert threading.active_count() == started  # and no thread was started for it
+
+
+def test_without_threads_asking_for_them_is_an_error(no_threads: None) -> None:
+    with pytest.raises(ValueError, match="no threads"):
+        backend_module.LocalBackend(RULES, {}, ["a", "b"], threads=True)
+
+
+def test_in_a_browser_lan_says_it_needs_a_local_python() -> None:
+    with pytest.raises(RuntimeError, match="LAN play needs a local Python"):
+        browser.lan(name="Alice")
+
+
+def test_in_a_browser_play_imports_without_the_network_package() -> None:
+    """durak_widgets in Pyodide (sys.platform "emscripten") never imports durak_net, so
+    msgspec and cryptography are not needed there, and its lan() is the explanation."""
+    code = (
+        "import sys\n"
+        "sys.platform = 'emscripten'\n"
+        "for name in ('durak_net', 'msgspec', 'cryptography'):\n"
+        "    sys.modules[name] = None  # importing them now fails\n"
+        "import durak_widgets\n"
+        "from durak_widgets import lan, play\n"
+        "assert durak_widgets.IN_BROWSER\n"
+        "try:\n"
+        "    lan()\n"
+        "except RuntimeError as exc:\n"
+        "    print(exc)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("LAN play needs a local Python"), done.stdout
+    assert durak_widgets.lan is not browser.lan  # here, the real one
