@@ -9,6 +9,7 @@ real thing is tested in the browser (tests/e2e/test_site_browser.py).
 from __future__ import annotations
 
 import asyncio
+import importlib
 import subprocess
 import sys
 import threading
@@ -113,3 +114,20 @@ def test_in_a_browser_play_imports_without_the_network_package() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("LAN play needs a local Python"), done.stdout
     assert durak_widgets.lan is not browser.lan  # here, the real one
+
+
+def test_in_a_browser_ismcts_gets_the_budget_measured_for_pyodide(
+    monkeypatch: pytest.MonkeyPatch, tables: list[TableController]
+) -> None:
+    play_module = importlib.import_module("durak_widgets.play")  # the module, not play()
+
+    handoff = Handoff(mode="sync")
+    here = play_module.play(opponents=["ismcts", "ismcts?ms=50"], seed=1, delay=0,
+                            handoff=handoff)
+    tables.append(here)
+    monkeypatch.setattr(play_module, "IN_BROWSER", True)
+    there = play_module.play(opponents=["ismcts", "ismcts?ms=50"], seed=1, delay=0,
+                             handoff=Handoff(mode="sync"))
+    tables.append(there)
+    assert [b.ms for b in here.backend.bots.values()] == [100, 50]  # type: ignore[attr-defined]
+    assert [b.ms for b in there.backend.bots.values()] == [300, 50]  # type: ignore[attr-defined]
