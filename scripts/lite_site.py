@@ -79,6 +79,15 @@ PYODIDE_MARKERS = {
     "python_full_version": "3.14.2",
     "extra": "",
 }
+#: Code that cannot run in a page: UDP sockets, processes, and durak_net (whose
+#: ``cryptography`` has no build for Pyodide on PyPI).  The site's copy of a notebook
+#: says so above each such cell (the repository's notebooks stay as they are).
+NEEDS_LOCAL_PYTHON = re.compile(r"\blan\(|\bdurak_net\b|\bsubprocess\b|\bsocket\b")
+LOCAL_ONLY_NOTE = (
+    "> **Needs a local Python.** In this browser site the next cell cannot run: it uses "
+    "UDP sockets, other processes or the LAN package, which a web page does not have. "
+    "Run this notebook in JupyterLab on your computer (`bash scripts/play.sh`) for it."
+)
 #: The kernel name of the Pyodide kernel: the site's notebooks name it so that they open
 #: with it (the repository's name the local ``python3`` kernel).
 KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
@@ -321,6 +330,7 @@ def prepare_lite_dir(lite_dir: Path, cache: Path) -> None:
     for notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
         data = json.loads(notebook.read_text(encoding="utf-8"))
         data.setdefault("metadata", {})["kernelspec"] = dict(KERNELSPEC)
+        data["cells"] = mark_local_only(data["cells"])
         (files / notebook.name).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
     config = {
@@ -335,6 +345,21 @@ def prepare_lite_dir(lite_dir: Path, cache: Path) -> None:
         },
     }
     (lite_dir / "jupyter_lite_config.json").write_text(json.dumps(config, indent=1) + "\n")
+
+
+def mark_local_only(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The cells, with a note above each code cell that cannot run in a page."""
+    marked = []
+    for number, cell in enumerate(cells):
+        source = "".join(cell.get("source", []))
+        if cell.get("cell_type") == "code" and NEEDS_LOCAL_PYTHON.search(source):
+            marked.append({"cell_type": "markdown", "id": f"local-only-{number}",
+                           "metadata": {"tags": ["needs-local-python"]},
+                           "source": [LOCAL_ONLY_NOTE]})
+            tags = cell.setdefault("metadata", {}).setdefault("tags", [])
+            tags.append("needs-local-python")
+        marked.append(cell)
+    return marked
 
 
 def build_into(output: Path, cache: Path) -> None:
