@@ -1,19 +1,20 @@
 """The table where there are no threads (a browser: JupyterLite's Pyodide kernel).
 
 Pyodide cannot be run here, so these tests give CPython the same conditions: no threads
-for bots (``threads_available`` patched to False) and an asyncio loop as the kernel's
-loop (:class:`~durak_widgets.browser.EventLoop`, the one Pyodide's kernel gets).  The
+for bots (``threads_available`` patched to False) and an event loop seen through
+:class:`~durak_widgets.browser.EventLoop` (what Pyodide's kernel gets: its asyncio
+loop), here a deterministic one on a virtual clock.  The
 real thing is tested in the browser (tests/e2e/test_site_browser.py).
 """
 
 from __future__ import annotations
 
-import asyncio
+import heapq
 import importlib
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from widget_driver import game_of
@@ -28,11 +29,40 @@ RULES = Rules()
 HANDS = [["6♣", "7♠", "7♥", "Q♦", "A♠", "8♥"], ["8♣", "9♥", "10♥", "J♥", "9♠", "10♠"]]
 
 
+class StepLoop:
+    """A deterministic event loop: callbacks run in order when the test turns it, and
+    timers fire on a virtual clock (the asyncio calls :class:`EventLoop` makes)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self._due: list[tuple[float, int, Any, tuple[Any, ...]]] = []
+        self._count = 0
+
+    def time(self) -> float:
+        return self.now
+
+    def call_soon(self, fn: Any, *args: Any) -> None:
+        self.call_later(0.0, fn, *args)
+
+    def call_later(self, delay: float, fn: Any, *args: Any) -> None:
+        self._count += 1
+        heapq.heappush(self._due, (self.now + delay, self._count, fn, args))
+
+    def run_until(self, condition: Any, limit: int = 10_000) -> None:
+        """Run callbacks (advancing the clock to each) until ``condition()`` holds."""
+        for _ in range(limit):
+            if condition():
+                return
+            assert self._due, "nothing left to run and the condition does not hold"
+            when, _, fn, args = heapq.heappop(self._due)
+            self.now = max(self.now, when)
+            fn(*args)
+        raise AssertionError("the condition did not hold")
+
+
 @pytest.fixture
-def loop() -> Iterator[asyncio.AbstractEventLoop]:
-    loop = asyncio.new_event_loop()
-    yield loop
-    loop.close()
+def loop() -> StepLoop:
+    return StepLoop()
 
 
 @pytest.fixture
@@ -40,44 +70,32 @@ def no_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(backend_module, "threads_available", lambda: False)
 
 
-def run_until(loop: asyncio.AbstractEventLoop, condition, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
-    """Turn the loop until ``condition()`` holds (each turn runs what is due)."""
-
-    async def wait() -> None:
-        while not condition():
-            await asyncio.sleep(0.005)
-
-    loop.run_until_complete(asyncio.wait_for(wait(), timeout))
-
-
-def browser_table(
-    loop: asyncio.AbstractEventLoop, bot: ScriptedBot, delay: float
-) -> TableController:
+def browser_table(loop: StepLoop, bot: ScriptedBot, delay: float) -> TableController:
     game = deal(HANDS, trump="K♣", rules=RULES)
-    handoff = Handoff(mode="kernel", loop=browser.EventLoop(loop))
+    handoff = Handoff(mode="kernel", loop=browser.EventLoop(loop))  # type: ignore[arg-type]
     return sync_table(RULES, {1: bot}, first_game=game, handoff=handoff, delay=delay)
 
 
 def test_without_threads_a_bot_moves_in_a_later_turn_of_the_loop_after_the_delay(
-    loop: asyncio.AbstractEventLoop, no_threads: None, tables: list[TableController]
+    loop: StepLoop, no_threads: None, tables: list[TableController]
 ) -> None:
     bot = ScriptedBot(["1 defend 7♠ with 9♠"])
     started = threading.active_count()
     table = browser_table(loop, bot, delay=0.2)
     tables.append(table)
     game = game_of(table)
-    run_until(loop, table.handoff.idle)
+    loop.run_until(table.handoff.idle)
 
     next(b for b in table.view.visible_hand() if b.description == "7♠").click()
     assert game.log == []  # the click only posted its work to the loop
-    run_until(loop, lambda: len(game.log) == 1)
+    loop.run_until(lambda: len(game.log) == 1)
     assert game.log == [Attack(0, Card.parse("7♠"))]
     # The page is told the bot thinks before it does: its move is a later turn.
-    run_until(loop, lambda: table.backend.thinking() == (1,))
+    loop.run_until(lambda: table.backend.thinking() == (1,))
     assert len(game.log) == 1
-    clock = loop.time()
-    run_until(loop, lambda: len(game.log) == 2)
-    assert loop.time() - clock >= 0.15  # the card lands after the visible pause
+    clock = loop.now
+    loop.run_until(lambda: len(game.log) == 2)
+    assert loop.now - clock >= 0.15  # the card lands after the visible pause
     assert str(game.log[1]) == "1 defend 7♠ with 9♠"
     assert table.backend.thinking() == ()
     assert threading.active_count() == started  # and no thread was started for it
