@@ -45,6 +45,7 @@ from durak_net.node import LanNode
 from durak_net.session import SessionError
 from durak_net.wire import DISCOVERY_PORT
 
+from .browser import IN_BROWSER, LAN_NEEDS_LOCAL_PYTHON
 from .controller import TableController
 from .handoff import Handoff
 from .lan_table import LanBackend
@@ -491,8 +492,11 @@ def lan(
     loss: drop this share of outgoing datagrams (to see the protocol cope).
     handoff: the hand-off point (tests pass ``Handoff(mode="sync")``).
 
-    Re-running the cell closes the previous lobby of the same name.
+    Re-running the cell closes the previous lobby of the same name.  In a browser
+    (JupyterLite) it raises RuntimeError: a web page has no UDP sockets.
     """
+    if IN_BROWSER:
+        raise RuntimeError(LAN_NEEDS_LOCAL_PYTHON)
     name = name or getpass.getuser() or "player"
     if rules is not None and rules.players != 2:
         raise ValueError(f"LAN games are for 2 players, not {rules.players}")
