@@ -384,6 +384,8 @@ class Peer:
             "state_hash": event.state_hash,
             "log_hash": event.log_hash,
             "audit": "fair" if event.fair else event.verdict.removeprefix("audit: "),
+            "code": event.code,
+            "culprit": event.culprit,
         })
         if finished is None or self.finished >= self.args.games:
             if self.driver is not None or not self.interactive or finished is None:

@@ -242,6 +242,7 @@ class Session:
         self.pending: dict[int, Action] = {}
         self._pending_reveals: dict[int, list[tuple[int, bytes]]] = {}
         self._handled: dict[int, str | None] = {}
+        self._proposed: dict[int, tuple[int, str]] = {}  # pid -> (game, action) seen
         #: Actions the sequencer refused in the current state: text -> reason.
         self.refused: dict[str, str] = {}
         self._refused_state: tuple[int, int] = (0, -1)
@@ -721,11 +722,18 @@ class Session:
         if self.role is not Role.SEQUENCER:
             self._violation("the sequencing peer sent a proposal", now)
             return
-        if frame.pid in self._handled:  # re-proposed after a restart
-            reason = self._handled[frame.pid]
+        if frame.pid in self._handled:
+            if self._proposed.get(frame.pid, (frame.game, frame.action)) != (
+                frame.game, frame.action
+            ):  # a new proposal under an old id: ids count per session, never reused
+                self._push(Refused(0, frame.pid, f"proposal id {frame.pid} was used before "
+                                   "(ids count from 1 per session and are never reused)"), now)
+                return
+            reason = self._handled[frame.pid]  # the same proposal again, after a restart
             if reason is not None:
                 self._push(Refused(0, frame.pid, reason[:200]), now)
             return
+        self._proposed[frame.pid] = (frame.game, frame.action)
         if frame.game != self.game_no or not self.in_game:
             self._refuse(frame.pid, frame.action, f"game {frame.game} is not in play", now)
             return
@@ -740,7 +748,7 @@ class Session:
             return
         assert self.game is not None
         reveals = [(p, bytes(k)) for p, k in frame.reveals]
-        self._record(t="proposal", pid=frame.pid, action=frame.action,
+        self._record(t="proposal", pid=frame.pid, game=frame.game, action=frame.action,
                      reveals=[[p, k.hex()] for p, k in reveals])
         if not self._check_reveals(self.peer_seat, action, reveals, now):
             return
@@ -1141,8 +1149,9 @@ class Session:
                 self._pending_reveals[pid] = [(int(p), bytes.fromhex(k))
                                               for p, k in rec.get("reveals", [])]
                 self._next_pid = max(self._next_pid, pid + 1)
-            elif kind == "proposal":
-                pass  # a proposal the sequencer received (its outcome follows)
+            elif kind == "proposal":  # a proposal the sequencer received (its outcome follows)
+                self._proposed[int(rec["pid"])] = (int(rec.get("game", self.game_no)),
+                                                   str(rec["action"]))
             elif kind == "opened":  # cards a refused proposal opened (section 8, rule 4)
                 action = parse_action(rec["action"])
                 reveals = [(int(p), bytes.fromhex(k)) for p, k in rec.get("reveals", [])]

@@ -22,7 +22,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from durak_core import Rules  # noqa: E402
+from durak_core import Card, Game, Rules, parse_action  # noqa: E402
 from durak_core.cards import new_deck  # noqa: E402
 from durak_net import mental  # noqa: E402
 from durak_net.crypto import (  # noqa: E402
@@ -180,16 +180,24 @@ def datagrams(pair: dict[str, Any], dealt: dict[str, Any]) -> dict[str, Any]:
         "paired": Paired(bob, alice, invite, True, bytes.fromhex(pair["proof_invitee"])),
     }
     out: dict[str, Any] = {name: encode_discovery(msg).hex() for name, msg in discovery.items()}
-    # A session datagram from seat 0: one packet carrying log entry 0.
+    # A session datagram from seat 0 (the first attacker of the vector deal): one packet
+    # carrying log entry 0, seat 0 attacking with the card at position 0, opened by its key.
     key = bytes.fromhex(pair["session_key"])
-    entry = Entry(7, 1, 0, "0 attack 6♦", bytes.fromhex(dealt["public_hash"]), 0,
-                  [(3, mental.card_key(bytes.fromhex(dealt["seeds"][0]), 3))])
+    deck = [Card.parse(t) for t in dealt["deck"]]
+    game = Game.new(Rules(), deck=deck)
+    assert game.attacker == 0 and dealt["shown_trump"] != [0, str(deck[0])]
+    action = f"0 attack {deck[0]}"
+    game.apply(parse_action(action))
+    entry = Entry(7, 1, 0, action, bytes.fromhex(game.public_hash()), 0,
+                  [(0, mental.card_key(bytes.fromhex(dealt["seeds"][0]), 0))])
     body = encode_packet_body(Packet(1, 1, 5, 6, [8], [entry]))
     header = session_header(invite)
     tag = mac(key, header, bytes([0]), body)
     out["session"] = {
         "sid": invite,
         "seat": 0,
+        "action": action,
+        "public_hash_after": game.public_hash(),
         "header": header.hex(),
         "body": body.hex(),
         "tag": tag.hex(),

@@ -11,7 +11,7 @@ import pytest
 from durak_core import IllegalAction, Pass, Rules, Take, parse_action
 from durak_net import events as ev
 from durak_net.session import Role, Session, SessionError
-from durak_net.wire import Entry, Propose
+from durak_net.wire import Entry, Propose, Refused
 
 from .helpers import FAST, FOL_ADDR, SEQ_ADDR, make_pair, replace_session
 
@@ -391,3 +391,25 @@ def test_a_refused_proposal_is_not_proposed_again_unchanged() -> None:
     assert len({str(e.action) for e in refused}) == len(refused)  # never the same one twice
     with pytest.raises(IllegalAction, match="refused this move: refused for no reason"):
         pair.fol.session.act(refused[0].action, pair.net.now)
+
+
+def test_a_proposal_id_used_before_is_refused_not_ignored() -> None:
+    """Proposal ids count per session; a new proposal under an old id gets an answer."""
+    pair = _dealt()
+    seq, fol = pair.seq.session, pair.fol.session
+    sent: list[Refused] = []
+    push = seq._push
+
+    def spy(frame, now):  # type: ignore[no-untyped-def]
+        if isinstance(frame, Refused):
+            sent.append(frame)
+        push(frame, now)
+
+    seq._push = spy  # type: ignore[method-assign]
+    fol.channel.push(Propose(0, 7, fol.game_no, "1 juggle 7♠"), pair.net.now)
+    _settle(pair)
+    fol.channel.push(Propose(0, 7, fol.game_no, "1 take"), pair.net.now)
+    _settle(pair)
+    assert [f.pid for f in sent] == [7, 7]
+    assert "proposal id 7 was used before" in sent[1].reason
+    assert not seq.log

@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from durak_core import Card, Game, Rules
+from durak_core import Card, Game, Rules, parse_action
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = (REPO / "docs" / "lan-protocol.md").read_text(encoding="utf-8")
@@ -238,11 +238,18 @@ def test_datagrams() -> None:
     assert header == b"DK\x02S" + u64(invite) and header.hex() == s["header"]
     key = bytes.fromhex(pair["session_key"])
     assert h(header + bytes([s["seat"]]) + body, 128, key=key) == tag
-    seed0 = bytes.fromhex(VECTORS["deal"]["seeds"][0])
+    # A real first entry of the vector deal: seat 0 attacks with its card at position 0.
+    deal = VECTORS["deal"]
+    seed0 = bytes.fromhex(deal["seeds"][0])
+    game = Game.new(Rules(), deck=[Card.parse(t) for t in deal["deck"]])
+    action = f"0 attack {deal['deck'][0]}"
+    assert s["action"] == action
+    game.apply(parse_action(action))
+    assert game.public_hash() == s["public_hash_after"]
     assert msgspec.msgpack.decode(body) == [
         1, 1, 5, 6, [8],
-        [["entry", 7, 1, 0, "0 attack 6♦", bytes.fromhex(VECTORS["deal"]["public_hash"]), 0,
-          [[3, card_key(seed0, 3)]]]],
+        [["entry", 7, 1, 0, action, bytes.fromhex(game.public_hash()), 0,
+          [[0, card_key(seed0, 0)]]]],
     ]
 
 
