@@ -2,11 +2,12 @@
 whole game from them to find whether anybody cheated, and who.
 
 The seeds give every key and permutation of the deal (:mod:`durak_net.mental`), so
-the audit can redo each deal step from the one before it and compare it with what
-the seat sent, open the locked deck into the real deck order, check every key a
-seat sent during play against its seed, check the trump answers that settled the
-first attack, and replay the whole log on the full game, comparing the public state
-hash after every entry with the one both seats agreed on.
+the audit can open the locked deck into the real deck order (each card exactly once),
+check every key a seat sent during play against its seed, check the trump answers
+that settled the first attack, and replay the whole log on the full game, comparing
+the public state hash after every entry with the one every seat agreed on.  When the
+locked deck does not open to the deck, it redoes each deal step from the one before it
+to find the seat whose step was wrong.
 
 The first check that fails names the seat at fault; the verdict is ``fair`` only
 when every check passes.  If a seat stopped the game claiming a fault, the claim
@@ -98,39 +99,17 @@ def audit(
     if missing:
         return Verdict(False, "refused", f"{who[missing[0]]} did not publish its keys for "
                        "the audit", missing[0])
-    # 1. Every deal step follows from the seat's seed and the step before it.
-    last = 2 * n - 2
-    for step in range(last + 1):
-        seat = step_seat(step, n)
-        sent = dealer.steps.get(step)
-        if sent is None:
-            if stop is not None:
-                break  # stopped during the deal: check what was sent
-            return Verdict(False, "incomplete", f"deal step {step} is missing", seat)
-        if not mental.seed_is_usable(seeds[seat], dealer.size):
-            return _fault(seat, "bad_seed", "published a seed that gives a zero key", who)
-        expected = _recompute(dealer, step, seeds[seat])
-        if sent != expected:
-            if len(set(sent)) != len(sent):
-                return _fault(seat, "duplicate_card", f"duplicated a card in deal step "
-                              f"{step}", who)
-            return _fault(seat, "bad_pass", f"made deal step {step} with other keys than "
-                          "its seed's (a card was replaced)", who)
-    locked = dealer.locked
-    if locked is None:
-        return _stopped(stop, who, dealer.seat)
-    # 2. The real deck order.
-    deck: list[Card] = []
-    by_index = {c.index: c for c in dealer.cards}
-    for j, point in enumerate(locked):
-        keys = [mental.card_key(seeds[s], j) for s in range(n)]
-        index = mental.card_of_point(mental.unlock(point, keys))
-        card = by_index.get(index) if index is not None else None
-        if card is None:  # pragma: no cover (step checks make this impossible)
-            return Verdict(False, "bad_deck", f"position {j} holds no card", None)
-        deck.append(card)
-    if len(set(deck)) != len(deck):  # pragma: no cover (as above)
-        return Verdict(False, "bad_deck", "the deck is not a permutation", None)
+    # 1. The locked deck, opened with every seat's keys, is the deck: each card once.
+    deck = _open_deck(dealer, seeds)
+    if deck is None:
+        # 2. It is not: redo the deal steps from the seeds, to find whose step was wrong.
+        verdict = _check_steps(dealer, seeds, who, stop)
+        if verdict is not None:
+            return verdict
+        if dealer.locked is None:
+            return _stopped(stop, who, dealer.seat)
+        return Verdict(False, "bad_deck", "the locked deck opens to no deck, though every "
+                       "step follows from its seed", None)  # pragma: no cover
     # 3. Every key sent during the game is the seat's own.
     for (seat, j), key in sorted(dealer.keys.items()):
         if key != mental.card_key(seeds[seat], j):
@@ -184,6 +163,51 @@ def _stopped(stop: Stop | None, who: Sequence[str], me: int, state_hash: str = "
         claim = f"claiming that {who[stop.culprit]} {stop.reason}"
     return Verdict(False, "false_claim", f"{who[stop.seat]} stopped the game ({claim}), "
                    "but the audit finds no fault", stop.seat, state_hash)
+
+
+def _open_deck(dealer: MentalDealer, seeds: dict[int, bytes]) -> list[Card] | None:
+    """The deck order the locked deck holds under the seeds' keys, or None when it does
+    not open to each card of the deck exactly once (or was never completed)."""
+    locked = dealer.locked
+    if locked is None or not all(mental.seed_is_usable(seeds[s], dealer.size)
+                                 for s in range(dealer.n)):
+        return None
+    by_index = {c.index: c for c in dealer.cards}
+    deck: list[Card] = []
+    for j, point in enumerate(locked):
+        keys = [mental.card_key(seeds[s], j) for s in range(dealer.n)]
+        try:
+            index = mental.card_of_point(mental.unlock(point, keys))
+        except mental.MentalError:
+            return None
+        card = by_index.get(index) if index is not None else None
+        if card is None:
+            return None
+        deck.append(card)
+    return deck if len(set(deck)) == len(deck) else None
+
+
+def _check_steps(dealer: MentalDealer, seeds: dict[int, bytes], who: Sequence[str],
+                 stop: Stop | None) -> Verdict | None:
+    """The first deal step that does not follow from its maker's seed and the step
+    before it (None when every step received does)."""
+    n = dealer.n
+    for step in range(2 * n - 1):
+        seat = step_seat(step, n)
+        sent = dealer.steps.get(step)
+        if sent is None:
+            if stop is not None:
+                return None  # stopped during the deal: what was sent checks out
+            return Verdict(False, "incomplete", f"deal step {step} is missing", seat)
+        if not mental.seed_is_usable(seeds[seat], dealer.size):
+            return _fault(seat, "bad_seed", "published a seed that gives a zero key", who)
+        if sent != _recompute(dealer, step, seeds[seat]):
+            if len(set(sent)) != len(sent):
+                return _fault(seat, "duplicate_card", f"duplicated a card in deal step "
+                              f"{step}", who)
+            return _fault(seat, "bad_pass", f"made deal step {step} with other keys than "
+                          "its seed's (a card was replaced)", who)
+    return None
 
 
 def _recompute(dealer: MentalDealer, step: int, seed: bytes) -> list[bytes]:

@@ -215,8 +215,9 @@ class Peer:
         path, head = found[0]
         self.active = self.node.resume(path)
         self.say(f"resuming the game with {head.get('peer_name') or 'the peer'} from {path}")
-        if head.get("sas"):
-            self.say(f"pairing words: {head['sas']} (as when the session began)")
+        view = self.node.view(self.active)
+        if view is not None and view.sas:
+            self.say(f"pairing words: {view.sas} (as when the session began)")
 
     def maybe_invite(self) -> None:
         name = self.args.invite

@@ -261,6 +261,7 @@ class MentalDealer:
         self._keys_sent: set[int] = set()
         self._partial: dict[int, bytes] = {}
         self._dealt = False
+        self._awaited: set[int] = set()  # our drawn positions whose card is not known yet
         self._decl = _Declaration(finished=context.previous_durak is not None)
         self.trump_card: Card | None = None
         #: Cards opened by other seats during play: (seat, card, position, key).
@@ -693,20 +694,24 @@ class MentalDealer:
                 return j
         return None
 
-    def reveal(self, card: Card) -> Reveal | None:
+    def reveal(self, card: Card, commit: bool = True) -> Reveal | None:
         """Open one of our cards to everyone (we play or show it); None when it is
-        already known to all (picked up, or opened before)."""
+        already known to all (picked up, or opened before).  ``commit=False``: only the
+        reveal, for a proposal that may be refused (the card is opened when the move is
+        in the log: :meth:`reveal` again)."""
         j = self.hidden_position(card)
         if j is None:
             return None
-        self.opened[j] = card
+        if commit:
+            self.opened[j] = card
         return Reveal(j, mental.card_key(self.seed, j))
 
-    def check_reveal(self, seat: int, card: Card, reveal: Reveal) -> None:
+    def check_reveal(self, seat: int, card: Card, reveal: Reveal, commit: bool = True) -> None:
         """Seat ``seat`` opens ``card`` from ``reveal.position`` (it plays or shows it).
 
         Raises :class:`DealFault` unless the position is one of that seat's unopened
-        cards and the key opens exactly ``card`` there.
+        cards and the key opens exactly ``card`` there.  ``commit=False``: check only
+        (a proposal that may yet be refused); :meth:`commit_reveal` when it is logged.
         """
         j = reveal.position
         partial = self._partial_for(seat, j)
@@ -714,8 +719,13 @@ class MentalDealer:
             opened = self._check_reveal(seat, j, reveal.key)  # raises if no card at all
             raise DealFault(seat, "not_held", f"played {card}, a card it does not hold "
                             f"(position {j} is {opened})")
-        self.opened[j] = card
-        self.reveals.append((seat, card, j, reveal.key))
+        if commit:
+            self.commit_reveal(seat, card, reveal)
+
+    def commit_reveal(self, seat: int, card: Card, reveal: Reveal) -> None:
+        """A checked reveal is in the log: the card is open to everyone from now on."""
+        self.opened[reveal.position] = card
+        self.reveals.append((seat, card, reveal.position, reveal.key))
 
     def _partial_for(self, seat: int, position: int) -> bytes:
         """The locked point at ``position`` with every key but its holder's removed."""
@@ -760,6 +770,7 @@ class MentalDealer:
         for j in positions:
             self.owner[j] = seat
         if seat == self.seat:
+            self._awaited.update(positions)
             self._learn()
             return []
         out = self._publish([j for j in positions if j != self.trump_pos])
@@ -769,7 +780,9 @@ class MentalDealer:
     @property
     def waiting_for_cards(self) -> bool:
         """Have we drawn cards whose keys have not all arrived?"""
-        return any(s == self.seat and j not in self.mine for j, s in self.owner.items())
+        if self._awaited:
+            self._awaited = {j for j in self._awaited if j not in self.mine}
+        return bool(self._awaited)
 
     def new_cards(self) -> list[Card]:
         """Our drawn cards opened since the last call (the session reveals them to our view)."""

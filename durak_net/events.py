@@ -32,6 +32,17 @@ class PeerInfo:
     same_name: bool = False
     #: The peer runs an older durak whose protocol this one cannot speak.
     incompatible: str = ""
+    #: The table the peer hosts: ``table`` (id), ``seats`` (names, "" for open),
+    #: ``clock``, ``grace``, ``started``, ``open``; None if it hosts none.
+    table: dict[str, Any] | None = None
+
+    @property
+    def open_seats(self) -> int:
+        """Free seats at the table the peer hosts (0 when none, or play started)."""
+        t = self.table
+        if t is None or t["started"] or not t["open"]:
+            return 0
+        return sum(1 for name in t["seats"] if not name)
 
     @property
     def label(self) -> str:
@@ -65,6 +76,19 @@ class InviteReceived:
     at: float
     #: The inviter asked for a PIN: accept with the PIN they read out.
     pin: bool = False
+    #: The table and seat offered (0: a game of two).
+    table: int = 0
+    seat: int = 1
+
+
+@dataclass(frozen=True)
+class JoinRequested:
+    """Host: ``peer`` asks for a seat at our table ``table`` (``team`` wanted, -1 any)."""
+
+    table: int
+    peer: PeerInfo
+    team: int
+    at: float
 
 
 @dataclass(frozen=True)
@@ -98,6 +122,9 @@ class SessionAgreed:
     at: float
     sas: str = ""
     pin: bool = False
+    #: The table and our seat at it, for a seat taken by a join (0: a game of two).
+    table: int = 0
+    seat: int = 1
 
 
 # ------------------------------------------------------------------ session
@@ -225,18 +252,54 @@ class NextGameRequested:
 
 @dataclass(frozen=True)
 class PeerLost:
-    """Nothing heard from the peer for a while: "connection lost, waiting..."."""
+    """Nothing heard from a peer for a while: "connection lost, waiting..." (``seat``:
+    the seat whose link went silent; a seated player's only link is the host's)."""
 
     sid: int
     silent_for: float
     at: float
+    seat: int = -1
 
 
 @dataclass(frozen=True)
 class PeerBack:
-    """The peer is heard again; the game goes on from where it stopped."""
+    """A lost peer is heard again; the game goes on from where it stopped."""
 
     sid: int
+    at: float
+    seat: int = -1
+
+
+@dataclass(frozen=True)
+class SeatTaken:
+    """Host: a player sat down at ``seat`` (its hello arrived)."""
+
+    sid: int
+    seat: int
+    name: str
+    at: float
+
+
+@dataclass(frozen=True)
+class TableChanged:
+    """A seated player: the host says who sits where (``seats``: seat, name, kind) and
+    whether play has started."""
+
+    sid: int
+    seats: tuple[tuple[int, str, str], ...]
+    started: bool
+    at: float
+
+
+@dataclass(frozen=True)
+class SeatStatus:
+    """The host says another seat's connection is ``"lost"`` or ``"back"``, or that its
+    player ``"left"``."""
+
+    sid: int
+    seat: int
+    state: str
+    detail: str
     at: float
 
 
@@ -276,6 +339,7 @@ NetEvent = (
     | PeerGone
     | InviteReceived
     | InviteClosed
+    | JoinRequested
     | SessionAgreed
     | GameStarted
     | CardsRevealed
@@ -288,6 +352,9 @@ NetEvent = (
     | NextGameRequested
     | PeerLost
     | PeerBack
+    | SeatTaken
+    | TableChanged
+    | SeatStatus
     | DesyncDetected
     | ProtocolViolation
     | SessionClosed

@@ -13,10 +13,10 @@ readable by its owner only (0700) and each journal file likewise (0600).
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
->>> with Journal.create(folder, 0x2A, "sequencer") as j:
-...     j.write([{"t": "session", "sid": 42}])
->>> read_journal(folder / "2a-sequencer.jsonl")
-[{'t': 'session', 'sid': 42}]
+>>> with Journal.create(folder, 0x2A, 0) as j:
+...     j.write([{"t": "session", "table": 42}])
+>>> read_journal(folder / "2a-seat0.jsonl")
+[{'t': 'session', 'table': 42}]
 """
 
 from __future__ import annotations
@@ -43,14 +43,14 @@ class Journal:
         self._file: IO[str] | None = None
 
     @classmethod
-    def create(cls, folder: Path, sid: int, role: str) -> Journal:
-        """The journal of our side (``role``) of session ``sid``.  Both peers of a session
-        share its id, and two notebooks on one machine share the default folder.  The
-        folder is made private (0700) if we create it."""
+    def create(cls, folder: Path, table: int, seat: int) -> Journal:
+        """The journal of our seat at ``table``: ``<table hex>-seat<seat>.jsonl``.  Every
+        seat of a table shares its id, and notebooks on one machine share the default
+        folder.  The folder is made private (0700) if we create it."""
         if not folder.exists():
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             os.chmod(folder, 0o700)  # mkdir's mode is filtered by the umask
-        return cls(folder / f"{sid:x}-{role}.jsonl")
+        return cls(folder / f"{table:x}-seat{seat}.jsonl")
 
     def write(self, records: Iterable[dict[str, Any]]) -> None:
         """Append records and flush them to the operating system."""
@@ -103,8 +103,9 @@ def read_journal(path: Path) -> list[dict[str, Any]]:
 
 
 def resumable(folder: Path, name: str | None = None) -> list[tuple[Path, dict[str, Any]]]:
-    """Journals in ``folder`` of sessions that did not end, newest first, with headers;
-    with ``name``, only those of the player of that name (the folder may be shared)."""
+    """Journals in ``folder`` of sessions that did not end, newest first, with their
+    headers (plus ``peer_name``: the names of the seats we were linked to); with
+    ``name``, only those of the player of that name (the folder may be shared)."""
     if not folder.is_dir():
         return []
     out: list[tuple[Path, dict[str, Any]]] = []
@@ -119,5 +120,8 @@ def resumable(folder: Path, name: str | None = None) -> list[tuple[Path, dict[st
             and (name is None or records[0].get("name") == name)
             and not any(r.get("t") == "bye" for r in records)
         ):
-            out.append((path, records[0]))
+            head = dict(records[0])
+            peers = [str(r.get("name", "")) for r in records if r.get("t") == "link"]
+            head["peer_name"] = ", ".join(p for p in peers if p)
+            out.append((path, head))
     return out

@@ -62,7 +62,9 @@ from .wire import (
     Confirm,
     DiscoveryMessage,
     Invite,
+    Join,
     Paired,
+    TableInfo,
     WireError,
     decode_discovery,
     decode_old_announce,
@@ -128,6 +130,23 @@ class _Invitation:
     sent_since: float = 0.0
     cancelled: bool = False
     accepted: bool = False
+    #: The table this invitation seats at (0: a game of two) and the seat offered.
+    table: int = 0
+    seat: int = 1
+
+
+@dataclass
+class _Join:
+    """Our request to sit at another peer's table, resent until acknowledged."""
+
+    host: ev.PeerInfo
+    table: int
+    team: int
+    created: float
+    message: bytes
+    next_send: float
+    interval: float
+    acked: bool = False
 
 
 #: Invitation states in which a message is resent until it is answered.
@@ -155,8 +174,6 @@ class Lobby:
         name = " ".join(name.split())
         if not 1 <= len(name) <= 40:
             raise ValueError("the name must have 1 to 40 characters")
-        if rules.players != 2:
-            raise ValueError(f"LAN games are for 2 players, not {rules.players}")
         self.name = name
         self.game_port = game_port
         self.rules = rules
@@ -171,6 +188,11 @@ class Lobby:
         self.busy = False
         #: Rendezvous tags of the sessions we are resuming (see :func:`crypto.rendezvous_tag`).
         self.tags: list[bytes] = []
+        #: The table we host, announced with us (None: not hosting).
+        self.table: TableInfo | None = None
+        #: Our requests to sit at other peers' tables, by table id.
+        self.joins: dict[int, _Join] = {}
+        self._join_requests: dict[tuple[int, int], float] = {}
         self.drops: Counter[str] = Counter()
         self._next_announce = now
         self._out: list[tuple[bytes, Addr]] = []
@@ -185,32 +207,58 @@ class Lobby:
         self._next_announce = float("-inf")
 
     def invite(self, node: int, now: float, rules: Rules | None = None,
-               pin: str | None = None) -> int:
+               pin: str | None = None, table: int = 0, seat: int = 1) -> int:
         """Invite a peer seen on the LAN; returns the invitation id.  With ``pin``, the
-        invitee must type the same PIN to accept.  ``ValueError`` if the peer is
-        unknown or cannot play this version, or the PIN is not 4 to 12 digits."""
+        invitee must type the same PIN to accept.  ``table`` and ``seat``: the seat of
+        our table offered to a peer that asked to join (0: a game of two).
+        ``ValueError`` if the peer is unknown or cannot play this version, or the PIN
+        is not 4 to 12 digits."""
         peer = self.peers.get(node)
         if peer is None:
             raise ValueError(f"no peer {node:x} on the LAN (it may have left)")
         if peer.info.incompatible:
             raise ValueError(f"{peer.info.name} {peer.info.incompatible}")
         rules = rules or self.rules
-        if rules.players != 2:
-            raise ValueError(f"LAN games are for 2 players, not {rules.players}")
+        if table == 0 and rules.players != 2:
+            raise ValueError(f"an invitation is for a game of 2; host a table of "
+                             f"{rules.players} and let players join it")
         pairing = Pin(pin, True, self._entropy) if pin is not None else None
         invite = random_id(self._entropy)
         keypair = KeyPair.generate(self._entropy)
         spake = pairing.message if pairing is not None else b""
         message = encode_discovery(
             Invite(self.node, node, invite, self.name, rules.to_dict(),
-                   key_commitment(keypair.public), spake)
+                   key_commitment(keypair.public), spake, table, seat)
         )
         self.invitations[invite] = _Invitation(
             invite, peer.info, True, rules, now, keypair=keypair, inviter_key=keypair.public,
             pin=pairing, wants_pin=pairing is not None, inviter_spake=spake, message=message,
-            next_send=now, interval=self.config.retry_first, sent_since=now,
+            next_send=now, interval=self.config.retry_first, sent_since=now, table=table,
+            seat=seat,
         )
         return invite
+
+    def join(self, node: int, table: int, now: float, team: int = -1) -> None:
+        """Ask a peer hosting ``table`` for a seat (its Invite for a seat is accepted by
+        itself).  ``ValueError`` if the peer is unknown or hosts no such open table."""
+        peer = self.peers.get(node)
+        if peer is None:
+            raise ValueError(f"no peer {node:x} on the LAN (it may have left)")
+        info = peer.info.table
+        if info is None or info.get("table") != table:
+            raise ValueError(f"{peer.info.name} hosts no table {table:x}")
+        if not info.get("open", True) or info.get("started"):
+            raise ValueError(f"{peer.info.name}'s table takes no more players")
+        message = encode_discovery(Join(self.node, node, table, self.name, team))
+        self.joins[table] = _Join(peer.info, table, team, now, message, now,
+                                  self.config.retry_first)
+
+    def refuse_join(self, node: int, table: int, now: float, reason: str) -> None:
+        """Host: tell a peer that asked to join that it gets no seat (and why)."""
+        peer = self.peers.get(node)
+        self._join_requests.pop((node, table), None)
+        if peer is not None:
+            self._send(Cancel(self.node, node, table, reason[:200]), peer.info.addr)
 
     def accept(self, invite: int, now: float, pin: str | None = None) -> None:
         """Accept an incoming invitation (with the PIN the inviter read out, if it asked
@@ -280,6 +328,8 @@ class Lobby:
             return
         if isinstance(message, Invite):
             self._on_invite(message, addr, now)
+        elif isinstance(message, Join):
+            self._on_join(message, addr, now)
         elif isinstance(message, Answer):
             self._on_answer(message, addr, now)
         elif isinstance(message, Confirm):
@@ -307,6 +357,14 @@ class Lobby:
                 for inv in list(self.invitations.values()):
                     if inv.peer.node == node and inv.state in ("calling", "ringing", "received"):
                         self._close(inv, f"{peer.info.name} left", now)
+        for join in list(self.joins.values()):
+            if not join.acked and now >= join.next_send:
+                self._out.append((join.message, join.host.addr))
+                join.next_send = now + join.interval
+                join.interval = min(self.config.retry_max, join.interval * 2)
+            if now >= join.created + self.config.invite_timeout:
+                del self.joins[join.table]
+                self._emit(ev.InviteClosed(join.table, join.host, True, "no seat offered", now))
         for inv in list(self.invitations.values()):
             self._invitation_timer(inv, now)
             if inv.state == "done" and now >= inv.created + self.config.keep_done:
@@ -315,6 +373,10 @@ class Lobby:
     def next_timer(self) -> float | None:
         times = [self._next_announce]
         times += [p.last_seen + self.config.forget_after for p in self.peers.values()]
+        for join in self.joins.values():
+            times.append(join.created + self.config.invite_timeout)
+            if not join.acked:
+                times.append(join.next_send)
         for inv in self.invitations.values():
             if inv.message and inv.state in _RESENDING:
                 times.append(inv.next_send)
@@ -340,7 +402,7 @@ class Lobby:
     def _announce(self, now: float) -> None:
         data = encode_discovery(
             Announce(PROTOCOL, PROTOCOL_VERSION, self.node, self.name, self.game_port,
-                     self.rules.to_dict(), self.busy, self.tags[:8])
+                     self.rules.to_dict(), self.busy, self.tags[:8], self.table)
         )
         self._out.append((data, BROADCAST))
         for addr in self.direct:
@@ -370,8 +432,16 @@ class Lobby:
                 peer_addr = old  # the same peer heard on two paths: keep one address
             if peer_addr == old:
                 known.addr_seen = now
+        table = None
+        if msg.table is not None:
+            if len(msg.table.seats) != rules.players:
+                self.drops["malformed"] += 1
+                return
+            table = {"table": msg.table.table, "seats": tuple(msg.table.seats),
+                     "clock": msg.table.clock, "grace": msg.table.grace,
+                     "started": msg.table.started, "open": msg.table.open}
         info = ev.PeerInfo(msg.node, msg.name, peer_addr, rules.to_dict(), msg.busy,
-                           tuple(msg.tags))
+                           tuple(msg.tags), table=table)
         self._seen(msg.node, info, known, now)
 
     def _seen(self, node: int, info: ev.PeerInfo, known: _Peer | None, now: float) -> None:
@@ -421,13 +491,40 @@ class Lobby:
             return
         peer = replace(self._peer_from(msg.node, msg.name, addr, rules), addr=addr)
         inv = _Invitation(msg.invite, peer, False, rules, now, commit=msg.commit,
-                          wants_pin=bool(msg.spake), inviter_spake=msg.spake, state="received")
+                          wants_pin=bool(msg.spake), inviter_spake=msg.spake, state="received",
+                          table=msg.table, seat=msg.seat)
         self.invitations[msg.invite] = inv
-        if rules.players != 2:
-            self._answer(inv, False, "LAN games are for 2 players", b"", now)
-            self._close(inv, "the invitation was for more than 2 players", now)
+        if not 0 < msg.seat < rules.players or (msg.table == 0 and rules.players != 2):
+            self._answer(inv, False, "an invitation for a seat the rules do not have", b"",
+                         now)
+            self._close(inv, f"the invitation offered seat {msg.seat} of {rules.players}", now)
             return
-        self._emit(ev.InviteReceived(msg.invite, peer, rules, now, pin=inv.wants_pin))
+        join = self.joins.get(msg.table) if msg.table else None
+        if msg.table and (join is None or join.host.node != msg.node):
+            self._answer(inv, False, "we did not ask to join that table", b"", now)
+            self._close(inv, "an unrequested seat", now, force=True)
+            return
+        if join is not None and not inv.wants_pin:
+            del self.joins[msg.table]  # the seat we asked for: take it
+            self.accept(msg.invite, now)
+            return
+        self._emit(ev.InviteReceived(msg.invite, peer, rules, now, pin=inv.wants_pin,
+                                     table=msg.table, seat=msg.seat))
+
+    def _on_join(self, msg: Join, addr: Addr, now: float) -> None:
+        self._send(Ack(self.node, msg.node, msg.table, "join"), addr)
+        table = self.table
+        if table is None or table.table != msg.table:
+            self._send(Cancel(self.node, msg.node, msg.table, "no such table here"), addr)
+            return
+        if (msg.node, msg.table) in self._join_requests:
+            self.drops["duplicate"] += 1
+            return
+        self._join_requests[(msg.node, msg.table)] = now
+        peer = self._peer_from(msg.node, msg.name, addr, self.rules)
+        if msg.node not in self.peers:  # a joiner we have not heard announce yet
+            self.peers[msg.node] = _Peer(replace(peer, addr=addr), now, now)
+        self._emit(ev.JoinRequested(msg.table, self.peers[msg.node].info, msg.team, now))
 
     def _on_answer(self, msg: Answer, addr: Addr, now: float) -> None:
         inv = self.invitations.get(msg.invite)
@@ -511,7 +608,7 @@ class Lobby:
         inv.message = b""
         peer = replace(inv.peer, addr=addr)
         self._emit(ev.SessionAgreed(inv.invite, False, peer, inv.key, inv.rules, now,
-                                    self._sas(inv), inv.pin is not None))
+                                    self._sas(inv), inv.pin is not None, inv.table, inv.seat))
 
     def _on_paired(self, msg: Paired, addr: Addr, now: float) -> None:
         inv = self.invitations.get(msg.invite)
@@ -535,7 +632,7 @@ class Lobby:
             return
         peer = replace(inv.peer, addr=addr)
         self._emit(ev.SessionAgreed(inv.invite, True, peer, inv.key, inv.rules, now,
-                                    self._sas(inv), inv.pin is not None))
+                                    self._sas(inv), inv.pin is not None, inv.table, inv.seat))
 
     @staticmethod
     def _sas(inv: _Invitation) -> str:
@@ -543,6 +640,12 @@ class Lobby:
 
     def _on_cancel(self, msg: Cancel, addr: Addr, now: float) -> None:
         self._send(Ack(self.node, msg.node, msg.invite, "cancel"), addr)
+        join = self.joins.get(msg.invite)
+        if join is not None and join.host.node == msg.node:  # no seat for us
+            del self.joins[msg.invite]
+            self._emit(ev.InviteClosed(msg.invite, join.host, True,
+                                       msg.reason or "the host gave no seat", now))
+            return
         inv = self.invitations.get(msg.invite)
         if inv is None or inv.outgoing or inv.peer.node != msg.node:
             return
@@ -556,7 +659,13 @@ class Lobby:
             self._emit(ev.InviteClosed(inv.invite, inv.peer, False, "cancelled by the inviter",
                                        now))
 
-    def _on_ack(self, msg: Ack, now: float) -> None:
+    def _on_ack(self, msg: Ack | Join, now: float) -> None:
+        if isinstance(msg, Join):  # pragma: no cover (dispatched to _on_join)
+            return
+        join = self.joins.get(msg.invite)
+        if msg.what == "join" and join is not None and join.host.node == msg.node:
+            join.acked = True
+            return
         inv = self.invitations.get(msg.invite)
         if inv is None or inv.peer.node != msg.node:
             self.drops["stranger"] += 1

@@ -39,9 +39,16 @@ from . import mental
 from .crypto import Entropy
 from .journal import Journal, read_journal, resumable
 from .lobby import BROADCAST, Lobby, LobbyConfig
-from .session import Role, Session, SessionConfig
+from .session import JOURNAL_VERSION, Role, Session, SessionConfig, SessionError
 from .transport import Sender, broadcast_targets, open_discovery_socket, open_game_socket
-from .wire import DISCOVERY_PORT, KIND_DISCOVERY, MAX_DATAGRAM, WireError, check_header
+from .wire import (
+    DISCOVERY_PORT,
+    KIND_DISCOVERY,
+    MAX_DATAGRAM,
+    TableInfo,
+    WireError,
+    check_header,
+)
 from .wire import session_id_of as _sid_of
 
 Addr = tuple[str, int]
@@ -71,6 +78,11 @@ class SessionView:
     refused: dict[str, str] = field(default_factory=dict)
     sas: str = ""
     audits: dict[int, str] = field(default_factory=dict)
+    #: Every seat's player's name, and whether play has started (a table fills first).
+    names: tuple[str, ...] = ()
+    started: bool = True
+    #: Seats whose connection is lost, as this seat knows it.
+    lost_seats: tuple[int, ...] = ()
 
 
 def parse_hostport(text: str) -> Addr:
@@ -138,8 +150,12 @@ class LanNode:
         self.drops: Counter[str] = Counter()
         #: Exceptions raised by the event handler (counted, never propagated).
         self.handler_errors: list[BaseException] = []
+        #: Sessions by table id (a game of two is a table of two).
         self.sessions: dict[int, Session] = {}
+        self._routes: dict[int, Session] = {}  # a link's pairing id -> its session
         self._journals: dict[int, Journal] = {}
+        #: Seats of our tables offered to joiners, not yet paired: table -> seat -> invite.
+        self._offers: dict[int, dict[int, int]] = {}
         self._targets = broadcast_targets() if broadcast is None else list(broadcast)
         self._game = open_game_socket(game_port, host)
         self._game_port = int(self._game.getsockname()[1])
@@ -210,10 +226,11 @@ class LanNode:
             session = self.sessions.get(sid)
             if session is None:
                 return None
+            single = len(session.links) == 1
             return SessionView(
                 sid=sid,
                 seat=session.seat,
-                peer_name=session.peer_name,
+                peer_name=session.peer_name if single else "",
                 game_no=session.game_no,
                 game=None if session.game is None else session.game.copy(),
                 in_game=session.in_game,
@@ -224,6 +241,9 @@ class LanNode:
                 refused=dict(session.refused),
                 sas=session.sas,
                 audits={n: v.text for n, v in session.audits.items()},
+                names=tuple(session.names),
+                started=session.started,
+                lost_seats=tuple(s for s, link in session.links.items() if link.lost),
             )
 
     def game(self, sid: int) -> Game | None:
@@ -302,7 +322,8 @@ class LanNode:
             return []
         with self._lock:
             return [(p, h) for p, h in resumable(self.journal_dir, self.name)
-                    if int(h["sid"]) not in self.sessions]
+                    if h.get("version") == JOURNAL_VERSION
+                    and int(h["table"]) not in self.sessions]
 
     def resume(self, path: Path | str) -> int:
         """Resume the session journaled in ``path``; returns its id."""
@@ -370,6 +391,8 @@ class LanNode:
 
     def _add_session(self, session: Session, journal: Journal | None) -> None:
         self.sessions[session.sid] = session
+        for sid in session.sids():
+            self._routes[sid] = session
         if journal is not None:
             self._journals[session.sid] = journal
         self._update_announcement()
@@ -378,28 +401,79 @@ class LanNode:
         """Announce busy, and the rendezvous tags of sessions that look for their peer
         (resumed, or lost): only that peer recognises a tag."""
         self.lobby.busy = bool(self.sessions)
-        self.lobby.tags = [s.rendezvous_tag for s in self.sessions.values()
-                           if (s.lost or s.peer_epoch == 0) and not s.closed][:8]
+        self.lobby.tags = [tag for s in self.sessions.values() if not s.closed
+                           for tag in s.rendezvous_tags][:8]
+        hosted = [s for s in self.sessions.values() if s.seat == 0 and s.rules.players > 2
+                  and not s.closed]
+        if hosted:
+            table = hosted[0]
+            offered = self._offers.get(table.sid, {})
+            self.lobby.table = TableInfo(
+                table.sid, [p.name if p.kind != "open" else "" for _, p in
+                            sorted(table.players.items())], table.clock, table.grace,
+                table.started, not table.started and bool(set(table.free_seats()) - set(offered)))
+            self.lobby.rules = table.rules
+        else:
+            self.lobby.table = None
 
     def _on_lobby_event(self, event: Any, now: float) -> None:
         if isinstance(event, ev.SessionAgreed):
             role = Role.SEQUENCER if event.inviter else Role.FOLLOWER
-            session = Session(event.sid, role, event.key, event.rules, event.peer.addr, now,
-                              entropy=self._entropy, config=self.session_config,
-                              peer_name=event.peer.name, name=self.name, sas=event.sas)
-            journal = (Journal.create(self.journal_dir, event.sid, role.value)
-                       if self.journal_dir is not None else None)
-            self._add_session(session, journal)
+            hosted = self.sessions.get(event.table) if event.table and event.inviter else None
+            if hosted is not None:  # a player paired for a seat of our table
+                self._offers.get(event.table, {}).pop(event.seat, None)
+                try:
+                    hosted.seat_player(event.sid, event.key, event.peer.addr, event.seat,
+                                       event.peer.name, now, event.sas)
+                except SessionError as exc:
+                    self.handler_errors.append(exc)
+                else:
+                    self._routes[event.sid] = hosted
+            else:
+                session = Session(event.sid, role, event.key, event.rules, event.peer.addr,
+                                  now, entropy=self._entropy, config=self.session_config,
+                                  peer_name=event.peer.name, name=self.name, sas=event.sas,
+                                  table=event.table or None,
+                                  seat=None if event.inviter else event.seat)
+                journal = (Journal.create(self.journal_dir, session.table, session.seat)
+                           if self.journal_dir is not None else None)
+                self._add_session(session, journal)
             event = replace(event, key=b"")  # the key stays inside the protocol
-        elif isinstance(event, ev.InviteClosed) and event.invite in self.sessions:
-            self.sessions[event.invite].close(now, event.reason)
+        elif isinstance(event, ev.JoinRequested):
+            self._offer_seat(event, now)
+        elif isinstance(event, ev.InviteClosed):
+            for offers in self._offers.values():
+                for seat, invite in list(offers.items()):
+                    if invite == event.invite:
+                        del offers[seat]  # the offered seat is free again
+            closing = self._routes.get(event.invite)
+            if closing is not None and closing.sid == event.invite:
+                closing.close(now, event.reason)
         elif isinstance(event, ev.PeerSeen):
             for tag in event.peer.tags:  # a resumed peer looks for its sessions
                 for session in self.sessions.values():
-                    if session.rendezvous_tag == tag and (session.lost or
-                                                          session.peer_epoch == 0):
-                        session.peer_addr = event.peer.addr
+                    for link in session.links.values():
+                        if link.rendezvous == tag and (link.lost or link.peer_epoch == 0):
+                            link.peer_addr = event.peer.addr
         self._outbox.append(event)
+
+    def _offer_seat(self, event: ev.JoinRequested, now: float) -> None:
+        """Host: give a joiner a free seat (of the team it asked for) by inviting it."""
+        table = self.sessions.get(event.table)
+        if table is None or table.started:
+            self.lobby.refuse_join(event.peer.node, event.table, now, "the game has started")
+            return
+        offers = self._offers.setdefault(event.table, {})
+        free = [s for s in table.free_seats() if s not in offers]
+        if event.team >= 0 and table.rules.teams:
+            free = [s for s in free if table.rules.team_of(s) == event.team] or []
+        if not free:
+            self.lobby.refuse_join(event.peer.node, event.table, now,
+                                   "no free seat" + (" in that team" if event.team >= 0 else ""))
+            return
+        seat = free[0]
+        offers[seat] = self.lobby.invite(event.peer.node, now, table.rules, table=event.table,
+                                         seat=seat)
 
     def _take_lobby_events(self, now: float) -> None:
         """Act on the lobby's events (a session agreed is opened here)."""
@@ -435,6 +509,7 @@ class LanNode:
             self._outbox.extend(session.events())
             if session.finished(now):
                 del self.sessions[sid]
+                self._routes = {r: s for r, s in self._routes.items() if s is not session}
                 closing = self._journals.pop(sid, None)
                 if closing is not None:
                     closing.close()
@@ -470,7 +545,7 @@ class LanNode:
         except WireError as exc:
             self.drops[exc.counter] += 1
             return
-        session = self.sessions.get(sid)
+        session = self._routes.get(sid)
         if session is None:
             self.drops["unknown_session"] += 1
             return

@@ -1,4 +1,4 @@
-"""One game session between two peers, as a state machine with no I/O.
+"""One table's game session, from one seat, as a state machine with no I/O.
 
 Like h11 or aioquic: bytes and a clock go in, bytes and events come out; no sockets,
 no threads, no clock reads.  The driver (:class:`~durak_net.node.LanNode` over UDP, or
@@ -14,25 +14,24 @@ the in-memory link of the tests) calls
 The application calls :meth:`Session.act` for its seat's moves and
 :meth:`Session.start_next_game` for a rematch.
 
-Hidden hands.  Each peer holds only its seat's view of the game (``self.game`` is a
+**A table** has 2 to 6 seats.  The host (seat 0) orders every action into one log
+(the *sequencer*) and is the hub: every other seat has one :class:`~durak_net.link.Link`
+with it, and the host passes on what the others need (deal messages, entries).  A game
+between two notebooks is a table of two.  Messages a seat authors for the others (its
+deal messages, its proposals) are signed with its own key
+(:mod:`durak_net.identity`), so the host cannot speak for another seat.
+
+**Hidden hands.** Each seat holds only its own view of the game (``self.game`` is a
 :meth:`~durak_core.Game.view`): the deck is dealt by mental poker
-(:class:`~durak_net.dealer.MentalDealer`), a card reaches a hand when the other seat
-publishes its key for it, and a card leaves a hidden hand only with its holder's key,
-which proves it was dealt there.  Log entries carry the hash of the *public* state,
-which both views share.  When a game ends (or stops on a fault), both seats publish
-their seeds and each audits the whole game (:mod:`durak_net.audit`).
+(:class:`~durak_net.dealer.MentalDealer`), a card reaches a hand when every other seat
+publishes its key for it, and leaves a hidden hand only with its holder's key, which
+proves it was dealt there.  Log entries carry the hash of the *public* state, which
+every view shares.  When a game ends (or stops on a fault), every seat publishes its
+seed and each audits the whole game (:mod:`durak_net.audit`).
 
-How the two peers stay in agreement:
-
-* The inviting peer is the **sequencer** (seat 0): it orders every action into one log.
-  The other, the **follower** (seat 1), proposes its actions; the sequencer checks
-  each with durak_core (and its reveals with the dealer) and appends it, or refuses
-  it with the reason.
-* Both validate every entry; an illegal entry or a different hash is a desync, a card
-  not proven is a fault: the game stops and is audited, never silently diverges.
-* Frames travel over a :class:`~durak_net.reliable.ReliableChannel`; packets are
-  authenticated with the session key; a peer that restarts from its journal starts a
-  new *epoch*, both streams restart, and each side sends what the other lacks.
+Every entry is validated by every seat: an illegal or forged entry, a different hash,
+a card not proven, a proposal that shows the host told seats different logs: the game
+stops and is audited, never silently diverges.
 """
 
 from __future__ import annotations
@@ -60,40 +59,31 @@ from durak_core.events import Drew
 
 from . import events as ev
 from .audit import Stop, Verdict, audit
-from .crypto import Entropy, mac, mac_ok, rendezvous_tag
+from .crypto import Entropy
 from .dealer import DealContext, DealFault, MentalDealer, Reveal
-from .reliable import ReliableChannel, RtoConfig
+from .identity import Identity, verify
+from .link import Addr, Link
+from .reliable import RtoConfig
 from .wire import (
-    KIND_SESSION,
-    MAX_DATAGRAM,
-    SESSION_PREFIX,
-    TAG_BYTES,
     Bye,
     Deal,
     Entry,
     Fault,
     Frame,
-    Packet,
+    Hello,
     Propose,
     Refused,
+    SeatInfo,
+    Seating,
+    Status,
     Sync,
     WireError,
-    check_header,
-    decode_packet_body,
-    encode_packet_body,
-    encoded_size,
-    session_header,
+    session_id_of,
 )
+from .words import WORDS
 
-Addr = tuple[str, int]
-
-#: Bytes of a packet besides its frames (header, tag, epochs, numbers, a full sack).
-_PACKET_OVERHEAD = SESSION_PREFIX + 48 + 32 * 9
-#: Packet numbers remembered behind the newest one: within it a late packet is told
-#: from a replay; anything older is dropped (as IPsec and DTLS do).
-REPLAY_WINDOW = 64
-_WINDOW_MASK = (1 << REPLAY_WINDOW) - 1
-JOURNAL_VERSION = 2
+JOURNAL_VERSION = 3
+HOST = 0
 
 #: Builds the dealer of one game (``seed``: restore one from the journal).
 DealerFactory = Callable[[DealContext, "bytes | None"], MentalDealer]
@@ -105,7 +95,7 @@ def mental_dealer(context: DealContext, seed: bytes | None = None) -> MentalDeal
 
 
 class Role(str, Enum):
-    """Who orders the log: the inviter (sequencer, seat 0) or the invitee (follower, seat 1)."""
+    """Who orders the log: the host (sequencer, seat 0) or a seated player (follower)."""
 
     SEQUENCER = "sequencer"
     FOLLOWER = "follower"
@@ -124,31 +114,46 @@ class SessionConfig:
 
     #: Send a packet at least this often (seconds) so the peer knows we are alive.
     heartbeat: float = 1.0
-    #: Declare the peer lost after this long without a valid packet.
+    #: Declare a peer lost after this long without a valid packet.
     lost_after: float = 3.0
-    #: Retransmission timing of the reliable stream.
+    #: Retransmission timing of the reliable streams.
     rto: RtoConfig = field(default_factory=RtoConfig)
     #: Propose our seat's pass by ourselves when it is our only legal action
     #: (durak_core requires that explicit pass; nobody should have to click it).
     auto_pass: bool = True
-    #: After saying goodbye, keep acknowledging the peer for this long.
+    #: After saying goodbye, keep acknowledging for this long.
     linger: float = 5.0
     #: Give up waiting for the goodbye to be acknowledged after this long.
     close_timeout: float = 2.0
-    #: A peer that is connected but has not published its seed this long after the
+    #: A seat that is connected but has not published its seed this long after the
     #: game ended refuses the audit.
     audit_timeout: float = 30.0
 
 
 @dataclass(frozen=True)
 class LogEntry:
-    """One applied action: its text, the public-state hash after it, its proposal id and
-    the reveals of the cards it opened (``(position, key)``)."""
+    """One applied action: its text, the public-state hash after it, its proposal id,
+    the reveals of the cards it opened (``(position, key)``) and, for another seat's
+    proposal, what that seat signed (``seen``, ``seen_hash``, ``sig``)."""
 
     action: str
     hash: bytes
     pid: int = 0
     reveals: tuple[tuple[int, bytes], ...] = ()
+    seen: int = 0
+    seen_hash: bytes = b""
+    sig: bytes = b""
+    forced: str = ""
+
+
+@dataclass
+class Player:
+    """Who sits at a seat, as the table knows it."""
+
+    seat: int
+    name: str
+    sign_key: bytes = b""
+    kind: str = "open"  # host, player, bot, open
 
 
 def log_hash(entries: list[LogEntry]) -> str:
@@ -166,8 +171,41 @@ def action_cards(action: Action) -> list[Card]:
     return []
 
 
+def table_words(table: int, keys: list[bytes]) -> str:
+    """``BLAKE2b-256("durak-lan v3 table" || u64be(table) || ([seat] || key) for every
+    seat in order)``, its first four bytes as words (section 5 of the protocol)."""
+    data = b"durak-lan v3 table" + _u64(table)
+    for seat, key in enumerate(keys):
+        data += bytes([seat]) + key
+    digest = hashlib.blake2b(data, digest_size=32).digest()
+    return " ".join(WORDS[b] for b in digest[:4])
+
+
+def _u64(n: int) -> bytes:
+    return n.to_bytes(8, "big")
+
+
+def deal_signed(table: int, game: int, seat: int, data: bytes) -> list[bytes]:
+    """What a seat signs for one of its deal messages (section 8 of the protocol)."""
+    return [b"durak-lan v3 deal", _u64(table), game.to_bytes(4, "big"), bytes([seat]), data]
+
+
+def proposal_signed(table: int, game: int, seat: int, pid: int, action: str,
+                    reveals: list[tuple[int, bytes]], seen: int, seen_hash: bytes) -> list[bytes]:
+    """What a seat signs for one of its proposals (section 7 of the protocol)."""
+    opened = b"".join(bytes([p]) + k for p, k in reveals)
+    return [b"durak-lan v3 propose", _u64(table), game.to_bytes(4, "big"), bytes([seat]),
+            _u64(pid), action.encode() + b"\x00", bytes([len(reveals)]) + opened,
+            seen.to_bytes(4, "big"), seen_hash]
+
+
 class Session:
-    """A two-peer game session (see the module docstring)."""
+    """One seat's side of a table (see the module docstring).
+
+    The two-seat constructor: ``role`` says which side of an invitation we are (the
+    inviter hosts, seat 0); ``sid``, ``key``, ``peer_addr`` are the pairing's.  Tables of
+    more seats are made with :meth:`host_table` and joined with ``table`` and ``seat``.
+    """
 
     def __init__(
         self,
@@ -184,90 +222,226 @@ class Session:
         peer_name: str = "",
         name: str = "",
         sas: str = "",
+        table: int | None = None,
+        seat: int | None = None,
+        identity: Identity | None = None,
         _restoring: bool = False,
     ) -> None:
-        if rules.players != 2:
-            raise ValueError(f"a LAN session is for 2 players, not {rules.players}")
         if len(key) != 32:
             raise ValueError("the session key has 32 bytes")
-        self.sid = sid
         self.role = Role(role)
-        self.seat = 0 if self.role is Role.SEQUENCER else 1
-        self.peer_seat = 1 - self.seat
+        host = self.role is Role.SEQUENCER
+        if seat is None:
+            seat = HOST if host else 1
+        if not 0 <= seat < rules.players or (seat == HOST) != host:
+            raise ValueError(f"seat {seat} of a {rules.players}-seat table, as "
+                             f"{self.role.value}")
+        if rules.players > 2 and table is None and not host:
+            raise ValueError("a table of more than two seats is joined with its table id")
+        self._setup(table if table is not None else sid, rules, seat, now, entropy=entropy,
+                    dealer_factory=dealer_factory, config=config, name=name,
+                    identity=identity, restoring=_restoring)
+        if host:
+            self.players[1] = Player(1, peer_name, b"", "player")
+            self._open_link(sid, key, 1, peer_addr, now, peer_name, sas)
+            if not _restoring and rules.players == 2:
+                self._seating(now, start=True)
+        else:
+            self.players[HOST] = Player(HOST, peer_name, b"", "host")
+            self._open_link(sid, key, HOST, peer_addr, now, peer_name, sas)
+
+    @classmethod
+    def host_table(cls, table: int, rules: Rules, now: float, *, name: str = "",
+                   entropy: Entropy = os.urandom, dealer_factory: DealerFactory = mental_dealer,
+                   config: SessionConfig | None = None, clock: int = 0, grace: int = 60,
+                   identity: Identity | None = None) -> Session:
+        """A table we host, with no player seated yet (see :meth:`seat_player`)."""
+        session = cls.__new__(cls)
+        session.role = Role.SEQUENCER
+        session._setup(table, rules, HOST, now, entropy=entropy, dealer_factory=dealer_factory,
+                       config=config, name=name, identity=identity, restoring=False)
+        session.clock, session.grace = clock, grace
+        return session
+
+    def _setup(self, table: int, rules: Rules, seat: int, now: float, *, entropy: Entropy,
+               dealer_factory: DealerFactory, config: SessionConfig | None, name: str,
+               identity: Identity | None, restoring: bool) -> None:
+        self.sid = table
+        self.table = table
+        self.seat = seat
         self.rules = rules
-        self.peer_addr = peer_addr
-        self.peer_name = peer_name
         self.name = name
-        #: The four words both people compare (from the pairing).
-        self.sas = sas
         self.config = config or SessionConfig()
-        self._key = key
         self._entropy = entropy
         self._dealer_factory = dealer_factory
-        self._header = session_header(sid)
-        self._rendezvous = rendezvous_tag(key)
-        #: Datagrams dropped, by reason (malformed, oversized, foreign, unknown_session,
-        #: bad_mac, stale, duplicate...); never raised.
-        self.drops: Counter[str] = Counter()
-        self.stats: Counter[str] = Counter()
-        self.channel: ReliableChannel[Frame] = ReliableChannel(self.config.rto)
+        self.identity = identity or Identity.generate(entropy)
+        self.clock = 0
+        self.grace = 60
+        self.players: dict[int, Player] = {
+            s: Player(s, "", b"", "open") for s in range(rules.players)
+        }
+        self.players[seat] = Player(seat, name, self.identity.public,
+                                    "host" if seat == HOST else "player")
+        #: The stream to each other seat (the host) or to the host (a seated player).
+        self.links: dict[int, Link] = {}
+        self._by_sid: dict[int, Link] = {}
+        self._pairing: dict[int, tuple[str, str]] = {}  # seat -> (name, sas)
+        self._drops: Counter[str] = Counter()
+        self._stats: Counter[str] = Counter()
         self.epoch = 1
-        self.peer_epoch = 0
-        self._pn = 0
-        self._peer_pn = -1
-        self._seen_pns = 0  # bit k: packet number _peer_pn - k has arrived
-        self._last_recv = now
-        self._last_send = float("-inf")
-        self.lost = False
+        self.started = False
         self.closed = False
         self._closing_since: float | None = None
         self._linger_until: float | None = None
         self.close_reason = ""
+        self._catch_up: set[int] = set()
+        #: Host: a player left after play began; the table ends after the audit.
+        self._ending = ""
         # games
         self.game_no = 0
         #: Our seat's view of the current game (never the full game).
         self.game: Game | None = None
         self.logs: dict[int, list[LogEntry]] = {}
         self.dealers: dict[int, MentalDealer] = {}
+        #: Every deal message of every seat, as signed (the host resends them).
+        self._deal_log: dict[int, list[Deal]] = {}
         self._broken: set[int] = set()
         self._stops: dict[int, Stop] = {}
         self._faults: dict[int, Fault] = {}
         #: Audit verdicts by game.
         self.audits: dict[int, Verdict] = {}
         self._audit_due: dict[int, float] = {}
-        self._previous_durak: int | None = None
         self._requested: set[int] = set()
         # proposals
         self._next_pid = 1
         self.pending: dict[int, Action] = {}
-        self._pending_reveals: dict[int, list[tuple[int, bytes]]] = {}
-        self._handled: dict[int, str | None] = {}
-        self._proposed: dict[int, tuple[int, str]] = {}  # pid -> (game, action) seen
-        #: Actions the sequencer refused in the current state: text -> reason.
+        self._pending_frames: dict[int, Propose] = {}
+        self._handled: dict[tuple[int, int], str | None] = {}
+        self._proposed: dict[tuple[int, int], tuple[int, str]] = {}
+        #: Actions the host refused in the current state: text -> reason.
         self.refused: dict[str, str] = {}
         self._refused_state: tuple[int, int] = (0, -1)
-        self._catch_up = False
         self._last_events: list[Any] = []
         self._finished_reported = 0
-        self._replaying = False
+        self._replaying = restoring
         self._events: list[Any] = []
         self._journal: list[dict[str, Any]] = []
-        if not _restoring:
+        if not restoring:
             self._record(
-                t="session",
-                version=JOURNAL_VERSION,
-                sid=sid,
-                role=self.role.value,
-                key=key.hex(),
-                rules=rules.to_dict(),
-                peer_addr=list(peer_addr),
-                peer_name=peer_name,
-                name=name,
-                sas=sas,
+                t="session", version=JOURNAL_VERSION, table=table, seat=seat,
+                role=self.role.value, rules=rules.to_dict(), name=name,
+                identity=self.identity.private.hex(),
             )
             self._record(t="epoch", epoch=self.epoch)
-            self.channel.push(Sync(0, 0, 0), now)
-            self.start_next_game(now)
+
+    # ================================================================ seating
+
+    def _open_link(self, sid: int, key: bytes, seat: int, addr: Addr, now: float,
+                   name: str, sas: str) -> Link:
+        link = Link(sid, key, self.seat, seat, addr, now, self.config.rto, self.epoch)
+        self.links[seat] = link
+        self._by_sid[sid] = link
+        self._pairing[seat] = (name, sas)
+        self._record(t="link", sid=sid, key=key.hex(), seat=seat, addr=list(addr), name=name,
+                     sas=sas)
+        if not self._replaying:
+            link.push(Sync(0, self.game_no, len(self.log)), now)
+            if self.seat != HOST:
+                link.push(Hello(0, self.seat, self.name or "player", self.identity.public), now)
+        return link
+
+    def seat_player(self, sid: int, key: bytes, addr: Addr, seat: int, name: str, now: float,
+                    sas: str = "") -> None:
+        """Host: a player paired for ``seat`` (its key arrives in its Hello)."""
+        if self.seat != HOST:
+            raise SessionError("only the host seats players")
+        if self.started:
+            raise SessionError("the game has started")
+        if seat in self.links or not 0 < seat < self.rules.players:
+            raise SessionError(f"seat {seat} is not free")
+        self.players[seat] = Player(seat, name, b"", "player")
+        self._open_link(sid, key, seat, addr, now, name, sas)
+        self._seating(now)
+
+    def free_seats(self) -> list[int]:
+        """Seats nobody holds yet (host)."""
+        return [s for s, p in sorted(self.players.items()) if p.kind == "open"]
+
+    def start(self, now: float) -> None:
+        """Host: the table is full; deal game 1 (every seat learns it from the Seating)."""
+        if self.seat != HOST:
+            raise SessionError("only the host starts the table")
+        if self.started:
+            return
+        missing = [s for s, p in self.players.items() if not p.sign_key]
+        if missing:
+            raise SessionError("every seat must be taken (and have said hello) first: "
+                               f"seat{'s' if len(missing) > 1 else ''} "
+                               f"{', '.join(map(str, missing))} not yet")
+        self._seating(now, start=True)
+
+    def _seating(self, now: float, start: bool = False) -> None:
+        """Host: tell every seat who sits where (and, with ``start``, begin)."""
+        if start and not self.started:
+            missing = [s for s, p in self.players.items() if not p.sign_key]
+            if missing:  # a two-seat game starts once the other's Hello is in
+                self._start_when_ready = True
+                start = False
+        seats = [SeatInfo(p.seat, p.name[:40], p.sign_key, p.kind)
+                 for _, p in sorted(self.players.items())]
+        frame = Seating(0, self.table, seats, self.clock, self.grace, start or self.started)
+        for link in self.links.values():
+            self._push_to(link, frame, now)
+        if start and not self.started:
+            self._record(t="start")
+            self._begin_play(now)
+
+    def _begin_play(self, now: float) -> None:
+        self.started = True
+        self.start_next_game(now)
+
+    def _on_hello(self, link: Link, frame: Hello, now: float) -> None:
+        if self.seat != HOST or frame.seat != link.peer_seat:
+            self._violation(f"a hello for seat {frame.seat} on seat {link.peer_seat}'s link", now)
+            return
+        player = self.players[frame.seat]
+        if player.sign_key and player.sign_key != frame.sign_key:
+            self._violation(f"seat {frame.seat} changed its signing key", now)
+            return
+        player.name, player.sign_key, player.kind = frame.name, frame.sign_key, "player"
+        self._record(t="hello", seat=frame.seat, name=frame.name, key=frame.sign_key.hex())
+        if getattr(self, "_start_when_ready", False) and all(
+            p.sign_key for p in self.players.values()
+        ):
+            self._start_when_ready = False
+            self._seating(now, start=True)
+        else:
+            self._seating(now)
+        self._emit(ev.SeatTaken(self.sid, frame.seat, frame.name, now))
+
+    def _on_seating(self, frame: Seating, now: float) -> None:
+        if self.seat == HOST:
+            self._violation("a seated player sent the seating", now)
+            return
+        for info in frame.seats:
+            if info.seat == self.seat:
+                if info.sign_key and info.sign_key != self.identity.public:
+                    self._violation("the host seated another key at our seat", now)
+                    return
+                continue
+            old = self.players.get(info.seat)
+            if old is not None and old.sign_key and info.sign_key != old.sign_key:
+                self._violation(f"the host changed seat {info.seat}'s signing key", now)
+                return
+            self.players[info.seat] = Player(info.seat, info.name, info.sign_key, info.kind)
+        self.clock, self.grace = frame.clock, frame.grace
+        self._record(t="seating", seats=[[i.seat, i.name, i.sign_key.hex(), i.kind]
+                                         for i in frame.seats], clock=frame.clock,
+                     grace=frame.grace, start=frame.start)
+        self._emit(ev.TableChanged(self.sid, tuple((i.seat, i.name, i.kind) for i in frame.seats),
+                                   frame.start, now))
+        if frame.start and not self.started:
+            self._begin_play(now)
 
     # ================================================================ public API
 
@@ -284,9 +458,9 @@ class Session:
         )
 
     @property
-    def rendezvous_tag(self) -> bytes:
-        """What we announce while looking for the peer (see :func:`crypto.rendezvous_tag`)."""
-        return self._rendezvous
+    def closing(self) -> bool:
+        """Is the session closed, or saying goodbye (no new game can start)?"""
+        return self.closed or self._closing_since is not None
 
     @property
     def dealer(self) -> MentalDealer | None:
@@ -299,15 +473,108 @@ class Session:
         dealer = self.dealer
         return self.in_game and dealer is not None and dealer.waiting_for_cards
 
+    @property
+    def table_words(self) -> str:
+        """Four words everybody at the table compares: a hash of the table id and every
+        seat's signing key ("" until every seat's key is known).  A host that showed
+        seats different keys (to speak for one of them) makes them differ."""
+        keys = [self.players[s].sign_key for s in range(self.rules.players)]
+        if not all(keys):
+            return ""
+        return table_words(self.table, keys)
+
+    @property
+    def names(self) -> list[str]:
+        """Each seat's player's name."""
+        return [self.players[s].name or f"seat {s}" for s in range(self.rules.players)]
+
+    # --- the two-seat view of the one link (what the tests and the old API read) ---
+
+    @property
+    def link(self) -> Link:
+        """The only link (a seated player's to the host, a two-seat host's to the other)."""
+        if len(self.links) != 1:
+            raise SessionError(f"this session has {len(self.links)} links")
+        return next(iter(self.links.values()))
+
+    @property
+    def peer_seat(self) -> int:
+        return self.link.peer_seat
+
+    @property
+    def peer_name(self) -> str:
+        return self.players[self.peer_seat].name
+
+    @property
+    def sas(self) -> str:
+        """The pairing words of our (only) link."""
+        return self._pairing.get(self.peer_seat, ("", ""))[1] if len(self.links) == 1 else ""
+
+    @property
+    def channel(self) -> Any:
+        return self.link.channel
+
+    @property
+    def peer_addr(self) -> Addr:
+        return self.link.peer_addr
+
+    @peer_addr.setter
+    def peer_addr(self, addr: Addr) -> None:
+        self.link.peer_addr = addr
+
+    @property
+    def peer_epoch(self) -> int:
+        return self.link.peer_epoch
+
+    @property
+    def lost(self) -> bool:
+        """Is any link lost (for a seated player: the host)?"""
+        return any(link.lost for link in self.links.values())
+
+    @property
+    def _last_recv(self) -> float:
+        return self.link.last_recv
+
+    @property
+    def rendezvous_tag(self) -> bytes:
+        return self.link.rendezvous
+
+    @property
+    def rendezvous_tags(self) -> list[bytes]:
+        """The tags of the links that look for their peer (resumed, or lost)."""
+        return [link.rendezvous for link in self.links.values()
+                if link.lost or link.peer_epoch == 0]
+
+    @property
+    def drops(self) -> Counter[str]:
+        """Datagrams dropped, by reason, over every link; never raised."""
+        total = Counter(self._drops)
+        for link in self.links.values():
+            total.update(link.drops)
+        return total
+
+    @property
+    def stats(self) -> Counter[str]:
+        total = Counter(self._stats)
+        for link in self.links.values():
+            total.update(link.stats)
+        return total
+
+    def sids(self) -> list[int]:
+        """The pairing ids our links' datagrams carry (the node routes by them)."""
+        return list(self._by_sid)
+
+    # ================================================================ commands
+
     def act(self, action: Action, now: float) -> None:
         """Play ``action`` for our seat.
 
         Raises :class:`~durak_core.IllegalAction` (with the reason) if it is not legal
-        in our view of the game, if our drawn cards are still being opened, if the
-        sequencer refused this very action in this state, or while our previous
-        proposal is on its way; :class:`SessionError` if the session is closed.  The
-        sequencer applies a legal action at once; the follower proposes it, and learns
-        the outcome from an :class:`~durak_net.events.ActionApplied` or
+        in our view of the game, if our drawn cards are still being opened, if the host
+        refused this very action in this state, or while our previous proposal is on
+        its way; :class:`SessionError` if the session is closed.  The host applies a
+        legal action at once; a seated player proposes it, and learns the outcome from
+        an :class:`~durak_net.events.ActionApplied` or
         :class:`~durak_net.events.ActionRefused` event.
         """
         if self.closed or self._closing_since is not None:
@@ -321,13 +588,17 @@ class Session:
         reason = self.game.why_illegal(action)
         if reason is not None:
             raise IllegalAction(reason, action)
-        if self.role is Role.FOLLOWER:
-            self._check_proposal_allowed(action, now)
+        if self.seat != HOST:
+            self._check_proposal_allowed(action)
         dealer = self.dealer
         assert dealer is not None
-        reveals = [r for r in (dealer.reveal(c) for c in action_cards(action)) if r is not None]
+        # The host's move is in the log at once; a proposal opens its cards only when
+        # it comes back as an entry (a refused proposal opens nothing).
+        commit = self.seat == HOST
+        reveals = [r for r in (dealer.reveal(c, commit) for c in action_cards(action))
+                   if r is not None]
         pairs = [(r.position, r.key) for r in reveals]
-        if self.role is Role.SEQUENCER:
+        if self.seat == HOST:
             self._append(action, 0, pairs, now)
         else:
             self._propose(action, pairs, now)
@@ -335,14 +606,15 @@ class Session:
     def start_next_game(self, now: float, game: int | None = None) -> int:
         """Agree to deal the next game (a rematch); returns its number.
 
-        The game starts when the peer agrees too (it gets a
-        :class:`~durak_net.events.NextGameRequested` event). ``game`` names the
-        game agreed to, e.g. the one of a ``NextGameRequested`` event: agreeing
-        to a game that has already been dealt meanwhile (both sides asked at
-        once) does nothing and returns its number.
+        The game starts when every seat agrees (the others get a
+        :class:`~durak_net.events.NextGameRequested` event). ``game`` names the game
+        agreed to, e.g. the one of a ``NextGameRequested`` event: agreeing to a game
+        that has already been dealt meanwhile does nothing and returns its number.
         """
         if self.closed or self._closing_since is not None:
             raise SessionError("the session is closed")
+        if not self.started:
+            raise SessionError("the table has not started")
         if game is not None and game <= self.game_no:
             return game
         if self.game is not None and not self.game.is_over and self.game_no not in self._broken:
@@ -356,11 +628,9 @@ class Session:
         return number
 
     def close(self, now: float, reason: str = "") -> None:
-        """Say goodbye; the session ends when the peer acknowledges (or after a timeout).
-
-        A game in progress is left: our seed is published first, so the peer can
-        still audit the cards played so far.
-        """
+        """Say goodbye; the session ends when every link acknowledges (or after a
+        timeout).  A game in progress is left: our seed is published first, so the
+        others can still audit the cards played so far."""
         if self.closed or self._closing_since is not None:
             return
         number = self.game_no
@@ -372,7 +642,7 @@ class Session:
             self._publish_seed(number, now)
         self.close_reason = reason
         self._closing_since = now
-        self.channel.push(Bye(0, reason[:200]), now)
+        self._broadcast(Bye(0, reason[:200]), now)
         self._record(t="bye", reason=reason[:200])
 
     def finished(self, now: float) -> bool:
@@ -395,55 +665,41 @@ class Session:
         """Take in one datagram.  Anything not authentic and well-formed is dropped and
         counted in :attr:`drops`; nothing is ever raised."""
         try:
-            packet = self._open(data)
+            link = self._by_sid.get(session_id_of(data))
+            if link is None:
+                raise WireError("unknown_session", "another session's datagram")
+            packet = link.open(data)
         except WireError as exc:
-            self.drops[exc.counter] += 1
+            self._drops[exc.counter] += 1
             return
-        if packet.peer_epoch not in (0, self.epoch) or packet.epoch < self.peer_epoch:
-            self.drops["stale"] += 1
+        arrival = link.accept(packet, addr, now)
+        if arrival.restarted:
+            self._peer_restarted(link, now)
+        if not arrival.accepted:
             return
-        if packet.epoch > self.peer_epoch:
-            if self.peer_epoch != 0:
-                self._peer_restarted(now)
-            self.peer_epoch = packet.epoch
-            self._peer_pn = -1
-            self._seen_pns = 0
-        if packet.pn > self._peer_pn:
-            ahead = min(packet.pn - self._peer_pn, REPLAY_WINDOW)
-            self._seen_pns = (self._seen_pns << ahead | 1) & _WINDOW_MASK
-            self._peer_pn = packet.pn
-            self.peer_addr = addr  # the peer may have moved (a restarted kernel's new port)
-        else:
-            behind = self._peer_pn - packet.pn
-            if behind >= REPLAY_WINDOW or self._seen_pns >> behind & 1:
-                # A copy of a packet already taken in (the network's or a replay), or
-                # one too old to tell: it would say nothing new, nor prove the peer alive.
-                self.drops["duplicate"] += 1
-                return
-            self._seen_pns |= 1 << behind
-            self.stats["packets_reordered"] += 1
-        self._last_recv = now
-        if self.lost:
-            self.lost = False
-            self._emit(ev.PeerBack(self.sid, now))
-        self.stats["packets_received"] += 1
-        self.channel.on_ack(packet.ack, list(packet.sack), now)
-        for frame in packet.frames:
-            for ready in self.channel.receive(frame):
-                try:
-                    self._handle(ready, now)
-                except Exception as exc:  # a bug must not kill the receiving thread
-                    self.drops["internal_error"] += 1
-                    self._emit(ev.ProtocolViolation(self.sid, f"internal error: {exc!r}", now))
+        if arrival.back:
+            self._emit(ev.PeerBack(self.sid, now, seat=link.peer_seat))
+            if self.seat == HOST:
+                self._broadcast(Status(0, link.peer_seat, "back"), now, but=link.peer_seat)
+        for frame in link.frames(packet):
+            try:
+                self._handle(link, frame, now)
+            except Exception as exc:  # a bug must not kill the receiving thread
+                self._drops["internal_error"] += 1
+                self._emit(ev.ProtocolViolation(self.sid, f"internal error: {exc!r}", now))
         self._check_closed(now)
 
     def timer(self, now: float) -> None:
-        """Let time pass: detect a silent peer, give up a goodbye nobody acknowledges,
-        and name a connected peer that withholds its seed from the audit."""
-        silent = now - self._last_recv
-        if not self.lost and not self.closed and now >= self._last_recv + self.config.lost_after:
-            self.lost = True
-            self._emit(ev.PeerLost(self.sid, silent, now))
+        """Let time pass: detect a silent seat, give up a goodbye nobody acknowledges,
+        and name a connected seat that withholds its seed from the audit."""
+        if not self.closed:
+            for link in self.links.values():
+                silent = link.silent_since(now, self.config.lost_after)
+                if silent is not None:
+                    self._emit(ev.PeerLost(self.sid, silent, now, seat=link.peer_seat))
+                    if self.seat == HOST:
+                        self._broadcast(Status(0, link.peer_seat, "lost"), now,
+                                        but=link.peer_seat)
         for number, due in list(self._audit_due.items()):
             if self.lost:
                 self._audit_due[number] = max(due, now + self.config.audit_timeout)
@@ -455,90 +711,76 @@ class Session:
         """When :meth:`timer` (or :meth:`datagrams_to_send`) next has work to do."""
         if self.closed:
             return None  # lingering is the driver's business (see finished())
-        times = [self._last_send + self.config.heartbeat]
-        retransmit = self.channel.next_timer()
-        if retransmit is not None:
-            times.append(retransmit)
-        if not self.lost:
-            times.append(self._last_recv + self.config.lost_after)
-            times += self._audit_due.values()
+        heartbeat, lost_after = self.config.heartbeat, self.config.lost_after
+        due: float | None = None
+        for link in self.links.values():
+            t = link.next_timer(heartbeat, lost_after)
+            if due is None or t < due:
+                due = t
+        if self._audit_due and not self.lost:
+            t = min(self._audit_due.values())
+            due = t if due is None else min(due, t)
         if self._closing_since is not None:
-            times.append(self._closing_since + self.config.close_timeout)
-        if self.channel.ack_due:
-            times.append(float("-inf"))
-        return min(times)
+            t = self._closing_since + self.config.close_timeout
+            due = t if due is None else min(due, t)
+        return due
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
         """The datagrams to send now: new frames, retransmissions, acks, heartbeats."""
-        frames = self.channel.due(now)
-        heartbeat = now >= self._last_send + self.config.heartbeat
-        if self.closed and not self.channel.ack_due:
-            return []
-        if not frames and not self.channel.ack_due and not heartbeat:
-            return []
         out: list[tuple[bytes, Addr]] = []
-        batch: list[Frame] = []
-        size = _PACKET_OVERHEAD
-        for frame in frames:
-            frame_size = encoded_size(frame)
-            if batch and size + frame_size > MAX_DATAGRAM:
-                out.append((self._seal(batch), self.peer_addr))
-                batch, size = [], _PACKET_OVERHEAD
-            batch.append(frame)
-            size += frame_size
-        out.append((self._seal(batch), self.peer_addr))
-        self.channel.ack_due = False
-        self._last_send = now
-        self.stats["packets_sent"] += len(out)
+        for link in self.links.values():
+            out += link.datagrams_to_send(now, self.config.heartbeat, quiet=self.closed)
         return out
-
-    def _seal(self, frames: list[Frame]) -> bytes:
-        self._pn += 1
-        ack, sack = self.channel.ack_state()
-        body = encode_packet_body(Packet(self.epoch, self.peer_epoch, self._pn, ack, sack, frames))
-        return self._header + mac(self._key, self._header, bytes([self.seat]), body) + body
-
-    def _open(self, data: bytes) -> Packet:
-        if check_header(data) != KIND_SESSION or len(data) < SESSION_PREFIX:
-            raise WireError("malformed", "not a session datagram")
-        header = data[: SESSION_PREFIX - TAG_BYTES]
-        if header != self._header:
-            raise WireError("unknown_session", "another session's datagram")
-        tag = data[SESSION_PREFIX - TAG_BYTES : SESSION_PREFIX]
-        body = data[SESSION_PREFIX:]
-        # The tag covers the sender's seat, so a datagram reflected back to its own
-        # sender (same key, same session) fails authentication.
-        if not mac_ok(self._key, tag, header, bytes([self.peer_seat]), body):
-            raise WireError("bad_mac", "authentication failed")
-        return decode_packet_body(body)
 
     # ================================================================ frames
 
-    def _handle(self, frame: Frame, now: float) -> None:
+    def _handle(self, link: Link, frame: Frame, now: float) -> None:
         if isinstance(frame, Entry):
-            self._on_entry(frame, now)
+            self._on_entry(link, frame, now)
         elif isinstance(frame, Propose):
-            self._on_propose(frame, now)
-        elif isinstance(frame, Refused):
-            self._on_refused(frame, now)
+            self._on_propose(link, frame, now)
         elif isinstance(frame, Deal):
-            self._on_deal(frame, now)
+            self._on_deal(link, frame, now)
+        elif isinstance(frame, Refused):
+            self._on_refused(link, frame, now)
+        elif isinstance(frame, Hello):
+            self._on_hello(link, frame, now)
+        elif isinstance(frame, Seating):
+            if link.peer_seat == HOST:
+                self._on_seating(frame, now)
         elif isinstance(frame, Sync):
-            self._on_sync(frame, now)
+            self._on_sync(link, frame, now)
         elif isinstance(frame, Fault):
-            self._on_fault(frame, now)
+            self._on_fault(link, frame, now)
+        elif isinstance(frame, Status):
+            if self.seat != HOST and link.peer_seat == HOST:
+                self._on_status(frame, now)
         elif isinstance(frame, Bye) and not self.closed:
-            self._on_bye(frame, now)
+            self._on_bye(link, frame, now)
 
-    def _on_bye(self, frame: Bye, now: float) -> None:
+    def _on_bye(self, link: Link, frame: Bye, now: float) -> None:
+        seat = link.peer_seat
+        number = self.game_no
+        if self.seat == HOST and len(self.links) > 1 and not self.started:
+            # Before play a player may just get up: its seat opens again.
+            self._record(t="left", seat=seat, reason=frame.reason[:200])
+            del self.links[seat]
+            self._by_sid = {s: lk for s, lk in self._by_sid.items() if lk is not link}
+            self.players[seat] = Player(seat, "", b"", "open")
+            self._broadcast(Status(0, seat, "left", frame.reason[:200]), now)
+            self._seating(now)
+            self._emit(ev.SeatStatus(self.sid, seat, "left", frame.reason, now))
+            return
+        if self.seat == HOST and len(self.links) > 1:
+            self._seat_left(seat, frame.reason, now)
+            return
+        self._record(t="bye", reason=frame.reason, by_peer=True, seat=seat)
+        if self.in_game:  # a seat left mid-game: audit what was played
+            self._broken.add(number)
+            self._set_stop(number, Stop(seat, len(self.log), "left the game", False))
         self.closed = True
         self._linger_until = now + self.config.linger
         self.close_reason = frame.reason
-        self._record(t="bye", reason=frame.reason, by_peer=True)
-        number = self.game_no
-        if self.in_game:  # the peer left mid-game: audit what was played
-            self._broken.add(number)
-            self._set_stop(number, Stop(self.peer_seat, len(self.log), "left the game", False))
         dealer = self.dealers.get(number)
         if dealer is not None and dealer.locked is not None and (
             number in self._audit_due or (number in self._stops and number not in self.audits)
@@ -546,6 +788,36 @@ class Session:
             self._publish_seed(number, now)
             self._conclude(number, now, refused=not dealer.seeds_in)
         self._emit(ev.SessionClosed(self.sid, frame.reason, True, now))
+
+    def _seat_left(self, seat: int, reason: str, now: float) -> None:
+        """Host: a seated player said goodbye after play began.  The game in progress
+        stops and is audited by everyone (the player published its seed before its Bye,
+        and we passed it on); then the table ends."""
+        name = self.players[seat].name or f"seat {seat}"
+        self._record(t="gone", seat=seat, reason=reason[:200])
+        self._broadcast(Status(0, seat, "left", reason[:200]), now, but=seat)
+        self._emit(ev.SeatStatus(self.sid, seat, "left", reason, now))
+        self._ending = f"{name} left the table"
+        number = self.game_no
+        if self.in_game:
+            self._broken.add(number)
+            self._set_stop(number, Stop(seat, len(self.log), "left the game", False))
+            self._publish_seed(number, now)  # the audit ends the table (see _conclude)
+            return
+        if number in self._audit_due or (number in self._stops and number not in self.audits):
+            return  # the audit under way ends the table
+        self.close(now, self._ending)
+
+    def _on_status(self, frame: Status, now: float) -> None:
+        """A seated player: the host reports another seat lost, back, or gone."""
+        self._emit(ev.SeatStatus(self.sid, frame.seat, frame.state, frame.detail, now))
+        if frame.state == "left" and self.started and frame.seat != self.seat and self.in_game:
+            # The game cannot go on without it: stop it, and publish our seed for the
+            # audit of what was played (the host ends the table afterwards).
+            number = self.game_no
+            self._broken.add(number)
+            self._set_stop(number, Stop(frame.seat, len(self.log), "left the game", False))
+            self._publish_seed(number, now)
 
     # --------------------------------------------------------------- dealing
 
@@ -555,7 +827,7 @@ class Session:
             previous = None
             if self.rules.match and self.game is not None and self.game.is_over:
                 previous = self.game.durak
-            context = DealContext(self.sid, number, self.seat, self.rules.players,
+            context = DealContext(self.table, number, self.seat, self.rules.players,
                                   self.rules.deck_size, self._entropy, previous)
             dealer = self._dealer_factory(context, seed)
             self.dealers[number] = dealer
@@ -564,20 +836,43 @@ class Session:
 
     def _deal_out(self, number: int, messages: list[bytes], now: float) -> None:
         for data in messages:
-            self._push(Deal(0, number, self.seat, data), now)
+            sig = self.identity.sign(*deal_signed(self.table, number, self.seat, data))
+            frame = Deal(0, number, self.seat, data, sig)
+            self._deal_log.setdefault(number, []).append(frame)
+            self._broadcast(frame, now)
 
-    def _on_deal(self, frame: Deal, now: float) -> None:
+    def _on_deal(self, link: Link, frame: Deal, now: float) -> None:
         number = frame.game
-        if number > self.game_no + 1 or number < 1 or frame.seat != self.peer_seat:
-            self._violation(f"deal message for game {number} from seat {frame.seat} while "
-                            f"at game {self.game_no}", now)
+        author = frame.seat
+        if self.seat == HOST and author != link.peer_seat:
+            self._violation(f"seat {link.peer_seat} sent a deal message as seat {author}", now)
+            return
+        if author == self.seat or not 0 <= author < self.rules.players:
+            self._violation(f"a deal message of seat {author}", now)
+            return
+        if number > self.game_no + 1 or number < 1:
+            self._violation(f"deal message for game {number} while at game {self.game_no}",
+                            now)
+            return
+        # The host checks the signature of what it will pass on (it came over the
+        # author's own link, so a bad one is the author's); a seated player keeps it and
+        # checks it only if the audit blames its author (see _conclude).
+        if self.seat == HOST and not verify(
+            self.players[author].sign_key, frame.sig,
+            *deal_signed(self.table, number, author, frame.data),
+        ):
+            self._violation(f"seat {author}'s deal message is not signed by it", now)
             return
         if number < self.game_no and number not in self.dealers:
             return
+        self._deal_log.setdefault(number, []).append(frame)
+        if self.seat == HOST:
+            self._broadcast(frame, now, but=author)  # pass it on to every other seat
         dealer = self._dealer(number)
-        self._record(t="dealmsg", game=number, seat=frame.seat, data=frame.data.hex())
+        self._record(t="dealmsg", game=number, seat=author, data=frame.data.hex(),
+                     sig=frame.sig.hex())
         try:
-            replies = dealer.receive(frame.data, frame.seat)
+            replies = dealer.receive(frame.data, author)
         except DealFault as fault:
             self._fault(number, fault, now)
             return
@@ -607,7 +902,7 @@ class Session:
             self._emit(ev.CardsRevealed(self.sid, self.game_no, self.seat, tuple(fresh), now))
 
     def _maybe_request(self, now: float) -> None:
-        """Tell the application once that the peer wants the next game."""
+        """Tell the application once that another seat wants the next game."""
         number = self.game_no + 1
         dealer = self.dealers.get(number)
         if (
@@ -632,8 +927,6 @@ class Session:
         except DealFault as fault:
             self._fault(number, fault, now)
             return
-        if self.game is not None and self.game.is_over and self.rules.match:
-            self._previous_durak = self.game.durak
         self.game_no = number
         self.game = dealer.deal(self.rules)
         self.logs.setdefault(number, [])
@@ -644,20 +937,30 @@ class Session:
 
     # ------------------------------------------------------------ sequencing
 
+    def _head(self) -> tuple[int, bytes]:
+        """The log length we have seen and the hash after its last entry."""
+        log = self.log
+        return len(log), (log[-1].hash if log else b"")
+
     def _append(self, action: Action, pid: int, reveals: list[tuple[int, bytes]],
-                now: float) -> None:
-        """Sequencer: apply a checked action (its reveals checked too) and log it."""
+                now: float, proposal: Propose | None = None, forced: str = "") -> None:
+        """Host: apply a checked action (its reveals checked too) and log it."""
         assert self.game is not None
         index = len(self.log)
         digest, keys = self._apply(action)
-        entry = LogEntry(str(action), bytes.fromhex(digest), pid, tuple(reveals))
+        seen, seen_hash, sig = (proposal.seen, proposal.seen_hash, proposal.sig) if (
+            proposal is not None) else (0, b"", b"")
+        entry = LogEntry(str(action), bytes.fromhex(digest), pid, tuple(reveals), seen,
+                         seen_hash, sig, forced)
         self.logs[self.game_no].append(entry)
         if pid:
-            self._handled[pid] = None
+            self._handled[(action.player, pid)] = None
         self._record(t="entry", game=self.game_no, index=index, action=entry.action,
-                     hash=digest, pid=pid, reveals=[[p, k.hex()] for p, k in reveals])
-        self._push(Entry(0, self.game_no, index, entry.action, entry.hash, pid, reveals), now)
-        self._deal_out(self.game_no, keys, now)  # our keys for the cards the other drew
+                     hash=digest, pid=pid, reveals=[[p, k.hex()] for p, k in reveals],
+                     seen=seen, seen_hash=seen_hash.hex(), sig=sig.hex(), forced=forced)
+        self._broadcast(Entry(0, self.game_no, index, entry.action, entry.hash, pid, reveals,
+                              seen, seen_hash, sig, forced), now)
+        self._deal_out(self.game_no, keys, now)  # our keys for the cards others drew
         self._after_apply(action, index, digest, now)
 
     def _apply(self, action: Action) -> tuple[str, list[bytes]]:
@@ -674,6 +977,7 @@ class Session:
         return self.game.public_hash(), keys
 
     def _after_apply(self, action: Action, index: int, digest: str, now: float) -> None:
+        self.refused = {}  # the state changed: what was refused may be legal again
         self._emit(
             ev.ActionApplied(self.sid, self.game_no, index, action, tuple(self._last_events),
                              action.player == self.seat, digest, now)
@@ -682,8 +986,9 @@ class Session:
         self._after_change(now)
 
     def _check_reveals(self, seat: int, action: Action, reveals: list[tuple[int, bytes]],
-                       now: float) -> bool:
-        """Check the cards another seat opens with ``action``; a fault stops the game."""
+                       now: float, commit: bool = True) -> bool:
+        """Check the cards another seat opens with ``action``; a fault stops the game.
+        ``commit=False``: only check (a proposal, which may yet be refused)."""
         assert self.game is not None
         dealer = self.dealer
         assert dealer is not None
@@ -698,7 +1003,7 @@ class Session:
                 if not pending:
                     raise DealFault(seat, "not_held", f"played {card} without opening it")
                 position, key = pending.pop(0)
-                dealer.check_reveal(seat, card, Reveal(position, key))
+                dealer.check_reveal(seat, card, Reveal(position, key), commit)
             if pending:
                 raise DealFault(seat, "protocol", "opened more cards than it played")
         except DealFault as fault:
@@ -712,62 +1017,98 @@ class Session:
             self.game.unknown_count(seat) > 0 and card in self.game.unseen
         )
 
-    def _refuse(self, pid: int, action: str, reason: str, now: float) -> None:
-        self._handled[pid] = reason
-        self._record(t="refused", pid=pid, reason=reason[:200])
-        self._push(Refused(0, pid, reason[:200]), now)
+    def _refuse(self, link: Link, pid: int, action: str, reason: str, now: float) -> None:
+        seat = link.peer_seat
+        self._handled[(seat, pid)] = reason
+        self._record(t="refused", seat=seat, pid=pid, reason=reason[:200])
+        self._push_to(link, Refused(0, pid, reason[:200]), now)
         self._emit(ev.PeerActionRefused(self.sid, action, reason, now))
 
-    def _on_propose(self, frame: Propose, now: float) -> None:
-        if self.role is not Role.SEQUENCER:
-            self._violation("the sequencing peer sent a proposal", now)
+    def _on_propose(self, link: Link, frame: Propose, now: float) -> None:
+        seat = link.peer_seat
+        if self.seat != HOST:
+            self._violation("the host sent a proposal", now)
             return
-        if frame.pid in self._handled:
-            if self._proposed.get(frame.pid, (frame.game, frame.action)) != (
-                frame.game, frame.action
-            ):  # a new proposal under an old id: ids count per session, never reused
-                self._push(Refused(0, frame.pid, f"proposal id {frame.pid} was used before "
-                                   "(ids count from 1 per session and are never reused)"), now)
+        ident = (seat, frame.pid)
+        if ident in self._handled:
+            if self._proposed.get(ident, (frame.game, frame.action)) != (frame.game,
+                                                                          frame.action):
+                # A new proposal under an old id: ids count per seat and are never reused.
+                self._push_to(link, Refused(0, frame.pid, f"proposal id {frame.pid} was used "
+                                            "before (ids count from 1 per session and are "
+                                            "never reused)"), now)
                 return
-            reason = self._handled[frame.pid]  # the same proposal again, after a restart
+            reason = self._handled[ident]  # the same proposal again, after a restart
             if reason is not None:
-                self._push(Refused(0, frame.pid, reason[:200]), now)
+                self._push_to(link, Refused(0, frame.pid, reason[:200]), now)
             return
-        self._proposed[frame.pid] = (frame.game, frame.action)
+        self._proposed[ident] = (frame.game, frame.action)
+        reveals = [(p, bytes(k)) for p, k in frame.reveals]
+        signed = proposal_signed(self.table, frame.game, seat, frame.pid, frame.action,
+                                 reveals, frame.seen, frame.seen_hash)
+        if not verify(self.players[seat].sign_key, frame.sig, *signed):
+            self._refuse(link, frame.pid, frame.action, "the proposal is not signed by "
+                         "its seat", now)
+            return
         if frame.game != self.game_no or not self.in_game:
-            self._refuse(frame.pid, frame.action, f"game {frame.game} is not in play", now)
+            self._refuse(link, frame.pid, frame.action, f"game {frame.game} is not in play",
+                         now)
             return
         try:
             action = parse_action(frame.action)
         except ValueError as exc:
-            self._refuse(frame.pid, frame.action, str(exc), now)
+            self._refuse(link, frame.pid, frame.action, str(exc), now)
             return
-        if action.player != self.peer_seat:
-            self._refuse(frame.pid, frame.action,
-                         f"seat {self.peer_seat} may only play its own actions", now)
+        if action.player != seat:
+            self._refuse(link, frame.pid, frame.action,
+                         f"seat {seat} may only play its own actions", now)
             return
         assert self.game is not None
-        reveals = [(p, bytes(k)) for p, k in frame.reveals]
-        self._record(t="proposal", pid=frame.pid, game=frame.game, action=frame.action,
-                     reveals=[[p, k.hex()] for p, k in reveals])
-        if not self._check_reveals(self.peer_seat, action, reveals, now):
+        if not self._check_seen(seat, frame.seen, frame.seen_hash, now):
+            return
+        self._record(t="proposal", seat=seat, pid=frame.pid, game=frame.game,
+                     action=frame.action, reveals=[[p, k.hex()] for p, k in reveals])
+        if not self._check_reveals(seat, action, reveals, now, commit=False):
             return
         reason = self.game.why_illegal(action)
         if reason is not None:
-            # A stale proposal (the table changed meanwhile): refused.  The cards it
-            # opened are now known to be in the proposer's hand.
-            opened = [c for c in action_cards(action) if c not in self.game.hand(self.peer_seat)]
-            if opened:
-                self.game.reveal(self.peer_seat, opened)
-                self._record(t="opened", game=self.game_no, seat=self.peer_seat,
-                             action=frame.action, reveals=[[p, k.hex()] for p, k in reveals])
-            self._refuse(frame.pid, frame.action, reason, now)
+            # A stale proposal (the table changed meanwhile): refused, and it opens
+            # nothing (we saw its keys; no other seat did).
+            self._refuse(link, frame.pid, frame.action, reason, now)
             return
-        self._append(action, frame.pid, reveals, now)
+        self._commit_reveals(seat, action, reveals)
+        self._append(action, frame.pid, reveals, now, proposal=frame)
 
-    def _check_proposal_allowed(self, action: Action, now: float) -> None:
+    def _commit_reveals(self, seat: int, action: Action, reveals: list[tuple[int, bytes]]
+                        ) -> None:
+        """A checked proposal is logged: its cards are open from now on."""
+        assert self.game is not None
+        dealer = self.dealer
+        assert dealer is not None
+        known = set(self.game.hand(seat))
+        pending = list(reveals)
+        for card in action_cards(action):
+            if card not in known and pending:
+                position, key = pending.pop(0)
+                dealer.commit_reveal(seat, card, Reveal(position, key))
+
+    def _check_seen(self, seat: int, seen: int, seen_hash: bytes, now: float) -> bool:
+        """A proposal names the log it was made on: it must be a prefix of ours.  (A host
+        that shows seats different logs is caught when any of them proposes.)"""
+        log = self.log
+        if seen > len(log) or (seen and log[seen - 1].hash != seen_hash) or (
+            not seen and seen_hash
+        ):
+            culprit = seat if self.seat == HOST else HOST
+            self._stop(self.game_no, culprit, "forked",
+                       f"seat {seat} proposed on a log that differs from ours at entry "
+                       f"{max(seen - 1, 0)}", now)
+            return False
+        return True
+
+    def _check_proposal_allowed(self, action: Action) -> None:
         """The proposal rate limit: only one proposal is on its way at a time (so at most
-        one per round trip), and an action the sequencer refused is not proposed again
+        one per round trip), and an action the host refused is not proposed again
         until the state changes (so at most one per legal move and state)."""
         if self.pending:
             raise IllegalAction("your previous move is still on its way", action)
@@ -777,24 +1118,30 @@ class Session:
             self.refused = {}
         reason = self.refused.get(str(action))
         if reason is not None:
-            raise IllegalAction(f"{self.peer_name or 'the peer'} refused this move: {reason}",
-                                action)
+            raise IllegalAction(f"{self.players[HOST].name or 'the host'} refused this move: "
+                                f"{reason}", action)
 
     def _propose(self, action: Action, reveals: list[tuple[int, bytes]], now: float) -> None:
         pid = self._next_pid
         self._next_pid += 1
+        seen, seen_hash = self._head()
+        text = str(action)
+        sig = self.identity.sign(*proposal_signed(self.table, self.game_no, self.seat, pid,
+                                                   text, reveals, seen, seen_hash))
+        frame = Propose(0, pid, self.game_no, text, reveals, seen, seen_hash, sig)
         self.pending[pid] = action
-        self._pending_reveals[pid] = reveals
-        self._record(t="propose", pid=pid, game=self.game_no, action=str(action),
-                     reveals=[[p, k.hex()] for p, k in reveals])
-        self._push(Propose(0, pid, self.game_no, str(action), reveals), now)
+        self._pending_frames[pid] = frame
+        self._record(t="propose", pid=pid, game=self.game_no, action=text,
+                     reveals=[[p, k.hex()] for p, k in reveals], seen=seen,
+                     seen_hash=seen_hash.hex(), sig=sig.hex())
+        self._push_to(self.links[HOST], frame, now)
 
-    def _on_refused(self, frame: Refused, now: float) -> None:
+    def _on_refused(self, link: Link, frame: Refused, now: float) -> None:
         action = self.pending.pop(frame.pid, None)
-        self._pending_reveals.pop(frame.pid, None)
-        if action is None:
+        self._pending_frames.pop(frame.pid, None)
+        if action is None or link.peer_seat != HOST:
             return
-        self._record(t="refused", pid=frame.pid, reason=frame.reason)
+        self._record(t="refused", seat=self.seat, pid=frame.pid, reason=frame.reason)
         state = (self.game_no, len(self.log))
         if self._refused_state != state:
             self._refused_state = state
@@ -803,12 +1150,12 @@ class Session:
         self._emit(ev.ActionRefused(self.sid, action, frame.reason, now))
         self._after_change(now)
 
-    def _on_entry(self, frame: Entry, now: float) -> None:
-        if self.role is not Role.FOLLOWER:
-            self._violation("the following peer sent a log entry", now)
+    def _on_entry(self, link: Link, frame: Entry, now: float) -> None:
+        if self.seat == HOST or link.peer_seat != HOST:
+            self._violation("a seated player sent a log entry", now)
             return
         if frame.game in self._broken:
-            self.drops["after_stop"] += 1
+            self._drops["after_stop"] += 1
             return
         if frame.game != self.game_no or self.game is None:
             self._desync(frame.game, frame.index,
@@ -827,42 +1174,60 @@ class Session:
             self._desync(frame.game, frame.index, f"unreadable entry: {exc}", now)
             return
         reveals = [(p, bytes(k)) for p, k in frame.reveals]
-        if action.player == self.seat:
+        actor = action.player
+        if not 0 <= actor < self.rules.players:
+            self._stop(frame.game, HOST, "illegal", f"sent entry {frame.index} for seat "
+                       f"{actor}", now)
+            return
+        if actor == self.seat:
             proposed = self.pending.get(frame.pid) if frame.pid else None
             if proposed != action:
-                self._stop(frame.game, self.peer_seat, "forged", f"sent entry {frame.index}, "
+                self._stop(frame.game, HOST, "forged", f"sent entry {frame.index}, "
                            f"which plays our seat ({action}) though we did not propose it",
                            now)
                 return
             del self.pending[frame.pid]
-            self._pending_reveals.pop(frame.pid, None)
-        elif frame.pid:
-            self._desync(frame.game, frame.index, "an entry of the peer's own seat names a "
-                         "proposal of mine", now)
-            return
+            self._pending_frames.pop(frame.pid, None)
+            dealer = self.dealer
+            assert dealer is not None
+            for card in action_cards(action):  # our proposal is logged: its cards open
+                dealer.reveal(card)
         else:
-            if not self._check_reveals(action.player, action, reveals, now):
+            if actor != HOST:  # another seat's proposal, passed on with its signature (kept,
+                # and checked if the audit blames that seat: see _conclude)
+                if not frame.pid or len(frame.sig) != 64:
+                    self._stop(frame.game, HOST, "forged", f"sent entry {frame.index} "
+                               f"({action}) without seat {actor}'s proposal", now)
+                    return
+                if not self._check_seen(actor, frame.seen, frame.seen_hash, now):
+                    return
+            elif frame.pid:
+                self._desync(frame.game, frame.index, "an entry of the host's own seat "
+                             "names a proposal", now)
+                return
+            if not self._check_reveals(actor, action, reveals, now):
                 return
         reason = self.game.why_illegal(action)
         if reason is not None:
-            self._stop(frame.game, self.peer_seat, "illegal", f"sent entry {frame.index} "
+            self._stop(frame.game, HOST, "illegal", f"sent entry {frame.index} "
                        f"({action}), which is illegal: {reason}", now)
             return
         digest, keys = self._apply(action)
         self._deal_out(frame.game, keys, now)
-        log.append(LogEntry(str(action), frame.hash, frame.pid, tuple(reveals)))
+        log.append(LogEntry(str(action), frame.hash, frame.pid, tuple(reveals), frame.seen,
+                            frame.seen_hash, frame.sig, frame.forced))
         self._record(t="entry", game=frame.game, index=frame.index, action=str(action),
                      hash=frame.hash.hex(), pid=frame.pid,
-                     reveals=[[p, k.hex()] for p, k in reveals])
+                     reveals=[[p, k.hex()] for p, k in reveals], seen=frame.seen,
+                     seen_hash=frame.seen_hash.hex(), sig=frame.sig.hex(), forced=frame.forced)
         if digest != frame.hash.hex():
             self._emit(
                 ev.ActionApplied(self.sid, frame.game, frame.index, action,
-                                 tuple(self._last_events), action.player == self.seat, digest,
-                                 now)
+                                 tuple(self._last_events), actor == self.seat, digest, now)
             )
             self._desync(frame.game, frame.index,
                          f"state hash after entry {frame.index} differs "
-                         f"(mine {digest[:12]}, the sequencer's {frame.hash.hex()[:12]})", now)
+                         f"(mine {digest[:12]}, the host's {frame.hash.hex()[:12]})", now)
             return
         self._after_apply(action, frame.index, digest, now)
 
@@ -887,7 +1252,7 @@ class Session:
         automatic = [a for a in game.automatic_actions() if a.player == self.seat]
         if not automatic:
             return
-        if self.role is Role.SEQUENCER:
+        if self.seat == HOST:
             self._append(automatic[0], 0, [], now)
         elif not self.pending:
             self._propose(automatic[0], [], now)
@@ -900,20 +1265,21 @@ class Session:
 
     def _stop(self, number: int, culprit: int, code: str, detail: str, now: float,
               stopper: int | None = None) -> None:
-        """Stop game ``number`` (the evidence names ``culprit``); both seats then publish
-        their seeds and the audit decides."""
+        """Stop game ``number`` (the evidence names ``culprit``); every seat then
+        publishes its seed and the audit decides."""
         if number in self._stops or number in self.audits:
             return
-        by_peer = stopper is not None and stopper != self.seat
+        by = self.seat if stopper is None else stopper
         self._broken.add(number)
         index = len(self.logs.get(number, []))
-        self._set_stop(number, Stop(self.seat if stopper is None else stopper, index,
-                                    detail[:200], True, culprit, code[:24]))
-        if not by_peer:
-            fault = Fault(0, number, index, culprit, code[:24], detail[:200])
-            self._faults[number] = fault
-            self._push(fault, now)
-        self._emit(ev.GameStopped(self.sid, number, culprit, detail, by_peer, now))
+        self._set_stop(number, Stop(by, index, detail[:200], True, culprit, code[:24]))
+        fault = Fault(0, number, index, culprit, code[:24], detail[:200], by)
+        self._faults[number] = fault
+        if by == self.seat:
+            self._broadcast(fault, now)
+        elif self.seat == HOST:
+            self._broadcast(fault, now, but=by)  # pass a seat's fault on to the others
+        self._emit(ev.GameStopped(self.sid, number, culprit, detail, by != self.seat, now))
         self._publish_seed(number, now)
 
     def _set_stop(self, number: int, stop: Stop) -> None:
@@ -921,15 +1287,15 @@ class Session:
         self._record(t="stop", game=number, seat=stop.seat, index=stop.index,
                      reason=stop.reason, claim=stop.claim, culprit=stop.culprit, code=stop.code)
 
-    def _on_fault(self, frame: Fault, now: float) -> None:
+    def _on_fault(self, link: Link, frame: Fault, now: float) -> None:
         if frame.game not in self.dealers:
             self._violation(f"a fault reported for game {frame.game}, never dealt", now)
             return
+        by = link.peer_seat if self.seat == HOST else frame.by
         if frame.code == "desync" and frame.game not in self._stops:
             self._emit(ev.DesyncDetected(self.sid, frame.game, frame.index, frame.detail, True,
                                          now))
-        self._stop(frame.game, frame.seat, frame.code, frame.detail, now,
-                   stopper=self.peer_seat)
+        self._stop(frame.game, frame.seat, frame.code, frame.detail, now, stopper=by)
 
     def _publish_seed(self, number: int, now: float) -> None:
         dealer = self.dealers.get(number)
@@ -957,9 +1323,8 @@ class Session:
             return
         dealer = self.dealers[number]
         log = self.logs.get(number, [])
-        names = [self.name or "you", self.peer_name or "the peer"]
-        if self.seat == 1:
-            names.reverse()
+        names = self.names
+        names[self.seat] = self.name or "you"
         if refused and not dealer.seeds_in:
             missing = next(s for s in range(dealer.n) if s not in dealer.seeds)
             verdict = Verdict(False, "refused", f"{names[missing]} did not publish its keys "
@@ -967,6 +1332,7 @@ class Session:
         else:
             verdict = audit(dealer, self.rules, [(e.action, e.hash) for e in log], names,
                             self._stops.get(number))
+            verdict = self._check_blame(number, verdict, names)
         self.audits[number] = verdict
         self._audit_due.pop(number, None)
         self._record(t="audit", game=number, fair=verdict.fair, code=verdict.code,
@@ -974,75 +1340,119 @@ class Session:
                      state_hash=verdict.state_hash)
         self._emit(ev.GameAudited(self.sid, number, verdict.fair, verdict.text, verdict.code,
                                   verdict.culprit, verdict.state_hash, log_hash(log), now))
+        if self._ending and not self._replaying:
+            self.close(now, self._ending)
+
+    def _check_blame(self, number: int, verdict: Verdict, names: list[str]) -> Verdict:
+        """The audit blames a seat for what the host passed on to us: was it really that
+        seat's (its signature), or did the host make it up?"""
+        culprit = verdict.culprit
+        if verdict.fair or culprit is None or self.seat == HOST or culprit in (HOST, self.seat):
+            return verdict
+        key = self.players[culprit].sign_key
+        forged = [d for d in self._deal_log.get(number, []) if d.seat == culprit and not verify(
+            key, d.sig, *deal_signed(self.table, number, culprit, d.data))]
+        for e in self.logs.get(number, []):
+            action = parse_action(e.action)
+            if action.player == culprit and not verify(key, e.sig, *proposal_signed(
+                    self.table, number, culprit, e.pid, e.action, list(e.reveals), e.seen,
+                    e.seen_hash)):
+                forged.append(e)  # type: ignore[arg-type]
+        if not forged:
+            return verdict
+        return Verdict(False, "forged", f"{names[HOST]} cheated: passed on messages of "
+                       f"{names[culprit]} that {names[culprit]} did not sign",
+                       HOST, verdict.state_hash)
 
     # ---------------------------------------------------------------- resync
 
-    def _peer_restarted(self, now: float) -> None:
-        """The peer came back from its journal: restart both streams and catch up."""
-        self.stats["peer_restarts"] += 1
-        self.channel.reset()
-        self.channel.push(Sync(0, self.game_no, len(self.log)), now)
-        self._catch_up = True
+    def _peer_restarted(self, link: Link, now: float) -> None:
+        """A seat came back from its journal: both streams of that link restart and each
+        side sends what the other may lack (on the other's Sync)."""
+        self._push_to(link, Sync(0, self.game_no, len(self.log)), now)
+        if self.seat != HOST:
+            self._push_to(link, Hello(0, self.seat, self.name or "player",
+                                      self.identity.public), now)
+        self._catch_up.add(link.peer_seat)
 
-    def _on_sync(self, frame: Sync, now: float) -> None:
-        if not self._catch_up:
+    def _on_sync(self, link: Link, frame: Sync, now: float) -> None:
+        if link.peer_seat not in self._catch_up:
             return
-        self._catch_up = False
+        self._catch_up.discard(link.peer_seat)
+        if self.seat == HOST:
+            seats = [SeatInfo(p.seat, p.name[:40], p.sign_key, p.kind)
+                     for _, p in sorted(self.players.items())]
+            self._push_to(link, Seating(0, self.table, seats, self.clock, self.grace,
+                                        self.started), now)
         first = max(frame.game, 1)
         for number in sorted(set(self.dealers) | set(self.logs)):
             if number < first:
                 continue
-            dealer = self.dealers.get(number)
-            if self.role is Role.SEQUENCER:
+            entries = self.logs.get(number, [])
+            if self.seat == HOST:
                 start = frame.log_len if number == frame.game else 0
-                entries = self.logs.get(number, [])
                 if number == frame.game and frame.log_len > len(entries):
-                    self._desync(number, len(entries), "the peer has entries I never sent", now)
+                    self._desync(number, len(entries), "a seat has entries I never sent", now)
                     return
-            if dealer is not None:
-                self._deal_out(number, dealer.sent(), now)
-            if self.role is Role.SEQUENCER:
+            for deal in self._deal_log.get(number, []):
+                # The host resends everybody's but the restarted seat's own messages; a
+                # seated player resends its own.
+                ours = deal.seat == self.seat
+                if (ours or self.seat == HOST) and deal.seat != link.peer_seat:
+                    self._push_to(link, deal, now)
+            if self.seat == HOST:
                 for index in range(start, len(entries)):
                     e = entries[index]
-                    self._push(Entry(0, number, index, e.action, e.hash, e.pid,
-                                     list(e.reveals)), now)
+                    self._push_to(link, Entry(0, number, index, e.action, e.hash, e.pid,
+                                              list(e.reveals), e.seen, e.seen_hash, e.sig,
+                                              e.forced), now)
             fault = self._faults.get(number)
             if fault is not None:
-                self._push(fault, now)
-        if self.role is Role.FOLLOWER:
-            for pid in sorted(self.pending):
-                self._push(Propose(0, pid, self.game_no, str(self.pending[pid]),
-                                   self._pending_reveals.get(pid, [])), now)
+                self._push_to(link, fault, now)
+        if self.seat != HOST:
+            for pid in sorted(self._pending_frames):
+                self._push_to(link, self._pending_frames[pid], now)
 
     # --------------------------------------------------------------- helpers
 
     def _desync(self, game: int, index: int, detail: str, now: float) -> None:
-        """Our states disagree: reported to both sides, and the game is stopped for the
+        """Our states disagree: reported to every seat, and the game is stopped for the
         audit (which finds who made them disagree)."""
         if game in self._broken:
             return
         self._emit(ev.DesyncDetected(self.sid, game, index, detail, False, now))
+        culprit = HOST if self.seat != HOST else next(iter(self.links), HOST)
         if game in self.dealers:
-            self._stop(game, self.peer_seat, "desync", detail, now)
+            self._stop(game, culprit, "desync", detail, now)
         else:
             self._broken.add(game)
-            self._push(Fault(0, game, index, self.peer_seat, "desync", detail[:200]), now)
+            self._broadcast(Fault(0, game, index, culprit, "desync", detail[:200], self.seat),
+                            now)
 
     def _violation(self, detail: str, now: float) -> None:
-        self.drops["violation"] += 1
+        self._drops["violation"] += 1
         self._emit(ev.ProtocolViolation(self.sid, detail, now))
 
     def _check_closed(self, now: float) -> None:
         if self._closing_since is None or self.closed:
             return
-        if self.channel.in_flight == 0 or now >= self._closing_since + self.config.close_timeout:
+        in_flight = sum(link.channel.in_flight for link in self.links.values())
+        if in_flight == 0 or now >= self._closing_since + self.config.close_timeout:
             self.closed = True
             self._linger_until = now + self.config.linger
             self._emit(ev.SessionClosed(self.sid, self.close_reason, False, now))
 
-    def _push(self, frame: Frame, now: float) -> None:
+    def _push_to(self, link: Link, frame: Frame, now: float) -> None:
         if not self._replaying:
-            self.channel.push(frame, now)
+            link.push(frame, now)
+
+    def _broadcast(self, frame: Frame, now: float, but: int | None = None) -> None:
+        """To every link (a seated player has one: the host's), except seat ``but``."""
+        if self._replaying:
+            return
+        for seat, link in self.links.items():
+            if seat != but:
+                link.push(frame, now)
 
     def _emit(self, event: Any) -> None:
         if not self._replaying:
@@ -1067,162 +1477,12 @@ class Session:
         """Rebuild a session from its journal records (a restarted kernel resumes).
 
         The records are replayed through the same code that made them (nothing is sent
-        or reported meanwhile); then a new epoch starts, and when the peer hears it both
-        streams restart and each side resends what the other may lack.  Raises
-        ``ValueError`` if the journal is not a session journal of this version or does
-        not replay.
+        or reported meanwhile); then a new epoch starts, and when a peer hears it both
+        streams of that link restart and each side resends what the other may lack.
+        Raises ``ValueError`` if the journal is not a session journal of this version or
+        does not replay.
         """
-        if not records or records[0].get("t") != "session":
-            raise ValueError("not a session journal (no header record)")
-        head = records[0]
-        if head.get("version") != JOURNAL_VERSION:
-            raise ValueError(f"a journal of version {head.get('version', 1)} (this durak "
-                             f"writes version {JOURNAL_VERSION}); it cannot be resumed")
-        session = cls(
-            int(head["sid"]),
-            head["role"],
-            bytes.fromhex(head["key"]),
-            Rules.from_dict(head["rules"]),
-            (str(head["peer_addr"][0]), int(head["peer_addr"][1])),
-            now,
-            entropy=entropy,
-            dealer_factory=dealer_factory,
-            config=config,
-            peer_name=str(head.get("peer_name", "")),
-            name=str(head.get("name", "")),
-            sas=str(head.get("sas", "")),
-            _restoring=True,
-        )
-        session._replaying = True
-        try:
-            session._replay(records[1:], now)
-        except (KeyError, TypeError, ValueError, DealFault) as exc:
-            raise ValueError(f"journal: {exc}") from None
-        finally:
-            session._replaying = False
-        session._record(t="epoch", epoch=session.epoch)
-        session.channel.reset()
-        session.channel.push(Sync(0, session.game_no, len(session.log)), now)
-        session._catch_up = True
-        for number in list(session._audit_due):
-            session._audit_due[number] = now + session.config.audit_timeout
-        if session.game is not None:
-            dealer = session.dealer
-            session._emit(ev.GameStarted(
-                session.sid, session.game_no, session.seat, session.game.public_hash(), now,
-                resumed=True, shown=dealer.shown_trump if dealer is not None else None))
-        return session
+        from .restore import replay_journal
 
-    def _replay(self, records: list[dict[str, Any]], now: float) -> None:
-        epoch = 0
-        for rec in records:
-            kind = rec.get("t")
-            if kind == "epoch":
-                epoch = max(epoch, int(rec["epoch"]))
-            elif kind == "dealer":
-                number = int(rec["game"])
-                if number in self.dealers:
-                    raise ValueError(f"game {number} has two dealers")
-                previous = rec.get("previous")
-                context = DealContext(self.sid, number, self.seat, self.rules.players,
-                                      self.rules.deck_size, self._entropy,
-                                      None if previous is None else int(previous))
-                self.dealers[number] = self._dealer_factory(context, bytes.fromhex(rec["seed"]))
-            elif kind == "begin":
-                number = int(rec["game"])
-                self.dealers[number].begin()
-                self._maybe_deal(number, now)
-            elif kind == "dealmsg":
-                number = int(rec["game"])
-                self.dealers[number].receive(bytes.fromhex(rec["data"]), int(rec["seat"]))
-                self._after_deal_message(number, now)
-            elif kind == "entry":
-                self._replay_entry(rec, now)
-            elif kind == "propose":
-                pid = int(rec["pid"])
-                action = parse_action(rec["action"])
-                dealer = self.dealer
-                assert dealer is not None
-                for card in action_cards(action):
-                    dealer.reveal(card)
-                self.pending[pid] = action
-                self._pending_reveals[pid] = [(int(p), bytes.fromhex(k))
-                                              for p, k in rec.get("reveals", [])]
-                self._next_pid = max(self._next_pid, pid + 1)
-            elif kind == "proposal":  # a proposal the sequencer received (its outcome follows)
-                self._proposed[int(rec["pid"])] = (int(rec.get("game", self.game_no)),
-                                                   str(rec["action"]))
-            elif kind == "opened":  # cards a refused proposal opened (section 8, rule 4)
-                action = parse_action(rec["action"])
-                reveals = [(int(p), bytes.fromhex(k)) for p, k in rec.get("reveals", [])]
-                assert self.game is not None
-                seat = int(rec["seat"])
-                if not self._check_reveals(seat, action, reveals, now):
-                    raise ValueError("a refused proposal's cards do not check")
-                opened = [c for c in action_cards(action) if c not in self.game.hand(seat)]
-                if opened:
-                    self.game.reveal(seat, opened)
-            elif kind == "refused":
-                pid = int(rec["pid"])
-                reason = str(rec.get("reason", ""))
-                if self.role is Role.FOLLOWER:
-                    action_ = self.pending.pop(pid, None)
-                    self._pending_reveals.pop(pid, None)
-                    if action_ is not None:
-                        self.refused[str(action_)] = reason
-                        self._refused_state = (self.game_no, len(self.log))
-                    self._next_pid = max(self._next_pid, pid + 1)
-                else:
-                    self._handled[pid] = reason
-            elif kind == "stop":
-                number = int(rec["game"])
-                self._broken.add(number)
-                culprit = rec.get("culprit")
-                self._stops[number] = Stop(int(rec["seat"]), int(rec["index"]),
-                                           str(rec["reason"]), bool(rec.get("claim", True)),
-                                           None if culprit is None else int(culprit),
-                                           str(rec.get("code", "stopped")))
-            elif kind == "publish":
-                number = int(rec["game"])
-                self.dealers[number].publish_seed()
-                self._audit_due.setdefault(number, now)
-            elif kind == "audit":
-                number = int(rec["game"])
-                self.audits[number] = Verdict(bool(rec["fair"]), str(rec["code"]),
-                                              str(rec["detail"]), rec.get("culprit"),
-                                              str(rec.get("state_hash", "")))
-                self._audit_due.pop(number, None)
-            elif kind == "bye":
-                self.closed = True
-        self.epoch = epoch + 1
-        self._linger_until = now if self.closed else None
-
-    def _replay_entry(self, rec: dict[str, Any], now: float) -> None:
-        number = int(rec["game"])
-        if number != self.game_no or self.game is None:
-            raise ValueError(f"an entry of game {number} while at game {self.game_no}")
-        index = int(rec["index"])
-        if index != len(self.log):
-            raise ValueError(f"game {number} entry {len(self.log)} is missing")
-        action = parse_action(rec["action"])
-        reveals = [(int(p), bytes.fromhex(k)) for p, k in rec.get("reveals", [])]
-        pid = int(rec.get("pid", 0))
-        dealer = self.dealer
-        assert dealer is not None
-        if action.player == self.seat:
-            for card in action_cards(action):
-                dealer.reveal(card)
-            if self.role is Role.FOLLOWER and pid:
-                self.pending.pop(pid, None)
-                self._pending_reveals.pop(pid, None)
-        elif not self._check_reveals(action.player, action, reveals, now):
-            raise ValueError(f"game {number} entry {index} opens a card that does not check")
-        if self.role is Role.SEQUENCER and pid:
-            self._handled[pid] = None
-        digest, _ = self._apply(action)
-        if digest != rec["hash"]:
-            raise ValueError(f"game {number} entry {index} does not replay")
-        self.logs[number].append(LogEntry(rec["action"], bytes.fromhex(digest), pid,
-                                          tuple(reveals)))
-        self._take_new_cards(now)
-        self._after_change(now)
+        return replay_journal(cls, records, now, entropy=entropy,
+                              dealer_factory=dealer_factory, config=config)

@@ -3,9 +3,9 @@
 Two kinds of datagram share one 4-byte header, ``b"DK"``, the wire version and a kind
 byte, so a stray datagram from another program is recognised and dropped cheaply::
 
-    discovery:  b"DK" 0x02 b"D"  msgpack(Announce | Invite | Answer | Confirm | Paired
-                                         | Cancel | Ack)
-    session:    b"DK" 0x02 b"S"  sid (8 bytes, big-endian)  tag (16 bytes)  msgpack(Packet)
+    discovery:  b"DK" 0x03 b"D"  msgpack(Announce | Join | Invite | Answer | Confirm
+                                         | Paired | Cancel | Ack)
+    session:    b"DK" 0x03 b"S"  sid (8 bytes, big-endian)  tag (16 bytes)  msgpack(Packet)
 
 Discovery messages travel in clear (they are what lets two strangers meet).  Session
 datagrams are authenticated: ``tag`` is a keyed BLAKE2b over the header, the sender's
@@ -29,12 +29,13 @@ from msgspec import Meta, Struct
 #: Every datagram of the protocol starts with these two bytes.
 MAGIC: Final = b"DK"
 #: Version of the framing below; a datagram of another version is dropped (an
-#: announcement of version 1 is recognised, so the lobby can say the peer is too old).
-WIRE_VERSION: Final = 2
-OLD_WIRE_VERSIONS: Final = (1,)
+#: announcement of an older version is recognised, so the lobby can say the peer runs
+#: an older durak).
+WIRE_VERSION: Final = 3
+OLD_WIRE_VERSIONS: Final = (1, 2)
 #: Name and version announced in discovery, so other LAN games on port 37020 are ignored.
 PROTOCOL: Final = "durak-lan"
-PROTOCOL_VERSION: Final = 2
+PROTOCOL_VERSION: Final = 3
 #: Largest datagram sent or accepted: fits one Ethernet frame with room for tunnels.
 MAX_DATAGRAM: Final = 1200
 #: Default UDP port of discovery broadcasts (the tutorial's port).
@@ -60,6 +61,22 @@ Tag8 = Annotated[bytes, Meta(min_length=8, max_length=8)]
 #: A SPAKE2 message (33 bytes with the library's ed25519 group; empty without a PIN).
 SpakeMessage = Annotated[bytes, Meta(max_length=64)]
 Seat = Annotated[int, Meta(ge=0, le=5)]
+Signature = Annotated[bytes, Meta(min_length=64, max_length=64)]
+MaybeSignature = Annotated[bytes, Meta(max_length=64)]
+
+
+class TableInfo(Struct, array_like=True, frozen=True):
+    """A table being hosted: who sits where ("" for an open seat), the move clock
+    (seconds, 0 for none), the grace period before a lost seat may go to a bot
+    (seconds), whether play has started, and whether it takes players."""
+
+    table: U64
+    seats: Annotated[list[Annotated[str, Meta(max_length=40)]], Meta(min_length=2,
+                                                                        max_length=6)]
+    clock: Annotated[int, Meta(ge=0, le=3600)] = 0
+    grace: Annotated[int, Meta(ge=0, le=3600)] = 60
+    started: bool = False
+    open: bool = True
 RuleValue = bool | int | str | None
 RulesDict = Annotated[dict[Annotated[str, Meta(max_length=40)], RuleValue], Meta(max_length=16)]
 
@@ -85,6 +102,18 @@ class Announce(Struct, tag="announce", array_like=True, frozen=True):
     rules: RulesDict
     busy: bool = False
     tags: Annotated[list[Tag8], Meta(max_length=8)] = []
+    table: TableInfo | None = None
+
+
+class Join(Struct, tag="join", array_like=True, frozen=True):
+    """"Seat me at your table" (``team``: the team wanted with ``Rules(teams=True)``,
+    -1 for any).  The host answers with an Invite for a seat, or a Cancel with no seat."""
+
+    node: U64
+    to: U64
+    table: U64
+    name: Name
+    team: Annotated[int, Meta(ge=-1, le=2)] = -1
 
 
 class Invite(Struct, tag="invite", array_like=True, frozen=True):
@@ -103,6 +132,8 @@ class Invite(Struct, tag="invite", array_like=True, frozen=True):
     rules: RulesDict
     commit: Key
     spake: SpakeMessage = b""
+    table: U64 = 0
+    seat: Annotated[int, Meta(ge=1, le=5)] = 1
 
 
 class Answer(Struct, tag="answer", array_like=True, frozen=True):
@@ -142,15 +173,18 @@ class Paired(Struct, tag="paired", array_like=True, frozen=True):
 
 
 class Cancel(Struct, tag="cancel", array_like=True, frozen=True):
-    """The inviter withdraws an invitation (the invitee drops its Accept/Decline prompt)."""
+    """The inviter withdraws an invitation (the invitee drops its Accept/Decline prompt);
+    a host that cannot seat a Join answers with one too (``invite`` = the table id)."""
 
     node: U64
     to: U64
     invite: U64
+    reason: Reason = ""
 
 
 class Ack(Struct, tag="ack", array_like=True, frozen=True):
-    """Receipt of an Invite, Answer or Cancel (``what`` names which): stops its retries."""
+    """Receipt of a Join, Invite, Answer or Cancel (``what`` names which): stops its
+    retries."""
 
     node: U64
     to: U64
@@ -158,11 +192,12 @@ class Ack(Struct, tag="ack", array_like=True, frozen=True):
     what: Annotated[str, Meta(max_length=16)]
 
 
-DiscoveryMessage = Announce | Invite | Answer | Confirm | Paired | Cancel | Ack
+DiscoveryMessage = Announce | Join | Invite | Answer | Confirm | Paired | Cancel | Ack
 
 
 class OldAnnounce(Struct, array_like=True, frozen=True):
-    """An announcement of wire version 1, read only to say who runs an older durak."""
+    """An announcement of an older wire version, read only to say who runs an older
+    durak."""
 
     tag: str
     proto: str
@@ -183,14 +218,47 @@ class Sync(Struct, tag="sync", array_like=True, frozen=True):
     log_len: Count
 
 
+class Hello(Struct, tag="hello", array_like=True, frozen=True):
+    """A seated player to the host, first thing on every stream: its seat, name and the
+    public key its messages to the table are signed with."""
+
+    seq: U64
+    seat: Seat
+    name: Name
+    sign_key: Key
+
+
+class SeatInfo(Struct, array_like=True, frozen=True):
+    """One seat of a table: its player's name and signing key (empty for an open seat)
+    and kind: ``"host"``, ``"player"``, ``"bot"`` or ``"open"``."""
+
+    seat: Seat
+    name: Annotated[str, Meta(max_length=40)]
+    sign_key: Annotated[bytes, Meta(max_length=32)]
+    kind: Annotated[str, Meta(max_length=8)]
+
+
+class Seating(Struct, tag="seating", array_like=True, frozen=True):
+    """Host -> every seat: the table (each seat's player and key), the move clock and
+    the grace period (seconds, 0: none), and whether play has started."""
+
+    seq: U64
+    table: U64
+    seats: Annotated[list[SeatInfo], Meta(min_length=2, max_length=6)]
+    clock: Annotated[int, Meta(ge=0, le=3600)]
+    grace: Annotated[int, Meta(ge=0, le=3600)]
+    start: bool
+
+
 class Deal(Struct, tag="deal", array_like=True, frozen=True):
     """A message of seat ``seat``'s dealer for game ``game`` (opaque to the session; its
-    schema is the dealer's, see :mod:`durak_net.dealer`)."""
+    schema is the dealer's, see :mod:`durak_net.dealer`), signed by that seat."""
 
     seq: U64
     game: Count
     seat: Seat
     data: Annotated[bytes, Meta(max_length=760)]
+    sig: Signature
 
 
 #: A card opened by its holder: ``[position, key]`` (the position the deal gave it, the
@@ -200,34 +268,44 @@ Reveals = Annotated[list[Reveal], Meta(max_length=6)]
 
 
 class Propose(Struct, tag="propose", array_like=True, frozen=True):
-    """Follower -> sequencer: "please append this action of mine" (proposal ``pid``),
-    with a reveal for every card it opens from its hidden hand."""
+    """A seated player -> the host: "please append this action of mine" (proposal
+    ``pid``), with a reveal for every card it opens from its hidden hand, the length of
+    the log it has seen and the hash after its last entry, all signed."""
 
     seq: U64
     pid: U64
     game: Count
     action: ActionText
-    reveals: Reveals = []
+    reveals: Reveals
+    seen: Count
+    seen_hash: Annotated[bytes, Meta(max_length=16)]
+    sig: Signature
 
 
 class Entry(Struct, tag="entry", array_like=True, frozen=True):
-    """Sequencer -> follower: log entry ``index`` of game ``game``, the hash of the public
+    """Host -> every seat: log entry ``index`` of game ``game``, the hash of the public
     state after it, and the reveals of the cards the action opened.
 
-    ``pid`` names the follower's proposal it came from, 0 for the sequencer's own actions.
-    """
+    An action of another seat carries its proposal: ``pid``, ``seen``, ``seen_hash``
+    and ``sig`` as the proposer signed them (``pid`` 0 and an empty ``sig`` for the
+    host's own actions and for what the host plays for a seat: ``forced`` then says why,
+    ``"timeout"``)."""
 
     seq: U64
     game: Count
     index: Count
     action: ActionText
     hash: Hash16
-    pid: U64 = 0
-    reveals: Reveals = []
+    pid: U64
+    reveals: Reveals
+    seen: Count
+    seen_hash: Annotated[bytes, Meta(max_length=16)]
+    sig: MaybeSignature
+    forced: Annotated[str, Meta(max_length=16)] = ""
 
 
 class Refused(Struct, tag="refused", array_like=True, frozen=True):
-    """Sequencer -> follower: proposal ``pid`` was not applied, and why."""
+    """Host -> the proposer: proposal ``pid`` was not applied, and why."""
 
     seq: U64
     pid: U64
@@ -235,8 +313,9 @@ class Refused(Struct, tag="refused", array_like=True, frozen=True):
 
 
 class Fault(Struct, tag="fault", array_like=True, frozen=True):
-    """"I stop game ``game`` after entry ``index``: seat ``seat`` broke the deal or the
-    rules (``code``, ``detail``)".  Both sides then publish their seeds for the audit."""
+    """"Game ``game`` stops after entry ``index``: seat ``seat`` broke the deal or the
+    rules (``code``, ``detail``)", as seat ``by`` found; the host passes a seat's Fault on
+    to every seat.  All then publish their seeds for the audit."""
 
     seq: U64
     game: Count
@@ -244,6 +323,17 @@ class Fault(Struct, tag="fault", array_like=True, frozen=True):
     seat: Seat
     code: Annotated[str, Meta(max_length=24)]
     detail: Reason
+    by: Seat
+
+
+class Status(Struct, tag="status", array_like=True, frozen=True):
+    """Host -> every seat: seat ``seat``'s connection is ``"lost"``, ``"back"``, or the
+    player ``"left"``."""
+
+    seq: U64
+    seat: Seat
+    state: Annotated[str, Meta(max_length=8)]
+    detail: Reason = ""
 
 
 class Bye(Struct, tag="bye", array_like=True, frozen=True):
@@ -253,7 +343,7 @@ class Bye(Struct, tag="bye", array_like=True, frozen=True):
     reason: Reason
 
 
-Frame = Sync | Deal | Propose | Entry | Refused | Fault | Bye
+Frame = Sync | Hello | Seating | Deal | Propose | Entry | Refused | Fault | Status | Bye
 
 
 class Packet(Struct, array_like=True, frozen=True):
@@ -323,9 +413,10 @@ def decode_discovery(data: bytes) -> DiscoveryMessage:
 
 
 def decode_old_announce(data: bytes) -> OldAnnounce | None:
-    """The sender of a version-1 announcement (to tell the person it runs an older
-    durak), or None if ``data`` is not one."""
-    if len(data) > MAX_DATAGRAM or data[:4] != MAGIC + bytes([1]) + KIND_DISCOVERY:
+    """The sender of an announcement of an older version (to tell the person it runs an
+    older durak), or None if ``data`` is not one."""
+    if (len(data) > MAX_DATAGRAM or data[:2] != MAGIC or data[2] not in OLD_WIRE_VERSIONS
+            or data[3:4] != KIND_DISCOVERY):
         return None
     try:
         message = _old_announce_decoder.decode(data[4:])

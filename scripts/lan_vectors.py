@@ -37,6 +37,8 @@ from durak_net.crypto import (  # noqa: E402
     transcript,
 )
 from durak_net.dealer import DealContext, MentalDealer, decode  # noqa: E402
+from durak_net.identity import Identity  # noqa: E402
+from durak_net.session import deal_signed, proposal_signed, table_words  # noqa: E402
 from durak_net.wire import (  # noqa: E402
     PROTOCOL,
     PROTOCOL_VERSION,
@@ -45,8 +47,10 @@ from durak_net.wire import (  # noqa: E402
     Confirm,
     Entry,
     Invite,
+    Join,
     Packet,
     Paired,
+    TableInfo,
     encode_discovery,
     encode_packet_body,
     session_header,
@@ -174,6 +178,10 @@ def datagrams(pair: dict[str, Any], dealt: dict[str, Any]) -> dict[str, Any]:
     discovery = {
         "announce": Announce(PROTOCOL, PROTOCOL_VERSION, alice, "Alice", 40123, rules, False,
                              []),
+        "announce_table": Announce(PROTOCOL, PROTOCOL_VERSION, alice, "Alice", 40123,
+                                   Rules(players=3).to_dict(), True, [],
+                                   TableInfo(0x7AB1E, ["Alice", "", ""], 30, 60, False, True)),
+        "join": Join(bob, alice, 0x7AB1E, "Bob", -1),
         "invite": Invite(alice, bob, invite, "Alice", rules, bytes.fromhex(pair["commitment"])),
         "answer": Answer(bob, alice, invite, True, "", b_pub),
         "confirm": Confirm(alice, bob, invite, a_pub, bytes.fromhex(pair["proof_inviter"])),
@@ -189,7 +197,7 @@ def datagrams(pair: dict[str, Any], dealt: dict[str, Any]) -> dict[str, Any]:
     action = f"0 attack {deck[0]}"
     game.apply(parse_action(action))
     entry = Entry(7, 1, 0, action, bytes.fromhex(game.public_hash()), 0,
-                  [(0, mental.card_key(bytes.fromhex(dealt["seeds"][0]), 0))])
+                  [(0, mental.card_key(bytes.fromhex(dealt["seeds"][0]), 0))], 0, b"", b"")
     body = encode_packet_body(Packet(1, 1, 5, 6, [8], [entry]))
     header = session_header(invite)
     tag = mac(key, header, bytes([0]), body)
@@ -206,17 +214,42 @@ def datagrams(pair: dict[str, Any], dealt: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def signatures(dealt: dict[str, Any]) -> dict[str, Any]:
+    """A seat's signing key, a deal message and a proposal signed with it, the table's
+    words."""
+    host = Identity.from_private(_seed("seat 0 signing key"))
+    member = Identity.from_private(_seed("seat 1 signing key"))
+    table = 0x7AB1E
+    data = bytes.fromhex(dealt["messages"][0]["hex"])
+    deal_parts = deal_signed(table, 1, 0, data)
+    reveal = (2, mental.card_key(bytes.fromhex(dealt["seeds"][1]), 1))
+    proposal_parts = proposal_signed(table, 1, 1, 1, "1 take", [reveal], 3, bytes(range(16)))
+    return {
+        "table": table,
+        "seat0_private": host.private.hex(),
+        "seat0_public": host.public.hex(),
+        "seat1_private": member.private.hex(),
+        "seat1_public": member.public.hex(),
+        "deal_signed_bytes": b"".join(deal_parts).hex(),
+        "deal_signature": host.sign(*deal_parts).hex(),
+        "proposal_signed_bytes": b"".join(proposal_parts).hex(),
+        "proposal_signature": member.sign(*proposal_parts).hex(),
+        "table_words_2": table_words(table, [host.public, member.public]),
+    }
+
+
 def build() -> dict[str, Any]:
     dealt = deal()
     pair = pairing()
     return {
-        "about": "Test vectors of docs/lan-protocol.md (version 2); made by "
+        "about": "Test vectors of docs/lan-protocol.md (version 3); made by "
                  "scripts/lan_vectors.py, checked by tests/net/test_net_vectors.py.",
-        "version": 2,
+        "version": 3,
         "cards": cards(),
         "seed_derivations": seed_derivations(),
         "deal": dealt,
         "pairing": pair,
+        "signatures": signatures(dealt),
         "datagrams": datagrams(pair, dealt),
     }
 

@@ -19,8 +19,17 @@ from durak_core.bots import RandomBot
 from durak_net import events as ev
 from durak_net.botplay import BotDriver
 from durak_net.reliable import RtoConfig
-from durak_net.session import DealerFactory, Role, Session, SessionConfig, mental_dealer
+from durak_net.session import (
+    DealerFactory,
+    Role,
+    Session,
+    SessionConfig,
+    deal_signed,
+    mental_dealer,
+    proposal_signed,
+)
 from durak_net.simlink import SimNet
+from durak_net.wire import Deal, Entry, Propose
 
 SEQ_ADDR = ("10.77.0.1", 40001)
 FOL_ADDR = ("10.77.0.2", 40002)
@@ -141,3 +150,26 @@ def replace_session(
 
 
 FAST = SessionConfig(rto=RtoConfig(initial=0.02, minimum=0.004, maximum=1.0))
+
+
+def propose(session: Session, pid: int, action: str,
+            reveals: list[tuple[int, bytes]] | None = None) -> Propose:
+    """A proposal of ``session``'s seat, signed as its own code signs one (tests push it
+    by hand, to play moves the bots would not)."""
+    reveals = list(reveals or [])
+    seen, seen_hash = session._head()
+    sig = session.identity.sign(*proposal_signed(session.table, session.game_no, session.seat,
+                                                 pid, action, reveals, seen, seen_hash))
+    return Propose(0, pid, session.game_no, action, reveals, seen, seen_hash, sig)
+
+
+def entry(game: int, index: int, action: str, digest: bytes, pid: int = 0,
+          reveals: list[tuple[int, bytes]] | None = None) -> Entry:
+    """A host's entry for its own seat's action (no proposal to carry)."""
+    return Entry(0, game, index, action, digest, pid, list(reveals or []), 0, b"", b"")
+
+
+def deal(session: Session, game: int, data: bytes) -> Deal:
+    """A deal message of ``session``'s seat, signed."""
+    sig = session.identity.sign(*deal_signed(session.table, game, session.seat, data))
+    return Deal(0, game, session.seat, data, sig)

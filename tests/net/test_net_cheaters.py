@@ -15,9 +15,8 @@ from durak_net import events as ev
 from durak_net import mental
 from durak_net.dealer import DealContext, DealMessage, Keys, MentalDealer, Trump
 from durak_net.session import SessionConfig
-from durak_net.wire import Deal, Propose
 
-from .helpers import FAST, Pair, make_pair
+from .helpers import FAST, Pair, deal, make_pair, propose
 
 
 def _run(pair: Pair, limit: float = 120.0) -> None:
@@ -136,8 +135,7 @@ def test_a_card_played_that_its_player_does_not_hold_stops_the_game_at_once() ->
     position = fol.dealer.hidden_position(mine[0])
     assert position is not None
     key = mental.card_key(fol.dealer.seed, position)
-    fol.channel.push(Propose(0, 99, fol.game_no, str(Attack(1, claimed)), [(position, key)]),
-                     pair.net.now)
+    fol.channel.push(propose(fol, 99, str(Attack(1, claimed)), [(position, key)]), pair.net.now)
     _run(pair)
     (stopped,) = [e for e in pair.seq.events if isinstance(e, ev.GameStopped)]
     assert stopped.culprit == 1
@@ -155,7 +153,7 @@ def test_a_card_the_other_seat_is_known_to_hold_is_refused_as_cheating() -> None
                  limit=10.0)
     fol = pair.fol.session
     alices = pair.seq.session.game.hand(0)[0]  # Alice holds it: Bob cannot
-    fol.channel.push(Propose(0, 99, fol.game_no, str(Attack(1, alices)), []), pair.net.now)
+    fol.channel.push(propose(fol, 99, str(Attack(1, alices))), pair.net.now)
     _run(pair)
     (stopped,) = [e for e in pair.seq.events if isinstance(e, ev.GameStopped)]
     assert (stopped.culprit, stopped.detail) == (1, f"played {alices}, a card it cannot hold")
@@ -219,7 +217,7 @@ def test_random_bytes_in_place_of_deal_messages_never_raise_into_the_application
         pair = make_pair(seed, bots=False, config=FAST)
         fol = pair.fol.session
         garbage = rng.randbytes(rng.randrange(0, 700))
-        fol.channel.push(Deal(0, 1, 1, garbage), 0.0)
+        fol.channel.push(deal(fol, 1, garbage), 0.0)
         pair.net.run(lambda p=pair: bool(_audits(p.seq)) or p.net.now > 5, limit=30.0)
         assert not pair.seq.session.drops["internal_error"]
         stops = [e for e in pair.seq.events if isinstance(e, ev.GameStopped)]

@@ -19,9 +19,9 @@ from durak_core import Rules
 from durak_net import events as ev
 from durak_net.dealer import DealContext, DealFault, MentalDealer
 from durak_net.lobby import Lobby
-from durak_net.wire import MAX_DATAGRAM, SESSION_PREFIX, Deal
+from durak_net.wire import MAX_DATAGRAM, SESSION_PREFIX
 
-from .helpers import FAST, make_pair
+from .helpers import FAST, deal, make_pair
 
 
 def _midgame() -> tuple[Any, dict[str, list[bytes]]]:
@@ -66,7 +66,7 @@ datagrams = st.one_of(
     st.binary(max_size=MAX_DATAGRAM + 200),
     st.builds(
         lambda prefix, rest: prefix + rest,
-        st.sampled_from([b"DK\x01S", b"DK\x01D", b"DK\x02S", b"DK\x02D", b"DK\x02S" + bytes(8)]),
+        st.sampled_from([b"DK\x02S", b"DK\x02D", b"DK\x03S", b"DK\x03D", b"DK\x03S" + bytes(8)]),
         st.binary(max_size=300),
     ),
     st.builds(
@@ -124,7 +124,7 @@ LOBBY = Lobby("Fuzz", 40123, Rules(), 0.0, entropy=random.Random(1).randbytes)
 @given(
     data=st.one_of(
         st.binary(max_size=1500),
-        st.builds(lambda rest: b"DK\x02D" + rest, st.binary(max_size=400)),
+        st.builds(lambda rest: b"DK\x03D" + rest, st.binary(max_size=400)),
         st.builds(lambda rest: b"DK\x01D" + rest, st.binary(max_size=400)),
     )
 )
@@ -184,7 +184,7 @@ def test_a_dealer_meets_random_and_mutated_messages_with_a_fault_or_nothing(
 @given(data=deal_messages)
 def test_an_authenticated_bad_deal_message_stops_the_game_naming_its_sender(data: bytes) -> None:
     pair = make_pair(5, bots=False, config=FAST)
-    pair.fol.session.channel.push(Deal(0, 1, 1, data), 0.0)
+    pair.fol.session.channel.push(deal(pair.fol.session, 1, data), 0.0)
     pair.net.run(lambda: pair.seq.session.game is not None or any(
         isinstance(e, ev.GameAudited) for e in pair.seq.events), limit=20.0)
     assert not pair.seq.session.drops["internal_error"]

@@ -27,17 +27,18 @@ from durak_net.wire import (
 
 
 def test_discovery_messages_round_trip_and_bad_ones_name_their_drop_counter() -> None:
-    msg = Announce("durak-lan", 2, 2**64 - 1, "Алиса", 40123, Rules().to_dict(), True,
+    msg = Announce("durak-lan", 3, 2**64 - 1, "Алиса", 40123, Rules().to_dict(), True,
                    [bytes(8)])
     assert decode_discovery(encode_discovery(msg)) == msg
     cases = {
         b"hello": "foreign",
         b"DK\x07D" + encode_discovery(msg)[4:]: "foreign",  # another wire version
-        b"DK\x01D" + encode_discovery(msg)[4:]: "old_version",  # the previous one
+        b"DK\x01D" + encode_discovery(msg)[4:]: "old_version",  # older ones
+        b"DK\x02D" + encode_discovery(msg)[4:]: "old_version",
         encode_discovery(msg)[:-3]: "malformed",
-        b"DK\x02D" + b"\x00" * (MAX_DATAGRAM + 1): "oversized",
+        b"DK\x03D" + b"\x00" * (MAX_DATAGRAM + 1): "oversized",
         # A msgpack string that is not UTF-8 (found by the lobby fuzz test).
-        b"DK\x02D\x91\xa1\x80": "malformed",
+        b"DK\x03D\x91\xa1\x80": "malformed",
     }
     for data, counter in cases.items():
         with pytest.raises(WireError) as caught:
@@ -172,25 +173,25 @@ def test_a_dealer_rebuilt_from_its_seed_and_the_messages_it_received_continues_i
 
 
 def test_a_torn_last_line_is_skipped_and_finished_sessions_are_not_resumable(tmp_path) -> None:
-    with Journal.create(tmp_path, 0xA, "follower") as j:
+    with Journal.create(tmp_path, 0xA, 1) as j:
         j.write([{"t": "session", "sid": 10, "name": "Ann"}, {"t": "epoch", "epoch": 1}])
-    with open(tmp_path / "a-follower.jsonl", "a") as f:
+    with open(tmp_path / "a-seat1.jsonl", "a") as f:
         f.write('{"t": "entr')  # the kernel died mid-write
-    assert [r["t"] for r in read_journal(tmp_path / "a-follower.jsonl")] == ["session", "epoch"]
-    with Journal.create(tmp_path, 0xA, "sequencer") as j:  # the peer, sharing the folder
+    assert [r["t"] for r in read_journal(tmp_path / "a-seat1.jsonl")] == ["session", "epoch"]
+    with Journal.create(tmp_path, 0xA, 0) as j:  # the peer, sharing the folder
         j.write([{"t": "session", "sid": 10, "name": "Ben"}])
-    with Journal.create(tmp_path, 0xB, "follower") as j:
+    with Journal.create(tmp_path, 0xB, 1) as j:
         j.write([{"t": "session", "sid": 11, "name": "Ann"}, {"t": "bye", "reason": ""}])
     assert [h["name"] for _, h in resumable(tmp_path, "Ann")] == ["Ann"]
     assert sorted(h["name"] for _, h in resumable(tmp_path)) == ["Ann", "Ben"]
-    (tmp_path / "c-follower.jsonl").write_text('{"t": "session"}\nnot json\n{"t": "x"}\n')
+    (tmp_path / "c-seat1.jsonl").write_text('{"t": "session"}\nnot json\n{"t": "x"}\n')
     with pytest.raises(ValueError, match="line 2"):
-        read_journal(tmp_path / "c-follower.jsonl")
+        read_journal(tmp_path / "c-seat1.jsonl")
 
 
 def test_journals_are_private_to_their_owner(tmp_path) -> None:
     folder = tmp_path / "state" / "durak"
-    with Journal.create(folder, 0xC, "sequencer") as j:
+    with Journal.create(folder, 0xC, 0) as j:
         j.write([{"t": "session", "sid": 12, "key": "00" * 32}])
     assert folder.stat().st_mode & 0o777 == 0o700
-    assert (folder / "c-sequencer.jsonl").stat().st_mode & 0o777 == 0o600
+    assert (folder / "c-seat0.jsonl").stat().st_mode & 0o777 == 0o600

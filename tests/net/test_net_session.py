@@ -11,9 +11,9 @@ import pytest
 from durak_core import IllegalAction, Pass, Rules, Take, parse_action
 from durak_net import events as ev
 from durak_net.session import Role, Session, SessionError
-from durak_net.wire import Entry, Propose, Refused
+from durak_net.wire import Propose, Refused
 
-from .helpers import FAST, FOL_ADDR, SEQ_ADDR, make_pair, replace_session
+from .helpers import FAST, FOL_ADDR, SEQ_ADDR, entry, make_pair, propose, replace_session
 
 
 def _dealt(seed: int = 3, **kw):
@@ -87,9 +87,13 @@ def test_agreeing_again_to_a_game_already_dealt_is_harmless() -> None:
         fol.start_next_game(pair.net.now)
 
 
-def test_sessions_are_for_two_players() -> None:
-    with pytest.raises(ValueError, match="2 players"):
-        Session(1, Role.SEQUENCER, bytes(32), Rules(players=3), SEQ_ADDR, 0.0)
+def test_a_seat_must_fit_its_table() -> None:
+    with pytest.raises(ValueError, match="seat 3 of a 3-seat table"):
+        Session(1, Role.FOLLOWER, bytes(32), Rules(players=3), SEQ_ADDR, 0.0, table=5, seat=3)
+    with pytest.raises(ValueError, match="joined with its table id"):
+        Session(1, Role.FOLLOWER, bytes(32), Rules(players=3), SEQ_ADDR, 0.0)
+    with pytest.raises(ValueError, match=r"seat 0 .* as follower"):
+        Session(1, Role.FOLLOWER, bytes(32), Rules(), SEQ_ADDR, 0.0, seat=0)
 
 
 # ------------------------------------------------------------------ remote misbehaviour
@@ -103,7 +107,7 @@ def test_the_followers_illegal_proposal_is_refused_with_its_reason_never_applied
     illegal = next(a for a in [Take(1), Pass(1)] if game.why_illegal(a))
     reason = game.why_illegal(illegal)
     fol.pending[99] = illegal
-    fol.channel.push(Propose(0, 99, fol.game_no, str(illegal)), pair.net.now)
+    fol.channel.push(propose(fol, 99, str(illegal)), pair.net.now)
     _settle(pair)
     assert seq.log == [] and seq.game.public_hash() == game.public_hash()
     refused = _events(pair.fol, ev.ActionRefused)
@@ -115,7 +119,7 @@ def test_a_proposal_for_the_sequencers_seat_is_refused() -> None:
     pair = _dealt()
     seq, fol = pair.seq.session, pair.fol.session
     forged = seq.game.legal_actions(0)[0]  # legal for seat 0, but the follower is seat 1
-    fol.channel.push(Propose(0, 5, fol.game_no, str(forged)), pair.net.now)
+    fol.channel.push(propose(fol, 5, str(forged)), pair.net.now)
     _settle(pair)
     assert seq.log == []
     assert "may only play its own" in _events(pair.seq, ev.PeerActionRefused)[0].reason
@@ -124,7 +128,7 @@ def test_a_proposal_for_the_sequencers_seat_is_refused() -> None:
 def test_an_unreadable_proposal_is_refused() -> None:
     pair = _dealt()
     fol = pair.fol.session
-    fol.channel.push(Propose(0, 6, fol.game_no, "1 juggle 7♠"), pair.net.now)
+    fol.channel.push(propose(fol, 6, "1 juggle 7♠"), pair.net.now)
     _settle(pair)
     assert pair.seq.session.log == []
     assert _events(pair.seq, ev.PeerActionRefused)
@@ -142,7 +146,7 @@ def test_an_entry_playing_the_followers_seat_without_its_proposal_stops_the_game
         forged = fol.game.legal_actions(1)
     action = forged[0]
     seq.channel.push(
-        Entry(0, seq.game_no, len(seq.log), str(action), bytes(16), 0), pair.net.now
+        entry(seq.game_no, len(seq.log), str(action), bytes(16)), pair.net.now
     )
     _settle(pair)
     assert fol.game.public_hash() == before
@@ -162,7 +166,7 @@ def test_an_illegal_entry_stops_the_game_and_is_not_applied() -> None:
     before = fol.game.public_hash()
     bogus = Take(0)  # seat 0 is not defending at the start
     assert fol.game.why_illegal(bogus)
-    seq.channel.push(Entry(0, seq.game_no, 0, str(bogus), bytes(16), 0), pair.net.now)
+    seq.channel.push(entry(seq.game_no, 0, str(bogus), bytes(16)), pair.net.now)
     _settle(pair)
     assert fol.game.public_hash() == before and fol.log == []
     assert "illegal" in _events(pair.fol, ev.GameStopped)[0].detail
@@ -174,7 +178,9 @@ def test_a_different_state_hash_is_reported_as_a_desync() -> None:
     pair = _dealt()
     seq = pair.seq.session
     action = seq.game.legal_actions(seq.seat)[0]
-    seq.channel.push(Entry(0, seq.game_no, 0, str(action), bytes(16), 0), pair.net.now)
+    reveal = seq.dealer.reveal(action.card)  # a proper entry, but for its hash
+    seq.channel.push(entry(seq.game_no, 0, str(action), bytes(16),
+                           reveals=[(reveal.position, reveal.key)]), pair.net.now)
     _settle(pair)
     (desync,) = _events(pair.fol, ev.DesyncDetected)
     assert "hash" in desync.detail
@@ -195,7 +201,7 @@ def test_a_third_host_without_the_key_cannot_inject_a_move() -> None:
     )
     action = seq.game.legal_actions(0)[0]
     intruder.channel.push(
-        Entry(0, seq.game_no, 0, str(action), bytes.fromhex(seq.game.public_hash()), 0),
+        entry(seq.game_no, 0, str(action), bytes.fromhex(seq.game.public_hash())),
         pair.net.now,
     )
     before = fol.game.public_hash()
@@ -265,25 +271,32 @@ def test_a_restarted_peer_resumes_from_its_journal(who: str) -> None:
     assert other.session.peer_addr == ("10.77.0.99", 41999)
 
 
-def test_cards_opened_by_a_refused_proposal_stay_opened_after_a_restart() -> None:
-    """A refused proposal shows its cards (rule 4 of the deal); a sequencer restored from
-    its journal must remember that, or the card's later play would look unproven."""
+def test_a_refused_proposal_opens_nothing_and_its_card_is_proven_when_played() -> None:
+    """A proposal refused in a race opens no card: the host saw its key, nobody else
+    did, so both keep the card hidden, and a later play of it proves it again (also
+    after the host resumed from its journal)."""
     pair = _dealt()
     seq, fol = pair.seq.session, pair.fol.session
     card = fol.game.hand(1)[0]
-    reveal = fol.dealer.reveal(card)  # Bob opens it for a move that is not his turn
+    reveal = fol.dealer.reveal(card, commit=False)  # as act() does for a proposal
     assert reveal is not None
-    fol.channel.push(Propose(0, 50, fol.game_no, f"1 attack {card}",
-                             [(reveal.position, reveal.key)]), pair.net.now)
+    fol.pending[50] = parse_action(f"1 attack {card}")
+    fol.channel.push(propose(fol, 50, f"1 attack {card}", [(reveal.position, reveal.key)]),
+                     pair.net.now)
     _settle(pair)
-    assert _events(pair.seq, ev.PeerActionRefused) and card in seq.game.hand(1)
-    assert not _events(pair.seq, ev.GameStopped)
+    assert _events(pair.seq, ev.PeerActionRefused) and not _events(pair.seq, ev.GameStopped)
+    assert card not in seq.game.hand(1) and reveal.position not in seq.dealer.opened
+    assert fol.dealer.hidden_position(card) == reveal.position  # still hidden for Bob
     seed = random.Random(3)
     replace_session(pair, pair.seq, lambda records: Session.restore(
         records, pair.net.now, entropy=seed.randbytes, config=FAST), ("10.77.0.98", 41998))
     restored = pair.seq.session
-    assert card in restored.game.hand(1)
-    assert restored.dealer.opened[reveal.position] is card
+    assert card not in restored.game.hand(1) and reveal.position not in restored.dealer.opened
+    # When Bob plays it later, its reveal proves it again (the position is not spent).
+    action = parse_action(f"1 attack {card}")
+    assert restored._check_reveals(1, action, [(reveal.position, reveal.key)], pair.net.now,
+                                   commit=False)
+    assert not _events(pair.seq, ev.GameStopped)
 
 
 def test_a_journal_that_does_not_replay_is_refused() -> None:
@@ -361,9 +374,9 @@ def test_a_copied_or_replayed_packet_is_dropped_but_a_late_one_is_taken_in() -> 
 class _RefusingSequencer(Session):
     """A sequencer that refuses every proposal (a broken or hostile peer)."""
 
-    def _on_propose(self, frame: Propose, now: float) -> None:
+    def _on_propose(self, link, frame: Propose, now: float) -> None:  # type: ignore[no-untyped-def]
         self.proposals_seen = getattr(self, "proposals_seen", 0) + 1
-        self._refuse(frame.pid, frame.action, "refused for no reason", now)
+        self._refuse(link, frame.pid, frame.action, "refused for no reason", now)
 
 
 def test_a_refused_proposal_is_not_proposed_again_unchanged() -> None:
@@ -398,17 +411,17 @@ def test_a_proposal_id_used_before_is_refused_not_ignored() -> None:
     pair = _dealt()
     seq, fol = pair.seq.session, pair.fol.session
     sent: list[Refused] = []
-    push = seq._push
+    push = seq._push_to
 
-    def spy(frame, now):  # type: ignore[no-untyped-def]
+    def spy(link, frame, now):  # type: ignore[no-untyped-def]
         if isinstance(frame, Refused):
             sent.append(frame)
-        push(frame, now)
+        push(link, frame, now)
 
-    seq._push = spy  # type: ignore[method-assign]
-    fol.channel.push(Propose(0, 7, fol.game_no, "1 juggle 7♠"), pair.net.now)
+    seq._push_to = spy  # type: ignore[method-assign]
+    fol.channel.push(propose(fol, 7, "1 juggle 7♠"), pair.net.now)
     _settle(pair)
-    fol.channel.push(Propose(0, 7, fol.game_no, "1 take"), pair.net.now)
+    fol.channel.push(propose(fol, 7, "1 take"), pair.net.now)
     _settle(pair)
     assert [f.pid for f in sent] == [7, 7]
     assert "proposal id 7 was used before" in sent[1].reason

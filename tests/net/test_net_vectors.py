@@ -221,21 +221,25 @@ def test_datagrams() -> None:
     alice, bob, invite = 0x1111111111111111, 0x2222222222222222, pair["invite"]
     a, b = bytes.fromhex(pair["inviter_public"]), bytes.fromhex(pair["invitee_public"])
     expected = {
-        "announce": ["announce", "durak-lan", 2, alice, "Alice", 40123, rules, False, []],
+        "announce": ["announce", "durak-lan", 3, alice, "Alice", 40123, rules, False, [], None],
+        "announce_table": ["announce", "durak-lan", 3, alice, "Alice", 40123,
+                           Rules(players=3).to_dict(), True, [],
+                           [0x7AB1E, ["Alice", "", ""], 30, 60, False, True]],
+        "join": ["join", bob, alice, 0x7AB1E, "Bob", -1],
         "invite": ["invite", alice, bob, invite, "Alice", rules,
-                   bytes.fromhex(pair["commitment"]), b""],
+                   bytes.fromhex(pair["commitment"]), b"", 0, 1],
         "answer": ["answer", bob, alice, invite, True, "", b, b""],
         "confirm": ["confirm", alice, bob, invite, a, bytes.fromhex(pair["proof_inviter"])],
         "paired": ["paired", bob, alice, invite, True, bytes.fromhex(pair["proof_invitee"]), ""],
     }
     for name, fields in expected.items():
         data = bytes.fromhex(v[name])
-        assert data[:4] == b"DK\x02D" and len(data) <= 1200
+        assert data[:4] == b"DK\x03D" and len(data) <= 1200
         assert msgspec.msgpack.decode(data[4:]) == fields, name
     s = v["session"]
     data = bytes.fromhex(s["datagram"])
     header, tag, body = data[:12], data[12:28], data[28:]
-    assert header == b"DK\x02S" + u64(invite) and header.hex() == s["header"]
+    assert header == b"DK\x03S" + u64(invite) and header.hex() == s["header"]
     key = bytes.fromhex(pair["session_key"])
     assert h(header + bytes([s["seat"]]) + body, 128, key=key) == tag
     # A real first entry of the vector deal: seat 0 attacks with its card at position 0.
@@ -249,15 +253,45 @@ def test_datagrams() -> None:
     assert msgspec.msgpack.decode(body) == [
         1, 1, 5, 6, [8],
         [["entry", 7, 1, 0, action, bytes.fromhex(game.public_hash()), 0,
-          [[0, card_key(seed0, 0)]]]],
+          [[0, card_key(seed0, 0)]], 0, b"", b"", ""]],
     ]
+
+
+def test_signatures_and_table_words() -> None:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    v = VECTORS["signatures"]
+    table = v["table"]
+    keys = []
+    for seat in (0, 1):
+        private = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(v[f"seat{seat}_private"]))
+        public = private.public_key().public_bytes_raw()
+        assert public.hex() == v[f"seat{seat}_public"]
+        keys.append((private, public))
+    # A deal message: "durak-lan v3 deal" || u64be(table) || u32be(game) || [seat] || data.
+    data = bytes.fromhex(VECTORS["deal"]["messages"][0]["hex"])
+    signed = b"durak-lan v3 deal" + u64(table) + (1).to_bytes(4, "big") + bytes([0]) + data
+    assert signed.hex() == v["deal_signed_bytes"]
+    assert keys[0][0].sign(signed).hex() == v["deal_signature"]
+    # A proposal: ... || [seat] || u64be(pid) || action || 0x00 || [count] || reveals ||
+    # u32be(seen) || seen_hash.
+    key = card_key(bytes.fromhex(VECTORS["deal"]["seeds"][1]), 1)
+    signed = (b"durak-lan v3 propose" + u64(table) + (1).to_bytes(4, "big") + bytes([1])
+              + u64(1) + b"1 take\x00" + bytes([1]) + bytes([2]) + key
+              + (3).to_bytes(4, "big") + bytes(range(16)))
+    assert signed.hex() == v["proposal_signed_bytes"]
+    assert keys[1][0].sign(signed).hex() == v["proposal_signature"]
+    digest = h(b"durak-lan v3 table" + u64(table) + bytes([0]) + keys[0][1] + bytes([1])
+               + keys[1][1], 256)
+    assert " ".join(doc_words()[i] for i in digest[:4]) == v["table_words_2"]
 
 
 @pytest.mark.parametrize(
     "phrase",
     ["durak-lan v2 card", "durak-lan v2 key commitment", "durak-lan v2 session key",
      "durak-lan v2 pairing ", "durak-lan v2 sas", "durak-lan v2 rendezvous",
-     "durak-lan v2 inviter", "durak-lan v2 invitee"],
+     "durak-lan v2 inviter", "durak-lan v2 invitee", "durak-lan v3 deal",
+     "durak-lan v3 propose", "durak-lan v3 table"],
 )
 def test_every_label_the_code_uses_is_on_the_page(phrase: str) -> None:
     assert phrase in DOC
