@@ -20,25 +20,29 @@ True
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import queue
+import random
 import selectors
 import socket
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from durak_core import Action, Game, Rules
+from durak_core import Action, Game, IllegalAction, Rules
 
 from . import events as ev
 from . import mental
-from .crypto import Entropy
+from .crypto import Entropy, random_id
 from .journal import Journal, read_journal, resumable
 from .lobby import BROADCAST, Lobby, LobbyConfig
+from .seats import LOCAL, LocalSeat, open_bot_seat, restore_bot_seat
 from .session import JOURNAL_VERSION, Role, Session, SessionConfig, SessionError
 from .transport import Sender, broadcast_targets, open_discovery_socket, open_game_socket
 from .wire import (
@@ -83,6 +87,15 @@ class SessionView:
     started: bool = True
     #: Seats whose connection is lost, as this seat knows it.
     lost_seats: tuple[int, ...] = ()
+    #: Each seat's kind: ``"host"``, ``"player"``, ``"bot"`` or ``"open"``.
+    kinds: tuple[str, ...] = ()
+    #: The table's id, and the four words every seat compares ("" until every seat's
+    #: signing key is known).
+    table: int = 0
+    table_words: str = ""
+    #: The move clock and the grace period of the table (seconds; 0: none).
+    clock: int = 0
+    grace: int = 0
 
 
 def parse_hostport(text: str) -> Addr:
@@ -156,6 +169,15 @@ class LanNode:
         self._journals: dict[int, Journal] = {}
         #: Seats of our tables offered to joiners, not yet paired: table -> seat -> invite.
         self._offers: dict[int, dict[int, int]] = {}
+        #: Tables we host (announced while they take players).
+        self._hosted: set[int] = set()
+        #: Bots at our tables, by the pairing id of their link.
+        self._local: dict[int, LocalSeat] = {}
+        self._bot_worker: ThreadPoolExecutor | None = None
+        self._bot_moves: list[tuple[LocalSeat, tuple[Any, ...], Action | None]] = []
+        self._bot_rng = random.Random(int.from_bytes(entropy(8), "big"))
+        self._local_journals: dict[int, Journal] = {}
+        self._rules = self.lobby.rules  # what we invite with when we host no table
         self._targets = broadcast_targets() if broadcast is None else list(broadcast)
         self._game = open_game_socket(game_port, host)
         self._game_port = int(self._game.getsockname()[1])
@@ -224,27 +246,34 @@ class LanNode:
         """A snapshot of session ``sid`` (a copy: safe to read from any thread)."""
         with self._lock:
             session = self.sessions.get(sid)
-            if session is None:
-                return None
-            single = len(session.links) == 1
-            return SessionView(
-                sid=sid,
-                seat=session.seat,
-                peer_name=session.peer_name if single else "",
-                game_no=session.game_no,
-                game=None if session.game is None else session.game.copy(),
-                in_game=session.in_game,
-                pending=dict(session.pending),
-                lost=session.lost,
-                closed=session.closed,
-                waiting_for_cards=session.waiting_for_cards,
-                refused=dict(session.refused),
-                sas=session.sas,
-                audits={n: v.text for n, v in session.audits.items()},
-                names=tuple(session.names),
-                started=session.started,
-                lost_seats=tuple(s for s, link in session.links.items() if link.lost),
-            )
+            return None if session is None else self._make_view(session)
+
+    @staticmethod
+    def _make_view(session: Session) -> SessionView:
+        single = len(session.links) == 1
+        return SessionView(
+            sid=session.sid,
+            seat=session.seat,
+            peer_name=session.peer_name if single else "",
+            game_no=session.game_no,
+            game=None if session.game is None else session.game.copy(),
+            in_game=session.in_game,
+            pending=dict(session.pending),
+            lost=session.lost,
+            closed=session.closed,
+            waiting_for_cards=session.waiting_for_cards,
+            refused=dict(session.refused),
+            sas=session.sas,
+            audits={n: v.text for n, v in session.audits.items()},
+            names=tuple(session.names),
+            started=session.started,
+            lost_seats=tuple(s for s, link in session.links.items() if link.lost),
+            kinds=tuple(session.players[s].kind for s in range(session.rules.players)),
+            table=session.table,
+            table_words=session.table_words,
+            clock=session.clock,
+            grace=session.grace,
+        )
 
     def game(self, sid: int) -> Game | None:
         """A copy of session ``sid``'s current game (safe to read from any thread)."""
@@ -316,6 +345,100 @@ class LanNode:
             self._session(sid).close(time.monotonic(), reason)
         self._after_command()
 
+    # ------------------------------------------------------------ tables
+
+    def host_table(self, rules: Rules, clock: int = 0, grace: int = 60) -> int:
+        """Host a table of ``rules.players`` seats (we sit at seat 0); returns its id.
+
+        It is announced on the LAN with its rules and open seats until play starts;
+        players who ask to join are seated in the free seats (:class:`~durak_net.events.
+        SeatTaken`), :meth:`add_bot` fills one with a bot, :meth:`start_table` deals.
+        ``clock``: seconds each seat has for a move (0: no clock); ``grace``: seconds a
+        lost seat is waited for before a bot may take it over."""
+        if not 2 <= rules.players <= 6:
+            raise ValueError(f"a table has 2 to 6 seats, not {rules.players}")
+        if not 0 <= clock <= 3600 or not 0 <= grace <= 3600:
+            raise ValueError("the clock and the grace period are 0 to 3600 seconds")
+        with self._lock:
+            if any(t in self.sessions and not self.sessions[t].started for t in self._hosted):
+                raise ValueError("we already host a table that has not started")
+            now = time.monotonic()
+            table = random_id(self._entropy)
+            session = Session.host_table(table, rules, now, name=self.name,
+                                         entropy=self._entropy, config=self.session_config,
+                                         clock=clock, grace=grace)
+            journal = (Journal.create(self.journal_dir, table, 0)
+                       if self.journal_dir is not None else None)
+            self._hosted.add(table)
+            self._add_session(session, journal)
+        self._after_command()
+        return table
+
+    def join(self, peer: int | str, team: int = -1) -> int:
+        """Ask the peer (node id, name or ``HOST:PORT``) for a seat at the table it
+        hosts; returns the table id.  The host's offer is accepted by itself:
+        :class:`~durak_net.events.SessionAgreed` follows with our seat, or
+        :class:`~durak_net.events.InviteClosed` with the reason there is none."""
+        with self._lock:
+            info = self._peer_info(peer)
+            if info.table is None:
+                raise ValueError(f"{info.name} hosts no table")
+            table = int(info.table["table"])
+            self.lobby.join(info.node, table, time.monotonic(), team)
+        self._after_command()
+        return table
+
+    def add_bot(self, table: int, spec: str = "greedy", seat: int | None = None) -> int:
+        """Seat a bot of ours (``random``, ``greedy``, ``ismcts``...) at a free seat of
+        a table we host (the lowest, or ``seat``); returns the seat.  It plays in this
+        process, labelled "bot" at every seat."""
+        with self._lock:
+            host = self._session(table)
+            if host.seat != 0:
+                raise ValueError("only the host adds bots")
+            free = [s for s in host.free_seats() if s not in self._offers.get(table, {})]
+            if seat is None:
+                if not free:
+                    raise ValueError("no free seat")
+                seat = free[0]
+            elif seat not in free:
+                raise ValueError(f"seat {seat} is not free")
+            now = time.monotonic()
+            local = open_bot_seat(host, seat, spec, now, entropy=self._entropy,
+                                  config=self.session_config,
+                                  seed=self._bot_rng.getrandbits(32))
+            self._add_local(local, host)
+        self._after_command()
+        return seat
+
+    def start_table(self, table: int) -> None:
+        """Deal the first game at a table we host (every seat must be taken)."""
+        with self._lock:
+            self._session(table).start(time.monotonic())
+            self._update_announcement()
+        self._after_command()
+
+    def _peer_info(self, peer: int | str) -> ev.PeerInfo:
+        if isinstance(peer, str):
+            info = self.find_peer(peer)
+            if info is None:
+                raise ValueError(f"nobody called {peer!r} is on the LAN")
+            return info
+        known = self.lobby.peers.get(peer)
+        if known is None:
+            raise ValueError(f"no peer {peer:x} on the LAN (it may have left)")
+        return known.info
+
+    def _add_local(self, local: LocalSeat, host: Session) -> None:
+        """A bot seat of ours: journaled like any seat, its link carried in memory."""
+        session = local.session
+        self._local[session.sids()[0]] = local
+        if self.journal_dir is not None:
+            journal = Journal.create(self.journal_dir, session.table, session.seat)
+            self._local_journals[session.sids()[0]] = journal
+        for sid in host.sids():
+            self._routes[sid] = host
+
     def resumable(self) -> list[tuple[Path, dict[str, Any]]]:
         """Unfinished sessions in the journal folder (path, header), newest first."""
         if self.journal_dir is None:
@@ -333,7 +456,19 @@ class LanNode:
                                       config=self.session_config)
             if session.sid in self.sessions:
                 raise ValueError(f"session {session.sid:x} is already running")
+            bots = []
+            for seat, player in session.players.items():
+                if session.seat == 0 and player.kind == "bot":
+                    bot_path = Path(path).with_name(f"{session.table:x}-seat{seat}.jsonl")
+                    bots.append((bot_path, restore_bot_seat(
+                        read_journal(bot_path), time.monotonic(), entropy=self._entropy,
+                        config=self.session_config)))
             self._add_session(session, Journal(Path(path)))
+            if session.seat == 0:
+                self._hosted.add(session.table)
+            for bot_path, local in bots:
+                self._local[local.session.sids()[0]] = local
+                self._local_journals[local.session.sids()[0]] = Journal(bot_path)
         self._after_command()
         return session.sid
 
@@ -360,8 +495,10 @@ class LanNode:
             for sock in (self._game, self._discovery, self._wake_r, self._wake_w):
                 if sock is not None:
                     sock.close()
-            for journal in self._journals.values():
+            for journal in [*self._journals.values(), *self._local_journals.values()]:
                 journal.close()
+        if self._bot_worker is not None:
+            self._bot_worker.shutdown(wait=False, cancel_futures=True)
         self._pump()
 
     def __enter__(self) -> LanNode:
@@ -401,10 +538,11 @@ class LanNode:
         """Announce busy, and the rendezvous tags of sessions that look for their peer
         (resumed, or lost): only that peer recognises a tag."""
         self.lobby.busy = bool(self.sessions)
-        self.lobby.tags = [tag for s in self.sessions.values() if not s.closed
-                           for tag in s.rendezvous_tags][:8]
-        hosted = [s for s in self.sessions.values() if s.seat == 0 and s.rules.players > 2
-                  and not s.closed]
+        self.lobby.tags = [link.rendezvous for s in self.sessions.values() if not s.closed
+                           for link in s.links.values() if link.peer_addr[0] != LOCAL
+                           and (link.lost or link.peer_epoch == 0)][:8]
+        hosted = [self.sessions[t] for t in sorted(self._hosted)
+                  if t in self.sessions and not self.sessions[t].closed]
         if hosted:
             table = hosted[0]
             offered = self._offers.get(table.sid, {})
@@ -415,6 +553,7 @@ class LanNode:
             self.lobby.rules = table.rules
         else:
             self.lobby.table = None
+            self.lobby.rules = self._rules
 
     def _on_lobby_event(self, event: Any, now: float) -> None:
         if isinstance(event, ev.SessionAgreed):
@@ -486,6 +625,8 @@ class LanNode:
         The lobby's datagrams go out first: an invitee's Paired must reach the inviter
         before the first datagram of the session it opens (the inviter creates its side
         of the session on the Paired, and would drop a session datagram before it).
+        Datagrams between a table we host and its bots are handed across in memory
+        until none is left.
         """
         self._take_lobby_events(now)
         for data, addr in self.lobby.datagrams_to_send(now):
@@ -495,29 +636,126 @@ class LanNode:
                         self.sender.send(data, (target, self.port))
             else:
                 self.sender.send(data, addr)
+        for _ in range(64):
+            loopback = self._flush_sessions(now)
+            if not loopback:
+                break
+            for data, addr, bot in loopback:
+                self._deliver_local(data, addr, bot, now)
+        self._think(now)
+        self._update_announcement()
+
+    def _write_journal(self, journal: Journal | None, records: list[dict[str, Any]]) -> None:
+        if journal is None or not records:
+            return
+        try:
+            journal.write(records)
+        except OSError as exc:  # a full disk must not stop the game
+            self.drops["journal_error"] += 1
+            self.handler_errors.append(exc)
+
+    def _flush_sessions(self, now: float) -> list[tuple[bytes, Addr, LocalSeat | None]]:
+        """Journal, send and collect events of every session and bot seat; returns the
+        datagrams meant for this process (host <-> its bots)."""
+        loopback: list[tuple[bytes, Addr, LocalSeat | None]] = []
         for sid, session in list(self.sessions.items()):
-            journal = self._journals.get(sid)
-            records = session.journal_records()
-            if journal is not None and records:
-                try:
-                    journal.write(records)
-                except OSError as exc:  # a full disk must not stop the game
-                    self.drops["journal_error"] += 1
-                    self.handler_errors.append(exc)
+            self._write_journal(self._journals.get(sid), session.journal_records())
             for data, addr in session.datagrams_to_send(now):
-                self.sender.send(data, addr)
+                if addr[0] == LOCAL:
+                    loopback.append((data, addr, None))
+                else:
+                    self.sender.send(data, addr)
             self._outbox.extend(session.events())
             if session.finished(now):
                 del self.sessions[sid]
+                self._hosted.discard(sid)
                 self._routes = {r: s for r, s in self._routes.items() if s is not session}
                 closing = self._journals.pop(sid, None)
                 if closing is not None:
                     closing.close()
-        self._update_announcement()
+        for sid, local in list(self._local.items()):
+            bot = local.session
+            self._write_journal(self._local_journals.get(sid), bot.journal_records())
+            loopback += [(data, addr, local) for data, addr in bot.datagrams_to_send(now)]
+            for event in bot.events():
+                if isinstance(event, ev.NextGameRequested) and not bot.closing:
+                    with contextlib.suppress(SessionError):
+                        bot.start_next_game(now, event.game)  # a bot always plays again
+            if bot.finished(now):
+                del self._local[sid]
+                closing = self._local_journals.pop(sid, None)
+                if closing is not None:
+                    closing.close()
+        return loopback
+
+    def _deliver_local(self, data: bytes, addr: Addr, bot: LocalSeat | None,
+                       now: float) -> None:
+        """A datagram between a table we host and one of its bots, handed across."""
+        try:
+            sid = _sid_of(data)
+        except WireError:  # pragma: no cover (our own datagrams)
+            return
+        if bot is not None:  # the bot to its host
+            host = self._routes.get(sid)
+            if host is not None:
+                host.receive(data, (LOCAL, bot.seat), now)
+        else:
+            local = self._local.get(sid)
+            if local is not None:
+                local.session.receive(data, (LOCAL, 0), now)
+
+    def _think(self, now: float) -> None:
+        """Apply the bots' decisions that came back, and give the bots whose table
+        changed something to think about (on the worker, never on this thread)."""
+        moves, self._bot_moves = self._bot_moves, []
+        for local, state, action in moves:
+            local.thinking = False
+            if action is None or local.state() != state or local.session.closing:
+                continue
+            with contextlib.suppress(IllegalAction, SessionError):
+                local.session.act(action, now)
+        if moves:
+            for _ in range(64):  # the moves' datagrams to the host
+                loopback = self._flush_sessions(now)
+                if not loopback:
+                    break
+                for data, addr, bot in loopback:
+                    self._deliver_local(data, addr, bot, now)
+        for local in self._local.values():
+            state = local.state()
+            if local.thinking or state == local.seen or not local.session.in_game:
+                continue
+            local.seen = state
+            local.thinking = True
+            view = self._make_view(local.session)
+            if self._bot_worker is None:
+                self._bot_worker = ThreadPoolExecutor(1, thread_name_prefix="durak-bot")
+            future = self._bot_worker.submit(self._bot_choose, local, view)
+            future.add_done_callback(functools.partial(self._bot_decided, local, state))
+
+    def _bot_choose(self, local: LocalSeat, view: SessionView) -> Action | None:
+        """On the worker: the bot's move; a bot that fails plays its first legal move
+        (the error is kept in :attr:`handler_errors`), so the table goes on."""
+        try:
+            return local.driver.choose(view)
+        except Exception as exc:
+            self.handler_errors.append(exc)
+            game = view.game
+            if game is None:
+                return None
+            legal = [a for a in game.legal_actions(view.seat) if str(a) not in view.refused]
+            return legal[0] if legal else None
+
+    def _bot_decided(self, local: LocalSeat, state: tuple[Any, ...],
+                     future: Future[Action | None]) -> None:
+        """On the worker: hand the bot's choice to the node's thread."""
+        with self._lock:
+            self._bot_moves.append((local, state, future.result()))
+        self._wake()
 
     def _next_deadline(self) -> float:
         times = [t for t in (self.lobby.next_timer(),) if t is not None]
-        for session in self.sessions.values():
+        for session in [*self.sessions.values(), *(b.session for b in self._local.values())]:
             t = session.next_timer()
             if t is not None:
                 times.append(t)
@@ -555,7 +793,7 @@ class LanNode:
         due = self.lobby.next_timer()
         if due is not None and now >= due:
             self.lobby.timer(now)
-        for session in list(self.sessions.values()):
+        for session in [*self.sessions.values(), *(b.session for b in self._local.values())]:
             due = session.next_timer()
             if due is not None and now >= due:
                 session.timer(now)

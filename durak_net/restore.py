@@ -89,17 +89,19 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
             epoch = max(epoch, int(rec["epoch"]))
         elif kind == "link":
             seat = int(rec["seat"])
+            what = str(rec.get("kind", "player"))
             if session.seat == HOST:
-                session.players[seat] = Player(seat, str(rec.get("name", "")), b"", "player")
+                session.players[seat] = Player(seat, str(rec.get("name", "")), b"", what)
             else:
                 session.players[HOST] = Player(HOST, str(rec.get("name", "")), b"", "host")
             session._open_link(int(rec["sid"]), bytes.fromhex(rec["key"]), seat,
                                (str(rec["addr"][0]), int(rec["addr"][1])), now,
-                               str(rec.get("name", "")), str(rec.get("sas", "")))
+                               str(rec.get("name", "")), str(rec.get("sas", "")), what)
         elif kind == "hello":
             seat = int(rec["seat"])
+            what = session.players[seat].kind
             session.players[seat] = Player(seat, str(rec["name"]), bytes.fromhex(rec["key"]),
-                                           "player")
+                                           what if what != "open" else "player")
         elif kind == "seating":
             for seat, name, key, what in rec["seats"]:
                 if int(seat) != session.seat:

@@ -337,13 +337,13 @@ class Session:
     # ================================================================ seating
 
     def _open_link(self, sid: int, key: bytes, seat: int, addr: Addr, now: float,
-                   name: str, sas: str) -> Link:
+                   name: str, sas: str, kind: str = "player") -> Link:
         link = Link(sid, key, self.seat, seat, addr, now, self.config.rto, self.epoch)
         self.links[seat] = link
         self._by_sid[sid] = link
         self._pairing[seat] = (name, sas)
         self._record(t="link", sid=sid, key=key.hex(), seat=seat, addr=list(addr), name=name,
-                     sas=sas)
+                     sas=sas, kind=kind)
         if not self._replaying:
             link.push(Sync(0, self.game_no, len(self.log)), now)
             if self.seat != HOST:
@@ -351,16 +351,17 @@ class Session:
         return link
 
     def seat_player(self, sid: int, key: bytes, addr: Addr, seat: int, name: str, now: float,
-                    sas: str = "") -> None:
-        """Host: a player paired for ``seat`` (its key arrives in its Hello)."""
+                    sas: str = "", kind: str = "player") -> None:
+        """Host: a player paired for ``seat`` (its key arrives in its Hello); ``kind``
+        ``"bot"`` for a bot the host runs (every seat sees it labelled so)."""
         if self.seat != HOST:
             raise SessionError("only the host seats players")
         if self.started:
             raise SessionError("the game has started")
         if seat in self.links or not 0 < seat < self.rules.players:
             raise SessionError(f"seat {seat} is not free")
-        self.players[seat] = Player(seat, name, b"", "player")
-        self._open_link(sid, key, seat, addr, now, name, sas)
+        self.players[seat] = Player(seat, name, b"", kind)
+        self._open_link(sid, key, seat, addr, now, name, sas, kind)
         self._seating(now)
 
     def free_seats(self) -> list[int]:
@@ -408,7 +409,9 @@ class Session:
         if player.sign_key and player.sign_key != frame.sign_key:
             self._violation(f"seat {frame.seat} changed its signing key", now)
             return
-        player.name, player.sign_key, player.kind = frame.name, frame.sign_key, "player"
+        player.name, player.sign_key = frame.name, frame.sign_key
+        if player.kind == "open":
+            player.kind = "player"
         self._record(t="hello", seat=frame.seat, name=frame.name, key=frame.sign_key.hex())
         if getattr(self, "_start_when_ready", False) and all(
             p.sign_key for p in self.players.values()

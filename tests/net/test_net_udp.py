@@ -7,6 +7,7 @@ and play; both must print identical hashes for every game.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from durak_core import IllegalAction
 from durak_net import events as ev
 from durak_net.node import LanNode
 
@@ -214,6 +216,58 @@ def test_a_game_between_two_nodes_in_one_process_with_loss() -> None:
         ben.close(leave=True)
 
 
+def test_a_host_seats_bots_of_its_own_and_a_node_that_joins(tmp_path: Path) -> None:
+    from durak_core import Rules
+    from durak_core.bots import RandomBot
+    from durak_net.botplay import BotDriver
+
+    host = LanNode("Host", port=0, broadcast=[], host="127.0.0.1", journal_dir=tmp_path)
+    joe = LanNode("Joe", port=0, broadcast=[], host="127.0.0.1",
+                  connect=[f"127.0.0.1:{host.game_port}"])
+    try:
+        table = host.host_table(Rules(players=4), clock=0, grace=30)
+        assert host.add_bot(table, "random") == 1
+        assert host.add_bot(table, "greedy", seat=3) == 3
+        with pytest.raises(ValueError, match="seat 3 is not free"):
+            host.add_bot(table, "random", seat=3)
+        assert _wait(lambda: (p := joe.find_peer("Host")) is not None and p.open_seats == 1)
+        info = joe.find_peer("Host")
+        assert info is not None and info.table is not None
+        assert info.table["seats"] == ("Host", "random bot", "", "greedy bot")
+        assert joe.join("Host") == table
+        assert _wait(lambda: "open" not in (host.view(table).kinds))
+        assert _wait(lambda: bool(joe.view(table) and joe.view(table).table_words))
+        host.start_table(table)
+        drivers = {host: BotDriver(RandomBot(1)), joe: BotDriver(RandomBot(2))}
+        audited: dict[str, ev.GameAudited] = {}
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(audited) < 2:
+            for node, driver in drivers.items():
+                while not node.events.empty():
+                    event = node.events.get()
+                    assert not isinstance(event, (ev.DesyncDetected, ev.ProtocolViolation))
+                    if isinstance(event, ev.GameAudited):
+                        audited[node.name] = event
+                action = driver.choose(node.view(table))
+                if action is not None:
+                    with contextlib.suppress(IllegalAction):
+                        node.act(table, action)
+            time.sleep(0.001)
+        assert audited["Host"].fair and audited["Joe"].fair
+        assert audited["Host"].state_hash == audited["Joe"].state_hash
+        view = joe.view(table)
+        assert view.names == ("Host", "random bot", "Joe", "greedy bot")
+        assert view.kinds == ("host", "bot", "player", "bot")
+        assert view.table_words == host.view(table).table_words
+        # Each bot seat keeps its own journal beside the host's.
+        names = sorted(p.name for p in tmp_path.iterdir())
+        assert names == [f"{table:x}-seat{s}.jsonl" for s in (0, 1, 3)]
+        assert not host.handler_errors and not joe.handler_errors
+    finally:
+        host.close(leave=True)
+        joe.close(leave=True)
+
+
 @pytest.mark.parametrize("leave", [True, False])
 def test_close_is_idempotent_and_stops_the_thread(leave: bool) -> None:
     node = LanNode("Ann", port=0, broadcast=[])
@@ -339,3 +393,42 @@ def test_a_person_at_the_terminal_plays_a_bot_by_typing(tmp_path: Path) -> None:
     assert f"({result['actions']} actions)" in text  # both sides count the same log
     # The text table never shows the opponent's hand: only counts (and shown cards).
     assert re.search(r"Bot: \d+ cards", text)
+
+
+def test_a_host_and_three_terminal_peers_play_at_one_table() -> None:
+    """Four processes on this machine: a host with a bot of its own at seat 1 and three
+    peers that join (five seats), discovery by the shared port, two games."""
+    port = str(free_udp_port())
+    common = ["--games", "2", "--json", "--port", port, "--timeout", "90"]
+    commands = [["--name", "Host", "--host", "5", "--add-bot", "greedy", "--bot", "random",
+                 "--seed", "1", *common]]
+    commands += [["--name", f"P{i}", "--join", "Host", "--bot", "random", "--seed", str(i + 1),
+                  *common] for i in (1, 2, 3)]
+    procs = [subprocess.Popen(peer_cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, env=peer_env()) for args in commands]
+    results = []
+    try:
+        for proc in procs:
+            out, err = proc.communicate(timeout=120)
+            lines = [json.loads(line) for line in out.splitlines() if line.strip()]
+            results.append((proc.returncode, lines, err))
+    finally:
+        for proc in procs:
+            proc.kill()
+    for rc, lines, err in results:
+        assert rc == 0, err[-2000:]
+        assert [r["game"] for r in lines] == [1, 2], err[-2000:]
+        assert all(r["audit"] == "fair" for r in lines)
+    host = results[0][1]
+    seats = host[0]["seats"]
+    assert seats[0] == "Host" and seats[1] == "greedy bot" and sorted(seats[2:]) == [
+        "P1", "P2", "P3"]
+    for _, lines, _ in results[1:]:
+        for mine, theirs in zip(lines, host, strict=True):
+            assert (mine["table"], mine["state_hash"], mine["log_hash"], mine["durak"]) == (
+                theirs["table"], theirs["state_hash"], theirs["log_hash"], theirs["durak"])
+            assert mine["seats"] == seats
+    assert sorted(r[1][0]["seat"] for r in results) == [0, 2, 3, 4]
+    # Every screen showed the same table words.
+    words = {re.findall(r"table words: (\w+ \w+ \w+ \w+)", err)[-1] for _, _, err in results}
+    assert len(words) == 1
