@@ -148,7 +148,9 @@ class GameStarted:
 
 @dataclass(frozen=True)
 class ActionApplied:
-    """Log entry ``index`` was applied here (``by_me``: our seat's action)."""
+    """Log entry ``index`` was applied here (``by_me``: our seat's action).  ``forced``
+    says why the seat did not choose it itself: ``"timeout"`` (its move clock ran out)
+    or ``"bot"`` (a bot plays the seat while its player is away); ``""`` otherwise."""
 
     sid: int
     game: int
@@ -158,6 +160,7 @@ class ActionApplied:
     by_me: bool
     state_hash: str
     at: float
+    forced: str = ""
 
 
 @dataclass(frozen=True)

@@ -96,6 +96,14 @@ class SessionView:
     #: The move clock and the grace period of the table (seconds; 0: none).
     clock: int = 0
     grace: int = 0
+    #: Per seat: when its move clock runs out (``time.monotonic()`` of this process),
+    #: None when the game is not waiting for it or the table has no clock.
+    deadlines: tuple[float | None, ...] = ()
+    #: Per seat: ``""`` (playing), ``"lost"`` (its connection), ``"left"``, or
+    #: ``"bot"`` (a bot plays it while its player is away).
+    seat_states: tuple[str, ...] = ()
+    #: Per seat: how many of this table's finished games it lost (the match score).
+    duraks: tuple[int, ...] = ()
 
 
 def parse_hostport(text: str) -> Addr:
@@ -273,6 +281,9 @@ class LanNode:
             table_words=session.table_words,
             clock=session.clock,
             grace=session.grace,
+            deadlines=tuple(session.deadlines.get(s) for s in range(session.rules.players)),
+            seat_states=tuple(session.seat_state.get(s, "") for s in range(session.rules.players)),
+            duraks=tuple(session.duraks[s] for s in range(session.rules.players)),
         )
 
     def game(self, sid: int) -> Game | None:

@@ -65,6 +65,7 @@ def replay_journal(cls: type[Session], records: list[dict[str, Any]], now: float
         session._start_when_ready = True
     for number in list(session._audit_due):
         session._audit_due[number] = now + session.config.audit_timeout
+    session._restart_clock(now)  # every seat the game waits for gets a fresh clock
     if session._ending and not session.closed and not session._audit_due:
         session.close(now, session._ending)  # a player had left and the audit was done
     if session.game is not None:

@@ -51,7 +51,9 @@ from durak_core import (
     Defend,
     Game,
     IllegalAction,
+    Pass,
     Rules,
+    Take,
     Transfer,
     parse_action,
 )
@@ -297,6 +299,14 @@ class Session:
         self._catch_up: set[int] = set()
         #: Host: a player left after play began; the table ends after the audit.
         self._ending = ""
+        #: When each seat's move clock runs out (``now`` of this seat's driver).
+        self.deadlines: dict[int, float] = {}
+        #: Seats that are not simply playing: ``"lost"`` (its connection), ``"left"``.
+        self.seat_state: dict[int, str] = {}
+        #: How often each seat was the durak in this table's finished games.
+        self.duraks: Counter[int] = Counter()
+        #: Host: seats told their time was up for a lead, and in which state.
+        self._nudged: dict[int, tuple[int, int]] = {}
         # games
         self.game_no = 0
         #: Our seat's view of the current game (never the full game).
@@ -682,6 +692,7 @@ class Session:
             return
         if arrival.back:
             self._emit(ev.PeerBack(self.sid, now, seat=link.peer_seat))
+            self.seat_state.pop(link.peer_seat, None)
             if self.seat == HOST:
                 self._broadcast(Status(0, link.peer_seat, "back"), now, but=link.peer_seat)
         for frame in link.frames(packet):
@@ -700,9 +711,14 @@ class Session:
                 silent = link.silent_since(now, self.config.lost_after)
                 if silent is not None:
                     self._emit(ev.PeerLost(self.sid, silent, now, seat=link.peer_seat))
+                    self.seat_state[link.peer_seat] = "lost"
                     if self.seat == HOST:
                         self._broadcast(Status(0, link.peer_seat, "lost"), now,
                                         but=link.peer_seat)
+            if self.seat == HOST and self.deadlines and self.in_game:
+                for seat, deadline in sorted(self.deadlines.items()):
+                    if now >= deadline and self.in_game:
+                        self._clock_ran_out(seat, now)
         for number, due in list(self._audit_due.items()):
             if self.lost:
                 self._audit_due[number] = max(due, now + self.config.audit_timeout)
@@ -725,6 +741,9 @@ class Session:
             due = t if due is None else min(due, t)
         if self._closing_since is not None:
             t = self._closing_since + self.config.close_timeout
+            due = t if due is None else min(due, t)
+        if self.seat == HOST and self.deadlines and self.in_game:
+            t = min(self.deadlines.values())
             due = t if due is None else min(due, t)
         return due
 
@@ -798,6 +817,7 @@ class Session:
         and we passed it on); then the table ends."""
         name = self.players[seat].name or f"seat {seat}"
         self._record(t="gone", seat=seat, reason=reason[:200])
+        self.seat_state[seat] = "left"
         self._broadcast(Status(0, seat, "left", reason[:200]), now, but=seat)
         self._emit(ev.SeatStatus(self.sid, seat, "left", reason, now))
         self._ending = f"{name} left the table"
@@ -812,7 +832,18 @@ class Session:
         self.close(now, self._ending)
 
     def _on_status(self, frame: Status, now: float) -> None:
-        """A seated player: the host reports another seat lost, back, or gone."""
+        """A seated player: the host reports a seat lost, back, or gone, or that our
+        move clock ran out while we must lead."""
+        if frame.state == "timeout":
+            if frame.seat == self.seat and frame.detail == f"{self.game_no}:{len(self.log)}":
+                self._emit(ev.SeatStatus(self.sid, frame.seat, "timeout", "", now))
+                if self.due(self.seat) == "lead":
+                    self._lead_cheapest(now)
+            return
+        if frame.state in ("lost", "left"):
+            self.seat_state[frame.seat] = frame.state
+        elif frame.state == "back":
+            self.seat_state.pop(frame.seat, None)
         self._emit(ev.SeatStatus(self.sid, frame.seat, frame.state, frame.detail, now))
         if frame.state == "left" and self.started and frame.seat != self.seat and self.in_game:
             # The game cannot go on without it: stop it, and publish our seed for the
@@ -936,6 +967,7 @@ class Session:
         self.refused = {}
         self._emit(ev.GameStarted(self.sid, number, self.seat, self.game.public_hash(), now,
                                   shown=dealer.shown_trump))
+        self._restart_clock(now)
         self._after_change(now)
 
     # ------------------------------------------------------------ sequencing
@@ -964,7 +996,7 @@ class Session:
         self._broadcast(Entry(0, self.game_no, index, entry.action, entry.hash, pid, reveals,
                               seen, seen_hash, sig, forced), now)
         self._deal_out(self.game_no, keys, now)  # our keys for the cards others drew
-        self._after_apply(action, index, digest, now)
+        self._after_apply(action, index, digest, now, forced)
 
     def _apply(self, action: Action) -> tuple[str, list[bytes]]:
         """Apply an action to our view: the public hash after it, and the dealer messages
@@ -979,14 +1011,88 @@ class Session:
                 keys += dealer.drawn(e.player, len(e.cards))
         return self.game.public_hash(), keys
 
-    def _after_apply(self, action: Action, index: int, digest: str, now: float) -> None:
+    def _after_apply(self, action: Action, index: int, digest: str, now: float,
+                     forced: str = "") -> None:
         self.refused = {}  # the state changed: what was refused may be legal again
         self._emit(
             ev.ActionApplied(self.sid, self.game_no, index, action, tuple(self._last_events),
-                             action.player == self.seat, digest, now)
+                             action.player == self.seat, digest, now, forced)
         )
         self._take_new_cards(now)
+        self._restart_clock(now)
         self._after_change(now)
+
+    # ------------------------------------------------------------- the clock
+
+    def due(self, seat: int) -> str | None:
+        """What the game waits for from ``seat``, if anything: ``"take"`` (it defends
+        against a card it has not beaten), ``"pass"`` (it may throw in, and the bout
+        ends only when it passes), ``"lead"`` (it attacks an empty table); None when
+        nothing depends on it now.  Public information only: every seat agrees."""
+        game = self.game
+        if game is None or not self.in_game or seat not in game.active_players:
+            return None
+        if game.why_illegal(Take(seat)) is None:
+            return "take"
+        if game.why_illegal(Pass(seat)) is None:
+            return "pass"
+        if seat == game.attacker and not game.table:
+            return "lead"
+        return None
+
+    def _restart_clock(self, now: float) -> None:
+        """After every entry (and a new deal): each seat the game waits for has the
+        table's ``clock`` seconds.  The host's deadlines are the ones that count; a
+        seated player keeps its own to show."""
+        self.deadlines = {}
+        if not self.clock or not self.in_game:
+            return
+        for seat in range(self.rules.players):
+            if self.due(seat) is not None:
+                self.deadlines[seat] = now + self.clock
+
+    def _clock_ran_out(self, seat: int, now: float) -> None:
+        """Host: ``seat`` did not move in time.  Take and pass need no card: the host
+        plays them (a forced entry, "timeout").  A lead needs a card only the seat can
+        open: the host tells the seat its time is up, and its peer leads its cheapest
+        card (a seat whose peer is gone waits for the grace period)."""
+        self.deadlines.pop(seat, None)
+        due = self.due(seat)
+        game = self.game
+        if due is None or game is None:
+            return
+        if due == "take":
+            self._append(Take(seat), 0, [], now, forced="timeout")
+        elif due == "pass":
+            self._append(Pass(seat), 0, [], now, forced="timeout")
+        elif seat == self.seat:
+            self._lead_cheapest(now, forced="timeout")
+        else:
+            state = (self.game_no, len(self.log))
+            self._nudged[seat] = state
+            link = self.links.get(seat)
+            if link is not None:
+                self._push_to(link, Status(0, seat, "timeout", f"{state[0]}:{state[1]}"), now)
+
+    def _lead_cheapest(self, now: float, forced: str = "") -> None:
+        """Our seat leads its cheapest card (non-trumps first, then by rank)."""
+        game = self.game
+        if game is None or self.waiting_for_cards:
+            return
+        trump = game.trump_suit
+        leads = [a for a in game.legal_actions(self.seat)
+                 if isinstance(a, Attack) and not a.more]
+        if not leads:
+            return
+        action = min(leads, key=lambda a: (a.card.suit == trump, a.card.rank, a.card.index))
+        if self.seat == HOST:
+            dealer = self.dealer
+            assert dealer is not None
+            reveals = [(r.position, r.key) for r in (dealer.reveal(action.card),)
+                       if r is not None]
+            self._append(action, 0, reveals, now, forced=forced)
+        elif not self.pending:
+            self.act(action, now)
 
     def _check_reveals(self, seat: int, action: Action, reveals: list[tuple[int, bytes]],
                        now: float, commit: bool = True) -> bool:
@@ -1080,7 +1186,9 @@ class Session:
             self._refuse(link, frame.pid, frame.action, reason, now)
             return
         self._commit_reveals(seat, action, reveals)
-        self._append(action, frame.pid, reveals, now, proposal=frame)
+        nudged = self._nudged.pop(seat, None) == (self.game_no, len(self.log))
+        self._append(action, frame.pid, reveals, now, proposal=frame,
+                     forced="timeout" if nudged else "")
 
     def _commit_reveals(self, seat: int, action: Action, reveals: list[tuple[int, bytes]]
                         ) -> None:
@@ -1182,7 +1290,17 @@ class Session:
             self._stop(frame.game, HOST, "illegal", f"sent entry {frame.index} for seat "
                        f"{actor}", now)
             return
-        if actor == self.seat:
+        if frame.forced not in ("", "timeout"):
+            self._stop(frame.game, HOST, "forged", f"sent entry {frame.index} ({action}) "
+                       f"marked {frame.forced!r}", now)
+            return
+        # The host plays take or pass for a seat whose move clock ran out (no proposal,
+        # no signature: the host's word, like the clock itself).
+        timed_out = (frame.forced == "timeout" and not frame.pid and self.clock > 0
+                     and isinstance(action, Take | Pass))
+        if actor == self.seat and timed_out:
+            pass  # our clock ran out (a proposal of ours on its way will be refused)
+        elif actor == self.seat:
             proposed = self.pending.get(frame.pid) if frame.pid else None
             if proposed != action:
                 self._stop(frame.game, HOST, "forged", f"sent entry {frame.index}, "
@@ -1196,8 +1314,8 @@ class Session:
             for card in action_cards(action):  # our proposal is logged: its cards open
                 dealer.reveal(card)
         else:
-            if actor != HOST:  # another seat's proposal, passed on with its signature (kept,
-                # and checked if the audit blames that seat: see _conclude)
+            if actor != HOST and not timed_out:  # another seat's proposal, passed on with
+                # its signature (kept, and checked if the audit blames that seat: _conclude)
                 if not frame.pid or len(frame.sig) != 64:
                     self._stop(frame.game, HOST, "forged", f"sent entry {frame.index} "
                                f"({action}) without seat {actor}'s proposal", now)
@@ -1232,7 +1350,7 @@ class Session:
                          f"state hash after entry {frame.index} differs "
                          f"(mine {digest[:12]}, the host's {frame.hash.hex()[:12]})", now)
             return
-        self._after_apply(action, frame.index, digest, now)
+        self._after_apply(action, frame.index, digest, now, frame.forced)
 
     def _after_change(self, now: float) -> None:
         """Game over (publish our seed for the audit), or our seat's automatic pass."""
@@ -1242,6 +1360,8 @@ class Session:
         if game.is_over:
             if self._finished_reported != self.game_no:
                 self._finished_reported = self.game_no
+                if game.durak is not None:
+                    self.duraks[game.durak] += 1
                 self._emit(ev.GameFinished(
                     self.sid, self.game_no, game.durak, tuple(game.losers), len(self.log),
                     game.public_hash(), log_hash(self.log), now))

@@ -63,22 +63,25 @@ class Table:
 
 def make_table(seed: int, rules: Rules, *, loss: float = 0.0, duplicate: float = 0.0,
                delay: tuple[float, float] = (0.0002, 0.002), bots: bool = True,
-               games: int = 1, config: SessionConfig = FAST, start: bool = True) -> Table:
-    """A table of ``rules.players`` seats, every seat taken and (``start``) play begun."""
+               games: int = 1, config: SessionConfig = FAST, start: bool = True,
+               clock: int = 0, grace: int = 60, idle: tuple[int, ...] = ()) -> Table:
+    """A table of ``rules.players`` seats, every seat taken and (``start``) play begun.
+    ``bots``: a bot plays every seat but those in ``idle``."""
     rng = random.Random(seed)
     net = SimNet(random.Random(seed ^ 0x7AB1E), loss=loss, duplicate=duplicate, delay=delay)
     n = rules.players
     table_id = rng.getrandbits(64) or 1
     host = Session.host_table(table_id, rules, 0.0, name="Host", entropy=rng.randbytes,
-                              config=config)
-    seats = [Seat(host, BotDriver(RandomBot(seed * 10)) if bots else None)]
+                              config=config, clock=clock, grace=grace)
+    seats = [Seat(host, BotDriver(RandomBot(seed * 10)) if bots and 0 not in idle else None)]
     for s in range(1, n):
         sid, key = rng.getrandbits(64) or 1, rng.randbytes(32)
         member = Session(sid, Role.FOLLOWER, key, rules, seat_addr(0), 0.0, entropy=rng.randbytes,
                          config=config, name=f"P{s}", peer_name="Host", table=table_id, seat=s)
         host.seat_player(sid, key, seat_addr(s), s, f"P{s}", 0.0)
         net.add(seat_addr(s), member)
-        seats.append(Seat(member, BotDriver(RandomBot(seed * 10 + s)) if bots else None))
+        seats.append(Seat(member, BotDriver(RandomBot(seed * 10 + s))
+                          if bots and s not in idle else None))
     net.add(seat_addr(0), host)
     table = Table(net, seats, games)
     net.hooks.append(lambda now: drive(table, now))
