@@ -320,6 +320,38 @@ def test_a_host_node_hands_a_vanished_player_to_its_stand_in_bot() -> None:
         joe.close()
 
 
+def test_players_who_ask_for_a_team_sit_opposite_their_partner() -> None:
+    from durak_core import Rules
+
+    host = LanNode("Host", port=0, broadcast=[], host="127.0.0.1")
+    guests = [LanNode(name, port=0, broadcast=[], host="127.0.0.1",
+                      connect=[f"127.0.0.1:{host.game_port}"]) for name in ("Ann", "Ben", "Cy")]
+    try:
+        rules = Rules(players=4, teams=True)
+        table = host.host_table(rules)
+        for guest in guests:
+            assert _wait(lambda g=guest: (p := g.find_peer("Host")) is not None
+                         and p.table is not None)
+        guests[0].join("Host", team=1)
+        assert _wait(lambda: host.view(table).names[1] == "Ann")
+        guests[1].join("Host", team=1)
+        assert _wait(lambda: host.view(table).names[3] == "Ben")
+        assert rules.team_of(1) == rules.team_of(3) == 1
+        guests[2].join("Host", team=1)  # the team is full
+        closed = None
+        deadline = time.monotonic() + 10
+        while closed is None and time.monotonic() < deadline:
+            with contextlib.suppress(Exception):
+                event = guests[2].events.get(timeout=0.1)
+                if isinstance(event, ev.InviteClosed):
+                    closed = event
+        assert closed is not None and closed.reason == "no free seat in that team"
+        assert host.view(table).kinds == ("host", "player", "open", "player")
+    finally:
+        for node in (host, *guests):
+            node.close(leave=True)
+
+
 @pytest.mark.parametrize("leave", [True, False])
 def test_close_is_idempotent_and_stops_the_thread(leave: bool) -> None:
     node = LanNode("Ann", port=0, broadcast=[])
