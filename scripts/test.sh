@@ -5,6 +5,10 @@
 # steps run even when one fails; the exit status is non-zero if any failed, and a
 # summary with pytest's result lines comes last.
 #
+# The pytest steps spread the tests over the machine's cores with pytest-xdist (browser
+# tests share one worker, one JupyterLab and one Chromium; notebooks run one per worker);
+# DURAK_TEST_WORKERS=1 runs them in one process, DURAK_TEST_WORKERS=4 on four workers.
+#
 #   bash scripts/test.sh
 #   PYTEST_ADDOPTS='-m "not browser"' bash scripts/test.sh    # e.g. skip browser tests
 set -euo pipefail
@@ -36,14 +40,27 @@ step "ruff" "$py" -m ruff check .
 step "mypy" "$py" -m mypy
 # durak_core on the command line adds its doctests (see conftest.py).
 "$py" -c 'import durak_core as d; print("engine:", "compiled" if d.COMPILED else "pure Python")'
-step "pytest" "$py" -m pytest tests durak_core
+workers="${DURAK_TEST_WORKERS:-auto}"
+if [[ "$workers" == auto ]]; then
+  # One worker per core this process may use, at most four.
+  workers="$("$py" -c 'import os; print(min(4, len(os.sched_getaffinity(0))))' 2>/dev/null ||
+    "$py" -c 'import os; print(min(4, os.cpu_count() or 1))')"
+fi
+group=() spread=() files=()
+if [[ "$workers" != 1 ]]; then
+  group=(-n "$workers" --dist loadgroup) # browser tests together (see conftest.py)
+  spread=(-n "$workers" --dist load)
+  files=(-n "$workers" --dist loadfile) # a notebook's cells share a kernel: one worker
+fi
+# ${a[@]+...}: an empty array under `set -u` is an error in macOS's bash 3.2.
+step "pytest" "$py" -m pytest ${group[@]+"${group[@]}"} tests durak_core
 # The same rules as plain Python (the reference the compiled build is made from).
-step "pure" env DURAK_PURE=1 "$py" -m pytest tests/core durak_core
+step "pure" env DURAK_PURE=1 "$py" -m pytest ${spread[@]+"${spread[@]}"} tests/core durak_core
 if compgen -G "notebooks/*.ipynb" >/dev/null; then
   # A fresh machine's first matplotlib import builds the font cache and says so on
   # stderr, which strict nbval would compare against the notebook: do it beforehand.
   "$py" -c "import matplotlib.pyplot" >/dev/null 2>&1 || true
-  step "nbval" "$py" -m pytest --nbval notebooks/ \
+  step "nbval" "$py" -m pytest ${files[@]+"${files[@]}"} --nbval notebooks/ \
     --nbval-sanitize-with notebooks/sanitize.cfg --nbval-current-env
 fi
 
