@@ -55,14 +55,7 @@ def _netns_unavailable() -> str | None:
     return None
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups (--dist loadgroup)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    # Browser tests share one JupyterLab server and one Chromium (session fixtures): on
-    # parallel workers they all go to one worker, which starts each of them once.
-    group = pytest.mark.xdist_group("browser")
-    for item in items:
-        if "browser" in item.keywords:
-            item.add_marker(group)
     reason = _netns_unavailable()
     if reason is None:
         return

@@ -5,9 +5,12 @@
 # steps run even when one fails; the exit status is non-zero if any failed, and a
 # summary with pytest's result lines comes last.
 #
-# The pytest steps spread the tests over the machine's cores with pytest-xdist (browser
-# tests share one worker, one JupyterLab and one Chromium; notebooks run one per worker);
-# DURAK_TEST_WORKERS=1 runs them in one process, DURAK_TEST_WORKERS=4 on four workers.
+# The main pytest step spreads the test files over the machine's cores with pytest-xdist
+# (--dist loadfile: a file's tests share a worker, so the browser tests of a file share
+# one JupyterLab and one Chromium, and module fixtures are made once);
+# DURAK_TEST_WORKERS=1 runs it in one process, DURAK_TEST_WORKERS=4 on four workers.
+# The pure-engine and nbval steps run in one process: both are short, and nbval's
+# longest notebook already plays its games on two processes of its own.
 #
 #   bash scripts/test.sh
 #   PYTEST_ADDOPTS='-m "not browser"' bash scripts/test.sh    # e.g. skip browser tests
@@ -46,21 +49,19 @@ if [[ "$workers" == auto ]]; then
   workers="$("$py" -c 'import os; print(min(4, len(os.sched_getaffinity(0))))' 2>/dev/null ||
     "$py" -c 'import os; print(min(4, os.cpu_count() or 1))')"
 fi
-group=() spread=() files=()
-if [[ "$workers" != 1 ]]; then
-  group=(-n "$workers" --dist loadgroup) # browser tests together (see conftest.py)
-  spread=(-n "$workers" --dist load)
-  files=(-n "$workers" --dist loadfile) # a notebook's cells share a kernel: one worker
-fi
+spread=()
+[[ "$workers" == 1 ]] || spread=(-n "$workers" --dist loadfile)
+# -p no:nbval: nbval's imports (nbformat, jsonschema) take seconds in every process that
+# loads the plugin, and only the nbval step needs it.
 # ${a[@]+...}: an empty array under `set -u` is an error in macOS's bash 3.2.
-step "pytest" "$py" -m pytest ${group[@]+"${group[@]}"} tests durak_core
+step "pytest" "$py" -m pytest -p no:nbval ${spread[@]+"${spread[@]}"} tests durak_core
 # The same rules as plain Python (the reference the compiled build is made from).
-step "pure" env DURAK_PURE=1 "$py" -m pytest ${spread[@]+"${spread[@]}"} tests/core durak_core
+step "pure" env DURAK_PURE=1 "$py" -m pytest -p no:nbval tests/core durak_core
 if compgen -G "notebooks/*.ipynb" >/dev/null; then
   # A fresh machine's first matplotlib import builds the font cache and says so on
   # stderr, which strict nbval would compare against the notebook: do it beforehand.
   "$py" -c "import matplotlib.pyplot" >/dev/null 2>&1 || true
-  step "nbval" "$py" -m pytest ${files[@]+"${files[@]}"} --nbval notebooks/ \
+  step "nbval" "$py" -m pytest --nbval notebooks/ \
     --nbval-sanitize-with notebooks/sanitize.cfg --nbval-current-env
 fi
 

@@ -16,8 +16,7 @@ from durak_arena.tournament import ProcessExecutor, run_tournament
 from durak_core import Game, Rules
 from durak_core.bots import GreedyBot, RandomBot, play_game
 
-# One worker plays the ISMCTS sample for both tests (a module fixture is per worker).
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ismcts-strength")]
+pytestmark = pytest.mark.slow
 
 
 def test_greedy_beats_random_in_at_least_85_percent():
