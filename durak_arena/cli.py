@@ -47,6 +47,9 @@ from .tournament import (
     total_games,
 )
 
+#: The forfeit log's default name, in the current directory.
+DEFAULT_LOG = "durak-arena.log"
+
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
@@ -77,9 +80,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-#: The forfeit log's default name, in the current directory.
-DEFAULT_LOG = "durak-arena.log"
-
 
 class ForfeitLog:
     """Forfeits: every detail to a log file, one line per bot and kind to the terminal.
@@ -88,9 +88,8 @@ class ForfeitLog:
     time would bury everything else.  The file is created at the first forfeit.
     """
 
-    def __init__(self, path: str, stream: TextIO) -> None:
+    def __init__(self, path: str) -> None:
         self.path = path
-        self.stream = stream
         self.count = 0
         self.kinds: dict[tuple[str, str], int] = {}
         self._file: TextIO | None = None
@@ -271,7 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         executor = ProcessExecutor(args.jobs)
 
     progress = Progress(total, sys.stderr, enabled=not args.quiet and sys.stderr.isatty())
-    forfeits = ForfeitLog(args.log, sys.stderr)
+    forfeits = ForfeitLog(args.log)
 
     def on_record(record: GameRecord) -> None:
         if record.forfeit is not None:

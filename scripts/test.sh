@@ -6,8 +6,9 @@
 # summary with pytest's result lines comes last.
 #
 # The main pytest step spreads the test files over the machine's cores with pytest-xdist
-# (--dist loadfile: a file's tests share a worker, so the browser tests of a file share
-# one JupyterLab and one Chromium, and module fixtures are made once);
+# (--dist loadfile: a file's tests share a worker, so module fixtures are made once; the
+# browser test files all share one worker, one JupyterLab and one Chromium, and start
+# first, the longest work, in the order conftest.py gives: see its comments);
 # DURAK_TEST_WORKERS=1 runs it in one process, DURAK_TEST_WORKERS=4 on four workers.
 # The pure-engine and nbval steps run in one process each, side by side: both are short,
 # and nbval's longest notebook already plays its games on two processes of its own.
@@ -77,7 +78,7 @@ if [[ "$workers" == auto ]]; then
     "$py" -c 'import os; print(min(4, os.cpu_count() or 1))')"
 fi
 spread=()
-[[ "$workers" == 1 ]] || spread=(-n "$workers" --dist loadfile)
+[[ "$workers" == 1 ]] || spread=(-n "$workers" --dist loadfile --no-loadscope-reorder)
 # -p no:nbval: nbval's imports (nbformat, jsonschema) take seconds in every process that
 # loads the plugin, and only the nbval step needs it.
 # ${a[@]+...}: an empty array under `set -u` is an error in macOS's bash 3.2.

@@ -120,7 +120,12 @@ class Document:
 
     @property
     def name(self) -> str:
-        return self.path.relative_to(REPO).as_posix()
+        return _display(self.path)
+
+
+def _display(path: Path) -> str:
+    """A document's name in messages: relative to the repository when it is inside."""
+    return path.relative_to(REPO).as_posix() if path.is_relative_to(REPO) else path.name
 
 
 def _parser() -> MarkdownIt:
@@ -129,7 +134,7 @@ def _parser() -> MarkdownIt:
 
 def read(path: Path) -> Document:
     """Parse one Markdown file."""
-    name = path.relative_to(REPO).as_posix()
+    name = _display(path)
     tokens = _parser().parse(path.read_text(encoding="utf-8"))
     doc = Document(path, [], [], [], [], [])
     pending: Directives | None = None  # read, waiting for the block they belong to

@@ -110,7 +110,12 @@ def _python_documents() -> list[Path]:
 
 @pytest.mark.parametrize("path", _python_documents(), ids=_name)
 def test_python_examples_run_and_show_real_results(path: Path, tmp_path: Path) -> None:
-    doc = _doc(path)
+    problems = run_python_blocks(_doc(path), tmp_path)
+    assert not problems, "\n\n".join(problems)
+
+
+def run_python_blocks(doc: Document, tmp_path: Path) -> list[str]:
+    """Run a document's Python blocks in a fresh interpreter; the problems found."""
     blocks = []
     for block in doc.python:
         blocks.append(
@@ -133,8 +138,8 @@ def test_python_examples_run_and_show_real_results(path: Path, tmp_path: Path) -
         check=False,
     )
     assert done.returncode == 0 and report.exists(), done.stdout + done.stderr
-    problems = json.loads(report.read_text(encoding="utf-8"))
-    assert not problems, "\n\n".join(problems)
+    problems: list[str] = json.loads(report.read_text(encoding="utf-8"))
+    return problems
 
 
 def _marked_python() -> list[tuple[str, str]]:
