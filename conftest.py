@@ -12,9 +12,11 @@ script under tests/ (bots that read stdin, fixtures that take argv) as a module.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _pytest.doctest import DoctestModule
@@ -55,7 +57,16 @@ def _netns_unavailable() -> str | None:
     return None
 
 
+#: Test files that drive JupyterLab in Chromium: tests/e2e/ and any *browser*.py.
+_BROWSER_FILE = re.compile(r"^tests/e2e/|browser[^/]*\.py$")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # The longest work first (browser tests, then those marked slow), so that parallel
+    # workers (scripts/test.sh) do not end with one of them still busy and the other idle.
+    # Stable: within each kind, and within a file, the order stays as written.
+    items.sort(key=lambda item: 0 if "browser" in item.keywords else 1 if "slow" in item.keywords
+               else 2)
     reason = _netns_unavailable()
     if reason is None:
         return
@@ -63,6 +74,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "netns" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook; without xdist it is never called
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile`` (scripts/test.sh), with every browser test file in one unit.
+
+    A file's tests stay on one worker as with plain loadfile (module fixtures are made
+    once), and the browser files share a worker, so that one JupyterLab and one Chromium
+    serve them all instead of one per worker.  (pytest-xdist's own ``xdist_group`` marks
+    no longer group anything with pytest 9.2: pytest-xdist issue 1386.)
+    """
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class BrowserFilesTogether(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return "browser tests" if _BROWSER_FILE.search(path) else path
+
+    return BrowserFilesTogether(config, log)
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:

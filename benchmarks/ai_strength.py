@@ -70,6 +70,10 @@ def main() -> int:
         row = pairs.get((winner, loser)) or pairs[(loser, winner)]
         won = row["a_wins"] if row["a"] == winner else row["b_wins"]
         decided = row["a_wins"] + row["b_wins"]
+        if not decided:  # a handful of games (--games 2) can all be draws
+            print(f"{winner} vs {loser}: no decided game in {row['games']}, "
+                  f"bar {100 * bar:.0f}%: undecided")
+            continue
         lo, hi = (row["ci95"] if row["a"] == winner else (1 - row["ci95"][1], 1 - row["ci95"][0]))
         verdict = "meets" if won / decided >= bar else "MISSES"
         print(f"{winner} vs {loser}: {won}/{decided} decided games = {100 * won / decided:.1f}% "

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from durak_core import Rules, parse_action
-from durak_core.bots import Bot, parse_options
+from durak_core.bots import Bot, check_options, parse_options
 
 from .protocol import PROTOCOL, VERSION, decode, encode, event_from_dict
 
@@ -118,7 +118,12 @@ def _send(out: BinaryIO, message: dict[str, Any]) -> None:
 
 
 def load_bot_class(target: str) -> Callable[..., Bot]:
-    """Load ``path/to/file.py:Class`` or ``package.module:Class``."""
+    """Load ``path/to/file.py:Class`` or ``package.module:Class``.
+
+    Whatever goes wrong (no such file, a syntax error, an exception while importing, no
+    such class, a class without a ``choose`` method) is a ValueError of one line that
+    says where.
+    """
     where, sep, name = target.rpartition(":")
     if not sep or not where or not name:
         raise ValueError(f"name the bot class: 'file.py:Class' or 'module:Class', not {target!r}")
@@ -132,15 +137,58 @@ def load_bot_class(target: str) -> Callable[..., Bot]:
         module = importlib.util.module_from_spec(spec)
         sys.modules[spec.name] = module
         sys.path.insert(0, str(path.parent))  # the bot may import its neighbours
-        spec.loader.exec_module(module)
+        try:
+            spec.loader.exec_module(module)
+        except Exception as exc:  # the bot's own code: any error at all
+            raise ValueError(f"cannot import {path.name}: {_where(exc, path)}") from None
     else:
-        module = importlib.import_module(where)
+        try:
+            module = importlib.import_module(where)
+        except Exception as exc:
+            raise ValueError(f"cannot import {where}: {type(exc).__name__}: {exc}") from None
     factory = getattr(module, name, None)
     if factory is None:
-        raise ValueError(f"{where} has no {name!r}")
+        raise ValueError(f"{Path(where).name} has no {name!r}")
     if not callable(factory):
-        raise ValueError(f"{target} is not a Bot class")
+        raise ValueError(f"{name} in {Path(where).name} is not a Bot class")
+    if isinstance(factory, type) and not _has_choose(factory):
+        raise ValueError(
+            f"{name} in {Path(where).name} has no choose(observation, legal) method "
+            "(subclass durak_core.bots.Bot and write one)"
+        )
     return factory
+
+
+def _has_choose(cls: type) -> bool:
+    choose = getattr(cls, "choose", None)
+    return callable(choose) and choose is not Bot.choose
+
+
+def _where(exc: BaseException, path: Path) -> str:
+    """An exception from importing the bot's file, with the line of that file it came from."""
+    if isinstance(exc, SyntaxError):
+        return f"{exc.msg} (line {exc.lineno})"
+    line = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if Path(tb.tb_frame.f_code.co_filename).resolve() == path:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    at = f" (line {line})" if line is not None else ""
+    return f"{type(exc).__name__}: {exc}{at}"
+
+
+def make_probe(factory: Callable[..., Bot], options: dict[str, Any], label: str) -> Bot:
+    """Build the bot once, before any game, so bad options and a failing constructor are
+    reported at start-up (the arena checks every bot this way before a tournament)."""
+    check_options(factory, options, label)
+    try:
+        bot = factory(seed=0, **options) if _wants_seed(factory) else factory(**options)
+    except Exception as exc:
+        raise ValueError(f"{label}: making the bot failed: {type(exc).__name__}: {exc}") from None
+    if not _has_choose(type(bot)):
+        raise ValueError(f"{label} made {bot!r}, which has no choose(observation, legal) method")
+    return bot
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -151,10 +199,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         factory = load_bot_class(args[0])
         options = parse_options(args[1:])
+        probe = make_probe(factory, options, args[0].rpartition(":")[2])
     except ValueError as exc:
         print(f"botrunner: {exc}", file=sys.stderr)
         return 2
-    return serve(factory, options)
+    # A bot that takes a seed is made afresh for every game; any other plays them all.
+    return serve(factory if _wants_seed(factory) else probe, options)
 
 
 if __name__ == "__main__":

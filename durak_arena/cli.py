@@ -10,6 +10,15 @@ Bots: ``builtin:NAME?key=value&...`` (random, greedy, ismcts) run inside the
 workers; ``py:FILE.py:CLASS?key=value`` runs a :class:`durak_core.bots.Bot`
 subclass as a subprocess through :mod:`durak_arena.botrunner`;
 ``cmd:COMMAND`` runs any program that speaks docs/bot-protocol.md.
+
+Every bot is checked before the first game (:mod:`durak_arena.check`): one that
+cannot play gets one line with the reason, and the tournament does not start.
+A bot that breaks later forfeits that game; the terminal gets one line the first
+time, the details (its stderr, a traceback) go to the ``--log`` file.
+
+Exit status: 0 after a tournament, 1 if a bot forfeited every game it played (or a
+worker died), 2 for a bad command line or a bot that failed its check, 130 when
+interrupted.
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ from typing import Any, TextIO
 
 from durak_core import Rules
 
+from .check import check_bots
 from .referee import BotSpec, GameRecord
 from .tournament import (
     DaskExecutor,
@@ -36,6 +46,9 @@ from .tournament import (
     run_tournament,
     total_games,
 )
+
+#: The forfeit log's default name, in the current directory.
+DEFAULT_LOG = "durak-arena.log"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -60,8 +73,56 @@ def build_parser() -> argparse.ArgumentParser:
                    help="per-move time limit; slower bots forfeit the game (default 10)")
     p.add_argument("--dask", metavar="SCHEDULER_ADDRESS",
                    help="run the games on this Dask cluster instead of --jobs local processes")
+    p.add_argument("--log", metavar="PATH", default=DEFAULT_LOG,
+                   help="where forfeits are logged with the bot's stderr, written only if a bot "
+                        f"forfeits (default {DEFAULT_LOG})")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
+
+
+
+class ForfeitLog:
+    """Forfeits: every detail to a log file, one line per bot and kind to the terminal.
+
+    A crashing bot can forfeit hundreds of games; its traceback on the terminal each
+    time would bury everything else.  The file is created at the first forfeit.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.count = 0
+        self.kinds: dict[tuple[str, str], int] = {}
+        self._file: TextIO | None = None
+
+    def add(self, record: GameRecord) -> str | None:
+        """Log a forfeit; returns the terminal line, or None when one was printed already."""
+        f = record.forfeit
+        assert f is not None
+        if self._file is None:
+            self._file = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 (closed in close())
+        self._file.write(format_forfeit(record) + "\n\n")
+        self._file.flush()
+        self.count += 1
+        key = (str(f["bot"]), str(f["kind"]))
+        self.kinds[key] = self.kinds.get(key, 0) + 1
+        if self.kinds[key] > 1:
+            return None
+        return (
+            f"forfeit: {f['bot']} {f['kind']} in game {record.game}: {f['reason']} "
+            f"(this and later forfeits, with the bot's stderr, in {self.path})"
+        )
+
+    def summary(self) -> str | None:
+        if not self.count:
+            return None
+        parts = ", ".join(f"{bot} {n} {kind}" for (bot, kind), n in self.kinds.items())
+        plural = "" if self.count == 1 else "s"
+        return f"durak-arena: {self.count} forfeit{plural} ({parts}); details in {self.path}"
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
 
 
 class Progress:
@@ -161,15 +222,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--jobs must be at least 1")
     if args.move_time <= 0:
         parser.error("--move-time must be positive")
+    if not os.path.isdir(os.path.dirname(os.path.abspath(args.log))):
+        parser.error(f"--log {args.log}: no such directory")
     try:
         rules = Rules(players=args.players, deck_size=args.deck, variant=args.variant)
-        bots = [BotSpec.parse(text) for text in args.bots]
     except ValueError as exc:
         parser.error(str(exc))
+    bots = []
+    bad = False
+    for text in args.bots:
+        try:
+            bots.append(BotSpec.parse(text))
+        except ValueError as exc:  # one line per bad bot, each naming its bot
+            print(f"durak-arena: {exc}", file=sys.stderr)
+            bad = True
+    if bad:
+        return 2
     if len(bots) < rules.players:
         parser.error(f"{rules.players}-player games need at least {rules.players} bots")
     if len({b.text for b in bots}) != len(bots):
         parser.error("each bot may be named once (builtin:NAME#2 enters a built-in bot again)")
+    failures = check_bots(bots)
+    if failures:
+        for line in failures:
+            print(f"durak-arena: {line}", file=sys.stderr)
+        return 2
 
     total = total_games(len(bots), args.games, rules.players)
     if total != math.comb(len(bots), rules.players) * args.games:
@@ -193,12 +270,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         executor = ProcessExecutor(args.jobs)
 
     progress = Progress(total, sys.stderr, enabled=not args.quiet and sys.stderr.isatty())
+    forfeits = ForfeitLog(args.log)
 
     def on_record(record: GameRecord) -> None:
         if record.forfeit is not None:
-            if progress.enabled:
-                sys.stderr.write("\r")
-            print(format_forfeit(record), file=sys.stderr)
+            line = forfeits.add(record)
+            if line is not None:
+                if progress.enabled:
+                    sys.stderr.write("\r")
+                print(line, file=sys.stderr)
         progress.step()
 
     try:
@@ -222,6 +302,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     finally:
         executor.close()
+        forfeits.close()
     progress.close()
     print(format_tables(results))
     if args.json:
@@ -238,7 +319,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(results.to_dict(settings), fh, indent=2, ensure_ascii=False)
             fh.write("\n")
-    return 0
+    summary = forfeits.summary()
+    if summary:
+        print(summary, file=sys.stderr)
+    never = [
+        (name, t.games) for name, t in results.tallies.items() if t.games and t.forfeits == t.games
+    ]
+    for name, games in never:
+        print(
+            f"durak-arena: {name} forfeited every one of its {games} games; "
+            f"see {forfeits.path}",
+            file=sys.stderr,
+        )
+    return 1 if never else 0
 
 
 if __name__ == "__main__":

@@ -173,8 +173,13 @@ class ProcessBot:
         try:
             code = proc.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
-            return "the bot closed its output"
-        return f"the bot exited with code {code}"
+            return "the bot closed its output before answering"
+        if code == 0:
+            # Exit status 0 reads as success; the point is that no answer came.
+            return "the bot exited before answering (exit status 0)"
+        if code < 0:
+            return f"the bot was killed by signal {-code} before answering"
+        return f"the bot exited with code {code} before answering"
 
     # ---------------------------------------------------------------- stderr
 

@@ -72,7 +72,7 @@ class BotSpec:
                 raise ValueError(f"bot {text!r}: write py:FILE.py:CLASS, e.g. py:mybot.py:MyBot")
             path = Path(cwd, where).resolve()
             if not path.is_file():
-                raise ValueError(f"bot {text!r}: no such file {path}")
+                raise ValueError(f"bot {text!r}: no such file {str(path)!r}")
             full = f"{path}:{name}" + (f"?{query}" if query else "")
             return cls(text, kind, full, cwd)
         try:
@@ -94,7 +94,7 @@ class BotSpec:
         raise ValueError(f"{self.text} runs in-process, not as a command")
 
 
-def _bot_env() -> dict[str, str]:
+def bot_env() -> dict[str, str]:
     """The environment of bot programs: durak_arena importable even when not installed."""
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parent.parent)
@@ -195,7 +195,7 @@ class ProcessSeat(Seat):
 
     def __init__(self, spec: BotSpec) -> None:
         super().__init__(spec)
-        self.process = ProcessBot(spec.argv(), cwd=spec.cwd, env=_bot_env())
+        self.process = ProcessBot(spec.argv(), cwd=spec.cwd, env=bot_env())
         self._game = ""
 
     def begin(self, game_id: str, seat: int, rules: Rules, seed: int) -> None:

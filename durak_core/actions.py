@@ -24,8 +24,32 @@ Attack(player=0, card=Card('7♣'), more=(Card('7♥'),))
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NoReturn
 
 from .cards import Card
+
+
+def _refuse(action: object, card: object) -> NoReturn:
+    """Refuse something other than a Card where an action names one, saying how to make one.
+
+    Text is the usual mistake (``Attack(0, "7s")``): the answer names
+    ``Card.parse`` (and ``parse_action`` for a whole action in text).
+
+    >>> Attack(0, "7s")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: Attack wants a Card, not the text '7s': write Card.parse('7s') (or parse_action(...
+    """
+    kind = type(action).__name__
+    if isinstance(card, str):
+        example = f"{getattr(action, 'player', 0)} {kind.lower()} {card}"
+        if kind == "Defend":
+            example = "1 defend 7s with 9s"
+        raise TypeError(
+            f"{kind} wants a Card, not the text {card!r}: write Card.parse({card!r}) "
+            f"(or parse_action({example!r}) for a whole action)"
+        )
+    raise TypeError(f"{kind} wants a Card, not {card!r} (make one with Card.parse)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +65,16 @@ class Attack:
     more: tuple[Card, ...] = ()
 
     def __post_init__(self) -> None:
+        # Type checks written out (no call) on the common path: the engine makes its
+        # shared actions through here too.
+        if type(self.card) is not Card:
+            _refuse(self, self.card)
+        if type(self.more) is not tuple:
+            raise TypeError(f"Attack's more wants a tuple of Cards, not {self.more!r}")
         if self.more:
+            for c in self.more:
+                if type(c) is not Card:
+                    _refuse(self, c)
             cards = (self.card, *self.more)
             if len(set(cards)) != len(cards):
                 raise ValueError("a card cannot be led twice in one attack")
@@ -65,6 +98,12 @@ class Defend:
     attack_card: Card
     card: Card
 
+    def __post_init__(self) -> None:
+        if type(self.attack_card) is not Card:
+            _refuse(self, self.attack_card)
+        if type(self.card) is not Card:
+            _refuse(self, self.card)
+
     def __str__(self) -> str:
         return f"{self.player} defend {self.attack_card} with {self.card}"
 
@@ -80,6 +119,10 @@ class Transfer:
     player: int
     card: Card
     show: bool = False
+
+    def __post_init__(self) -> None:
+        if type(self.card) is not Card:
+            _refuse(self, self.card)
 
     def __str__(self) -> str:
         return f"{self.player} {'show' if self.show else 'transfer'} {self.card}"
@@ -120,7 +163,7 @@ def parse_action(text: str) -> Action:
     ValueError: not an action: '0 attack' (attack needs a card, e.g. '0 attack 7♠')
     """
     words = text.split()
-    if len(words) < 2 or not words[0].isdigit():
+    if len(words) < 2 or not (words[0].isascii() and words[0].isdigit()):
         raise ValueError(
             f"not an action: {text!r} (write the seat, then a verb: attack, defend, "
             "transfer, show, take or pass)"

@@ -518,6 +518,7 @@ class Game:
 
         In a seat's view, only the cards that seat knows of.
         """
+        self._check_seat(player)
         return sorted(cards_of(self._hand[player]), key=lambda c: display_key(c, self._trump))
 
     def hand_size(self, player: int) -> int:
@@ -643,9 +644,13 @@ class Game:
             for p in range(2, self._n):
                 out += self._legal(p)
             return out
-        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self._n:
-            raise ValueError(f"no seat {player!r} in a {self._n}-player game")
+        self._check_seat(player)
         return list(self._legal(player))
+
+    def _check_seat(self, seat: int) -> None:
+        """Refuse anything but a seat of this table, with the same sentence everywhere."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._n:
+            raise ValueError(f"no seat {seat!r} in a {self._n}-player game")
 
     def automatic_actions(self) -> list[Action]:
         """Passes that nobody needs to click: seats whose only legal action is Pass.
@@ -774,6 +779,11 @@ class Game:
         'There is nothing on the table to take yet.'
         """
         if not isinstance(action, (Attack, Defend, Transfer, Take, Pass)):
+            if isinstance(action, str):
+                return (
+                    f"{action!r} is text, not an action: read it with "
+                    f"parse_action({action!r}) first."
+                )
             return f"{action!r} is not an action (Attack, Defend, Transfer, Take or Pass)."
         # The seat as given: reading `.player` as an int in the compiled build would
         # already have turned True into 1.
@@ -1304,6 +1314,7 @@ class Game:
         Cards that everybody has seen stay known: those picked up from the
         table, the trump card, the discards.
         """
+        self._check_seat(seat)
         if self._viewer is not None and self._viewer != seat:
             raise ValueError(f"this game is seen from seat {self._viewer}, not seat {seat}")
         g = self.copy()
@@ -1392,6 +1403,7 @@ class Game:
         whose turn it is, and ``legal``: ``player``'s legal actions as text.
         :meth:`from_observation` rebuilds the seat's view from it.
         """
+        self._check_seat(player)
         if self._viewer is not None and self._viewer != player:
             raise ValueError(f"this game is seen from seat {self._viewer}, not seat {player}")
         obs: dict[str, Any] = {
@@ -1502,15 +1514,43 @@ class Game:
 
     @classmethod
     def from_json(cls, text: str) -> Game:
-        """Load a game saved with :meth:`to_json` by replaying its log."""
-        data = json.loads(text)
+        """Load a game saved with :meth:`to_json` by replaying its log.
+
+        Anything else, from text that is not JSON to a log entry the rules
+        refuse, is a :class:`ValueError` that says what is wrong.
+
+        >>> Game.from_json("not json")
+        Traceback (most recent call last):
+        ...
+        ValueError: not a saved durak game (not JSON: Expecting value at line 1, column 1)
+        """
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(
+                f"not a saved durak game (not JSON: {exc.msg} at line {exc.lineno}, "
+                f"column {exc.colno})"
+            ) from None
+        except (TypeError, ValueError) as exc:  # not text at all, or undecodable bytes
+            raise ValueError(f"not a saved durak game ({exc})") from None
         if not isinstance(data, dict) or data.get("format") != JSON_FORMAT:
             raise ValueError("not a saved durak game")
         if data.get("version") != JSON_VERSION:
             raise ValueError(f"unsupported saved-game version {data.get('version')!r}")
-        rules = Rules.from_dict(data["rules"])
-        deck = [Card.parse(t) for t in data["deck"]]
-        return cls.replay(rules, deck, data["log"], previous_durak=data.get("previous_durak"))
+        rules_data = data.get("rules")
+        if not isinstance(rules_data, dict):
+            raise ValueError("saved game: 'rules' must be an object of rule options")
+        deck_text = data.get("deck")
+        log_text = data.get("log")
+        for key, value in (("deck", deck_text), ("log", log_text)):
+            if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+                raise ValueError(f"saved game: {key!r} must be a list of strings")
+        previous = data.get("previous_durak")
+        if previous is not None and (not isinstance(previous, int) or isinstance(previous, bool)):
+            raise ValueError(f"saved game: 'previous_durak' must be a seat, not {previous!r}")
+        rules = Rules.from_dict(rules_data)
+        deck = [Card.parse(t) for t in cast(list[str], deck_text)]
+        return cls.replay(rules, deck, cast(list[str], log_text), previous_durak=previous)
 
     @classmethod
     def replay(

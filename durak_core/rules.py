@@ -1,4 +1,8 @@
-"""The options of a game of Durak (see the project's RULES.md), validated.
+"""The options of a game of Durak (docs/rules.md says what each one means), validated.
+
+A bad value is a :class:`ValueError` naming the option and what it accepts; an
+unknown option is Python's own :class:`TypeError` for an unexpected keyword
+(:meth:`Rules.from_dict` turns that into a ValueError too).
 
 >>> r = Rules(players=4, deck_size=52, variant="perevodnoy", throw_in="neighbours")
 >>> r.players, r.variant, r.limit_cap(first_bout=True)
@@ -21,9 +25,14 @@ HAND_SIZE = 6
 MAX_ATTACK_CARDS = 6
 
 
+def _whole(value: object) -> bool:
+    """An int that is not a bool (True would otherwise pass for 1)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 @dataclass(frozen=True)
 class Rules:
-    """Every rule option, with the defaults of RULES.md.
+    """Every rule option, with the defaults of docs/rules.md.
 
     players: 2 to 6.
     deck_size: 24 (9 to A), 36 (6 to A) or 52 (2 to A); must deal 6 cards to everyone.
@@ -55,9 +64,12 @@ class Rules:
     bout_limit: int = 1000
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or not 2 <= self.players <= 6:
+        for name in ("open_with_several", "transfer_by_showing_trump", "teams", "match"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False, not {getattr(self, name)!r}")
+        if not _whole(self.players) or not 2 <= self.players <= 6:
             raise ValueError(f"players must be 2 to 6, not {self.players!r}")
-        if self.deck_size not in (24, 36, 52):
+        if not _whole(self.deck_size) or self.deck_size not in (24, 36, 52):
             raise ValueError(f"deck_size must be 24, 36 or 52, not {self.deck_size!r}")
         if self.players * HAND_SIZE > self.deck_size:
             raise ValueError(
@@ -69,7 +81,7 @@ class Rules:
         if self.throw_in not in ("all", "neighbours"):
             raise ValueError(f"throw_in must be 'all' or 'neighbours', not {self.throw_in!r}")
         if self.first_bout_limit is not None and (
-            not isinstance(self.first_bout_limit, int)
+            not _whole(self.first_bout_limit)
             or not 1 <= self.first_bout_limit <= MAX_ATTACK_CARDS
         ):
             raise ValueError(
@@ -79,11 +91,8 @@ class Rules:
             raise ValueError("transfer_by_showing_trump needs variant='perevodnoy'")
         if self.teams and self.players not in (4, 6):
             raise ValueError(f"teams need 4 or 6 players, not {self.players}")
-        if not isinstance(self.bout_limit, int) or self.bout_limit < 1:
+        if not _whole(self.bout_limit) or self.bout_limit < 1:
             raise ValueError(f"bout_limit must be a positive number, not {self.bout_limit!r}")
-        for name in ("open_with_several", "transfer_by_showing_trump", "teams", "match"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be True or False, not {getattr(self, name)!r}")
 
     def limit_cap(self, first_bout: bool) -> int:
         """The attack-card cap of a bout, before the defender's hand is considered."""
@@ -110,10 +119,15 @@ class Rules:
         >>> Rules.from_dict(Rules(players=3).to_dict()) == Rules(players=3)
         True
         """
+        if not isinstance(data, dict):
+            raise ValueError(f"rule options must be a dict, not {type(data).__name__}")
         known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
+        unknown = {str(key) for key in data} - known
         if unknown:
-            raise ValueError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
+            names = ", ".join(k if k.isidentifier() else repr(k) for k in sorted(unknown))
+            raise ValueError(
+                f"unknown rule option(s): {names} (the options are {', '.join(_FIELD_NAMES)})"
+            )
         return cls(**data)
 
 

@@ -11,6 +11,8 @@ finished and audited game goes to stdout (chatter goes to stderr)::
     durak-lan --name A --bot greedy --games 3 --auto-accept --json
     durak-lan --name B --bot greedy --games 3 --invite A --json --loss 0.2
 
+Without ``--name`` a peer is called by this computer's host name.
+
 Tables of 2 to 6 seats: one peer hosts, the others join; the host may seat bots of its
 own.  A headless host deals as soon as every seat is taken; an interactive one types
 ``start``::
@@ -28,7 +30,8 @@ see each other's screen.
 
 Exit status: 0 when the games were played, 1 if the peer left early, 2 after a desync,
 a protocol violation or an audit that found cheating, 3 on ``--timeout``, 64 for bad
-arguments.
+arguments (one line on stderr
+saying which and why).
 """
 
 from __future__ import annotations
@@ -37,12 +40,13 @@ import argparse
 import contextlib
 import json
 import queue
+import socket
 import sys
 import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from durak_core import Action, Game, IllegalAction, Rules, parse_action
 
@@ -53,6 +57,42 @@ from .node import LanNode, parse_hostport
 from .wire import DISCOVERY_PORT
 
 _LINE = object()  # tag of stdin lines in the event queue
+#: Exit status for a bad command line (argparse's own 2 would read as "desync").
+EXIT_USAGE = 64
+#: What a lobby accepts as a display name (see durak_net.lobby.Lobby).
+NAME_MAX = 40
+
+
+def default_name() -> str:
+    """This computer's host name (its first label), as a person would expect to be seen."""
+    host = " ".join(socket.gethostname().split(".")[0].split())
+    return host[:NAME_MAX] or "durak"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a bad command line exits with :data:`EXIT_USAGE`, as documented."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def check_args(args: argparse.Namespace) -> None:
+    """Refuse values argparse lets through, with one sentence naming the option."""
+    name = " ".join(args.name.split())
+    if not 1 <= len(name) <= NAME_MAX:
+        raise ValueError(f"--name must have 1 to {NAME_MAX} characters, not {len(name)}")
+    for flag, port in (("--port", args.port), ("--game-port", args.game_port)):
+        if not 0 <= port <= 65535:
+            raise ValueError(f"{flag} must be a UDP port number from 0 to 65535, not {port}")
+    if args.games < 1:
+        raise ValueError("--games must be at least 1")
+    if args.delay < 0:
+        raise ValueError("--delay must be at least 0 seconds")
+    if args.timeout is not None and not args.timeout > 0:
+        raise ValueError(f"--timeout must be more than 0 seconds, not {args.timeout:g}")
+    if not 0.0 <= args.loss < 1.0:
+        raise ValueError("--loss must be at least 0 and below 1")
 
 
 def _rule_value(text: str) -> Any:
@@ -81,13 +121,16 @@ def parse_rules(text: str) -> Rules:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="durak-lan",
         description="Play Durak with a notebook or another terminal on the local network.",
     )
-    p.add_argument("--name", required=True, help="the name other players see")
+    p.add_argument("--name", default=default_name(),
+                   help="the name other players see (default: this computer's name, "
+                        f"{default_name()!r})")
     p.add_argument("--port", type=int, default=DISCOVERY_PORT,
-                   help=f"UDP discovery port shared by all peers (default {DISCOVERY_PORT})")
+                   help=f"UDP discovery port shared by all peers (default {DISCOVERY_PORT}; "
+                        "0: no discovery, use --connect)")
     p.add_argument("--game-port", type=int, default=0,
                    help="this peer's own UDP port (default: any free port)")
     p.add_argument("--connect", action="append", default=[], metavar="HOST:PORT",
@@ -612,12 +655,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if args.games < 1:
-            raise ValueError("--games must be at least 1")
-        if args.delay < 0:
-            raise ValueError("--delay must be at least 0 seconds")
-        if not 0.0 <= args.loss < 1.0:
-            raise ValueError("--loss must be at least 0 and below 1")
+        check_args(args)
         for target in args.connect:
             parse_hostport(target)
         parse_rules(args.rules)
@@ -646,12 +684,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             Path(args.journal).mkdir(parents=True, exist_ok=True)
     except (ValueError, OSError) as exc:
         print(f"durak-lan: {exc}", file=sys.stderr)
-        return 64
+        return EXIT_USAGE
     try:
         peer = Peer(args, sys.stdout, sys.stderr)
     except OSError as exc:
         print(f"durak-lan: cannot open a UDP socket: {exc}", file=sys.stderr)
-        return 64
+        return EXIT_USAGE
+    except ValueError as exc:
+        print(f"durak-lan: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     return peer.run()
 
 

@@ -79,7 +79,8 @@ def play(
             count = rules.players - people
             if count < 0:
                 raise ValueError(
-                    f"{people} people at the screen but the rules are for {rules.players} players"
+                    f"{_count(people, 'person', 'people')} at the screen but the rules are "
+                    f"for {_count(rules.players, 'player')}"
                 )
         else:
             count = 0 if people >= 2 else 1
@@ -91,14 +92,15 @@ def play(
         total = people + len(opponents)
         if not 2 <= total <= 6:
             raise ValueError(
-                f"{people} people and {len(opponents)} bots make {total} players; "
-                "a table seats 2 to 6"
+                f"{_count(people, 'person', 'people')} and {_count(len(opponents), 'bot')} "
+                f"make {_count(total, 'player')}; a table seats 2 to 6"
             )
         rules = Rules(players=total)
     elif rules.players != people + len(opponents):
         raise ValueError(
-            f"the rules are for {rules.players} players, but there are {people} people "
-            f"and {len(opponents)} bots"
+            f"the rules are for {_count(rules.players, 'player')}, but there "
+            f"{'is' if people + len(opponents) == 1 else 'are'} "
+            f"{_count(people, 'person', 'people')} and {_count(len(opponents), 'bot')}"
         )
     if delay is None or delay < 0:
         raise ValueError(f"delay must be >= 0 seconds, not {delay!r}")
@@ -120,6 +122,15 @@ def play(
     names = [str(x) for x in names]
     backend = LocalBackend(rules, bots, names, seed=seed, delay=delay)
     return TableController(backend, handoff)
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    """``1 person``, ``2 people``, ``0 bots``: a number with its noun in the right form.
+
+    >>> _count(1, "person", "people"), _count(6, "bot")
+    ('1 person', '6 bots')
+    """
+    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 def default_names(people: int, bots: Sequence[Bot]) -> list[str]:

@@ -12,6 +12,12 @@
 # PYTHON=/path/to/python picks the interpreter that creates .venv.  Linux and macOS;
 # needs Python >= 3.10.  Written without `set -e` so that sourcing it from an
 # interactive shell can never close that shell.
+#
+# Two set-ups of one checkout at once (play.sh and test.sh started together on a fresh
+# clone) would both build .venv; the second waits for the first under a lock
+# (.durak-setup.lock: flock(1) where there is one, as on Linux; else a lock directory
+# holding the owner's pid, so a killed set-up never blocks the next) and then finds
+# everything up to date.
 
 _durak_find_python() {
   local candidate
@@ -27,9 +33,50 @@ _durak_find_python() {
   return 1
 }
 
+# _durak_lock REPO: hold this checkout's set-up lock (wait while another set-up has it).
+_durak_lock() {
+  local lock="$1/.durak-setup.lock" holder said=""
+  if command -v flock >/dev/null 2>&1; then
+    exec 200>"$lock" || return 1
+    if ! flock -n 200; then
+      echo "setup: another set-up of $1 is running; waiting for it to finish"
+      flock 200 || return 1
+    fi
+    return 0
+  fi
+  until mkdir "$lock.d" 2>/dev/null; do
+    holder="$(cat "$lock.d/pid" 2>/dev/null)"
+    if [[ -n "$holder" ]] && ! kill -0 "$holder" 2>/dev/null; then
+      rm -rf "$lock.d" # its owner died without letting go
+      continue
+    fi
+    [[ -n "$said" ]] || echo "setup: another set-up of $1 is running; waiting for it to finish"
+    said=1
+    sleep 1
+  done
+  echo "$$" >"$lock.d/pid"
+}
+
+_durak_unlock() {
+  if command -v flock >/dev/null 2>&1; then
+    exec 200>&- # closing the descriptor lets go of the lock
+  else
+    rm -rf "$1/.durak-setup.lock.d"
+  fi
+}
+
 _durak_setup() {
-  local repo py base prefix stamp want bindir
+  local repo status
   repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)" || return 1
+  _durak_lock "$repo" || return 1
+  _durak_setup_locked "$repo"
+  status=$?
+  _durak_unlock "$repo"
+  return "$status"
+}
+
+_durak_setup_locked() {
+  local repo="$1" py base prefix stamp want bindir
 
   if [[ "${DURAK_NO_VENV:-0}" == 1 ]]; then
     py="$(command -v python3 || command -v python)" || {

@@ -5,6 +5,14 @@
 # steps run even when one fails; the exit status is non-zero if any failed, and a
 # summary with pytest's result lines comes last.
 #
+# The main pytest step spreads the test files over the machine's cores with pytest-xdist
+# (--dist loadfile: a file's tests share a worker, so module fixtures are made once; the
+# browser test files all share one worker, one JupyterLab and one Chromium, and start
+# first, the longest work, in the order conftest.py gives: see its comments);
+# DURAK_TEST_WORKERS=1 runs it in one process, DURAK_TEST_WORKERS=4 on four workers.
+# The pure-engine and nbval steps run in one process each, side by side: both are short,
+# and nbval's longest notebook already plays its games on two processes of its own.
+#
 #   bash scripts/test.sh
 #   PYTEST_ADDOPTS='-m "not browser"' bash scripts/test.sh    # e.g. skip browser tests
 set -euo pipefail
@@ -17,7 +25,8 @@ py="$DURAK_PYTHON"
 set +e
 if [[ -t 1 ]]; then export PY_COLORS=1 FORCE_COLOR=1 MYPY_FORCE_COLOR=1; fi
 logs="$(mktemp -d)"
-trap 'rm -rf "$logs"' EXIT
+# On the way out (also after Ctrl-C): stop a step still running in the background.
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$logs"' EXIT
 declare -a names=() results=()
 
 # step NAME CMD...: run CMD with its output shown live and saved; remember how it ended.
@@ -32,15 +41,53 @@ step() {
   if [[ $status -eq 0 ]]; then results+=("ok"); else results+=("FAILED (exit $status)"); fi
 }
 
+# step_start NAME CMD...: run CMD in the background, its output saved; step_finish shows
+# it and records how it ended.  Two short one-process steps share the cores this way.
+declare -a started_names=() started_pids=() started_commands=()
+step_start() {
+  local name="$1"
+  shift
+  "$@" >"$logs/bg-$name.log" 2>&1 &
+  started_names+=("$name")
+  started_pids+=("$!")
+  started_commands+=("$*")
+}
+step_finish() {
+  local i status
+  for i in "${!started_names[@]}"; do
+    wait "${started_pids[$i]}"
+    status=$?
+    echo
+    echo "==> ${started_names[$i]}: ${started_commands[$i]}  (ran alongside the step before)"
+    cat "$logs/bg-${started_names[$i]}.log"
+    cp "$logs/bg-${started_names[$i]}.log" "$logs/${#names[@]}.log"
+    names+=("${started_names[$i]}")
+    if [[ $status -eq 0 ]]; then results+=("ok"); else results+=("FAILED (exit $status)"); fi
+  done
+  started_names=() started_pids=() started_commands=()
+}
+
 step "ruff" "$py" -m ruff check .
 # The JupyterLite site the browser tests open (reused from the cache when unchanged).
 step "site" "$py" scripts/lite_site.py build
 step "mypy" "$py" -m mypy
 # durak_core on the command line adds its doctests (see conftest.py).
 "$py" -c 'import durak_core as d; print("engine:", "compiled" if d.COMPILED else "pure Python")'
-step "pytest" "$py" -m pytest tests durak_core
-# The same rules as plain Python (the reference the compiled build is made from).
-step "pure" env DURAK_PURE=1 "$py" -m pytest tests/core durak_core
+workers="${DURAK_TEST_WORKERS:-auto}"
+if [[ "$workers" == auto ]]; then
+  # One worker per core this process may use, at most four.
+  workers="$("$py" -c 'import os; print(min(4, len(os.sched_getaffinity(0))))' 2>/dev/null ||
+    "$py" -c 'import os; print(min(4, os.cpu_count() or 1))')"
+fi
+spread=()
+[[ "$workers" == 1 ]] || spread=(-n "$workers" --dist loadfile --no-loadscope-reorder)
+# -p no:nbval: nbval's imports (nbformat, jsonschema) take seconds in every process that
+# loads the plugin, and only the nbval step needs it.
+# ${a[@]+...}: an empty array under `set -u` is an error in macOS's bash 3.2.
+step "pytest" "$py" -m pytest -p no:nbval ${spread[@]+"${spread[@]}"} tests durak_core
+# The same rules as plain Python (the reference the compiled build is made from), at the
+# same time as the notebooks (each step is one process; their outputs follow in turn).
+step_start "pure" env DURAK_PURE=1 "$py" -m pytest -p no:nbval tests/core durak_core
 if compgen -G "notebooks/*.ipynb" >/dev/null; then
   # A fresh machine's first matplotlib import builds the font cache and says so on
   # stderr, which strict nbval would compare against the notebook: do it beforehand.
@@ -48,6 +95,7 @@ if compgen -G "notebooks/*.ipynb" >/dev/null; then
   step "nbval" "$py" -m pytest --nbval notebooks/ \
     --nbval-sanitize-with notebooks/sanitize.cfg --nbval-current-env
 fi
+step_finish
 
 echo
 echo "==> summary"

@@ -20,17 +20,17 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable
 
 from .base import Bot, RandomBot
 from .driver import next_to_act, play_game, seat_events
 from .greedy import GreedyBot, greedy_action
 from .ismcts import IsmctsBot
+from .options import check_options, parse_options
 
 __all__ = [
-    "REGISTRY", "Bot", "GreedyBot", "IsmctsBot", "RandomBot", "greedy_action", "make_bot",
-    "next_to_act", "parse_options", "play_game", "seat_events",
+    "REGISTRY", "Bot", "GreedyBot", "IsmctsBot", "RandomBot", "check_options", "greedy_action",
+    "make_bot", "next_to_act", "parse_options", "play_game", "seat_events",
 ]
 
 #: Bot factories by name; ``make_bot("name?key=value")`` passes options as keywords.
@@ -44,7 +44,9 @@ REGISTRY: dict[str, Callable[..., Bot]] = {
 def make_bot(spec: str, seed: int | None = None) -> Bot:
     """Build a built-in bot from a spec such as ``"random"`` or ``"ismcts?ms=100"``.
 
-    Options are ``key=value`` pairs joined by ``&``; numbers are converted.
+    Options are ``key=value`` pairs joined by ``&``; numbers are converted, and each
+    option is checked against the bot's constructor (:func:`check_options`), so a
+    mistake names the option and what it wants.
 
     >>> make_bot("random", seed=1).name
     'random'
@@ -53,39 +55,19 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     >>> make_bot("ismcts?speed=3")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: bad options for bot 'ismcts': ...unexpected keyword argument 'speed'
+    ValueError: bot 'ismcts' has no option 'speed' (its options: ms, iterations, ...)
+    >>> make_bot("ismcts?ms=abc")
+    Traceback (most recent call last):
+    ...
+    ValueError: option ms of bot 'ismcts' wants a number, not 'abc'
     """
     name, _, query = spec.partition("?")
     factory = REGISTRY.get(name)
     if factory is None:
         raise ValueError(f"unknown bot {name!r}; built in: {', '.join(sorted(REGISTRY))}")
     options = parse_options(filter(None, query.split("&")), bot=name)
+    check_options(factory, options, name)
     try:
         return factory(seed=seed, **options)
     except TypeError as exc:
         raise ValueError(f"bad options for bot {name!r}: {exc}") from None
-
-
-def parse_options(words: Iterable[str], bot: str = "") -> dict[str, Any]:
-    """``key=value`` words as keyword arguments, numbers converted.
-
-    >>> parse_options(["ms=100", "c=0.5", "name=x"])
-    {'ms': 100, 'c': 0.5, 'name': 'x'}
-    """
-    options: dict[str, Any] = {}
-    for word in words:
-        key, eq, value = word.partition("=")
-        if not key or not eq:
-            for_bot = f" for bot {bot!r}" if bot else ""
-            raise ValueError(f"bad option {word!r}{for_bot}: write key=value")
-        options[key] = _number(value)
-    return options
-
-
-def _number(text: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text

@@ -52,13 +52,49 @@ def test_a_small_tournament_prints_tables_and_writes_json(tmp_path, capsys):
     assert data["forfeit_log"] == []
 
 
-def test_forfeits_are_logged_on_stderr_with_the_bot_stderr(capsys):
-    code = main(["builtin:random", f"py:{FIXTURES / 'misbehaving.py'}:Crasher", "--games", "2"])
-    assert code == 0
+def test_forfeits_go_to_the_log_and_the_terminal_gets_one_line(tmp_path, capsys):
+    """A bot that crashes in every game: one terminal line naming the log, every forfeit
+    with the bot's stderr in the log, and a non-zero exit since it never played a game."""
+    log = tmp_path / "forfeits.log"
+    code = main(
+        [
+            "builtin:random",
+            f"py:{FIXTURES / 'misbehaving.py'}:Crasher",
+            "--games",
+            "4",
+            "--log",
+            str(log),
+        ]
+    )
+    assert code == 1
     err = capsys.readouterr().err
-    assert err.count("forfeit in game") == 2
-    assert "crash: the bot exited with code 3" in err
-    assert "out of memory (not really)" in err
+    assert "out of memory (not really)" not in err  # the bot's stderr stays in the log
+    first = [line for line in err.splitlines() if line.startswith("forfeit:")]
+    assert len(first) == 1
+    assert "crash in game" in first[0] and "exited with code 3 before answering" in first[0]
+    assert str(log) in first[0]
+    assert f"4 forfeits (py:{FIXTURES / 'misbehaving.py'}:Crasher 4 crash); details in {log}" in err
+    assert "forfeited every one of its 4 games" in err
+    text = log.read_text(encoding="utf-8")
+    assert text.count("forfeit in game") == 4
+    assert text.count("out of memory (not really)") == 4
+
+
+def test_a_bot_that_breaks_in_some_games_only_ends_with_status_0(tmp_path, capsys):
+    log = tmp_path / "arena.log"
+    flaky = f"py:{FIXTURES / 'misbehaving.py'}:Flaky"
+    assert main(["builtin:random", flaky, "--games", "12", "--log", str(log), "--json",
+                 str(tmp_path / "r.json")]) == 0
+    err = capsys.readouterr().err
+    data = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    (row,) = [b for b in data["bots"] if b["name"] == flaky]
+    assert 0 < row["forfeits"] < row["games"] == 12
+    assert len([line for line in err.splitlines() if line.startswith("forfeit:")]) == 1
+    assert log.read_text(encoding="utf-8").count("flaky: an unlucky game") == row["forfeits"]
+    # Nobody forfeits: no log file is written at all.
+    quiet = tmp_path / "quiet.log"
+    assert main(["builtin:random", "builtin:greedy", "--games", "2", "--log", str(quiet)]) == 0
+    assert not quiet.exists()
 
 
 def test_odd_game_counts_round_up_to_whole_duplicate_deals(capsys):
@@ -92,13 +128,10 @@ def test_table_games_of_three_rotate_the_seats(tmp_path, capsys):
     ("args", "message"),
     [
         (["builtin:random"], "at least two bots"),
-        (["builtin:random", "greedy"], "write builtin:NAME"),
-        (["builtin:random", "builtin:nosuch"], "unknown bot 'nosuch'"),
-        (["builtin:random", "builtin:ismcts?ms=-5"], "ms must be positive"),
-        (["builtin:random", "py:missing.py:Bot"], "no such file"),
         (["builtin:random", "builtin:random"], "named once"),
         (["builtin:random", "builtin:greedy", "--games", "0"], "at least 1"),
         (["builtin:random", "builtin:greedy", "--players", "3"], "need at least 3 bots"),
+        (["builtin:random", "builtin:greedy", "--log", "/nonexistent/dir/x.log"], "--log"),
     ],
 )
 def test_bad_command_lines_fail_with_a_reason(capsys, args, message):
@@ -106,6 +139,26 @@ def test_bad_command_lines_fail_with_a_reason(capsys, args, message):
         main(args)
     assert exc.value.code == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("bot", "message"),
+    [
+        ("greedy", "bot 'greedy': write builtin:NAME"),
+        ("builtin:nosuch", "unknown bot 'nosuch'"),
+        ("builtin:ismcts?ms=-5", "ms must be positive"),
+        ("builtin:ismcts?ms=abc", "option ms of bot 'ismcts' wants a number, not 'abc'"),
+        ("builtin:ismcts?iterations=1.5", "option iterations of bot 'ismcts' wants a whole"),
+        ("builtin:random?depth=3", "bot 'random' has no option 'depth'"),
+        ("py:missing.py:Bot", "bot 'py:missing.py:Bot': no such file"),
+    ],
+)
+def test_a_bad_bot_spec_is_one_line_naming_the_bot_and_exit_2(capsys, bot, message):
+    assert main(["builtin:random", bot, "--games", "2"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [captured.err.splitlines()[0]]
+    assert captured.err.startswith("durak-arena: ") and message in captured.err
 
 
 def test_progress_bar_draws_on_a_terminal_only():

@@ -69,9 +69,9 @@ def test_handshake_with_the_python_helper_names_the_bot():
 
 
 def _env():
-    from durak_arena.referee import _bot_env
+    from durak_arena.referee import bot_env
 
-    return _bot_env()
+    return bot_env()
 
 
 def test_a_py_bot_plays_exactly_like_the_same_bot_in_process(spec):

@@ -1,4 +1,4 @@
-"""RULES.md, "Known defects of earlier implementations": one regression test each."""
+"""docs/rules.md, "Mistakes earlier Durak programs made": one regression test each."""
 
 from __future__ import annotations
 

@@ -227,7 +227,10 @@ def test_why_illegal_answers_for_anything() -> None:
     game = Game.new(Rules(), seed=7)
     assert (
         game.why_illegal("0 pass")
-        == "'0 pass' is not an action (Attack, Defend, Transfer, Take or Pass)."
+        == "'0 pass' is text, not an action: read it with parse_action('0 pass') first."
+    )
+    assert (
+        game.why_illegal(42) == "42 is not an action (Attack, Defend, Transfer, Take or Pass)."
     )
     assert game.why_illegal(Pass(2)) == "There is no seat 2 at this 2-player table."
     assert game.why_illegal(Pass(True)) == "There is no seat True at this 2-player table."

@@ -4,7 +4,7 @@ Each example deals a game from a random seed under rules drawn from every valid
 option combination, then plays it out with a seeded ``random.Random`` choosing
 among ``game.legal_actions()`` (uniformly, or for some examples preferring to
 fight, which reaches rarer endings such as draws), checking invariants at each
-step.  Legal actions are also checked against RULES.md written out independently
+step.  Legal actions are also checked against docs/rules.md written out independently
 (:func:`assert_makes_sense`, :func:`assert_complete`).  ``derandomize=True`` makes
 the examples the same on every run, so CI is stable.
 """
@@ -186,14 +186,14 @@ def test_cards_are_conserved_and_never_duplicated(setup: Setup) -> None:
 
 
 def beats(card: Card, attack: Card, trump: Suit) -> bool:
-    """The beating rule written out from RULES.md, independent of the engine's tables."""
+    """The beating rule written out from docs/rules.md, independent of the engine's tables."""
     if card.suit == attack.suit:
         return card.rank > attack.rank
     return card.suit == trump
 
 
 def assert_makes_sense(game: Game, action: Action) -> None:
-    """A legal action agrees with RULES.md, checked from public properties only."""
+    """A legal action agrees with docs/rules.md, checked from public properties only."""
     p = action.player
     hand = set(game.hand(p))
     table = game.table
@@ -231,7 +231,7 @@ def assert_makes_sense(game: Game, action: Action) -> None:
 
 
 def expected_transfers(game: Game) -> set[Action]:
-    """Transfers by playing a card, as RULES.md describes them."""
+    """Transfers by playing a card, as docs/rules.md describes them."""
     rules = game.rules
     d = game.defender
     table = game.table
@@ -253,7 +253,7 @@ def expected_transfers(game: Game) -> set[Action]:
 
 
 def assert_complete(game: Game, legal: set[Action]) -> None:
-    """Every move RULES.md allows (defences, take, throw-ins, passes) is offered."""
+    """Every move docs/rules.md allows (defences, take, throw-ins, passes) is offered."""
     if game.is_over:
         assert not legal
         return

@@ -1,4 +1,4 @@
-"""RULES.md, "A bout": leading, throwing in, the limit, take, passing, the bout's end."""
+"""docs/rules.md, "A bout": leading, throwing in, the limit, take, passing, the bout's end."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md, "Cards": deck sizes, rank order, what beats what, text forms."""
+"""docs/rules.md, "Cards": deck sizes, rank order, what beats what, text forms."""
 
 from __future__ import annotations
 

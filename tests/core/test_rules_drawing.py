@@ -1,4 +1,4 @@
-"""RULES.md, "Drawing": who draws first, and emptying a hand while the talon lasts."""
+"""docs/rules.md, "Drawing": who draws first, and emptying a hand while the talon lasts."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md, "The end": going out, the durak, the draw, teams; and the bout_limit guard."""
+"""docs/rules.md, "The end of the game": going out, the durak, the draw, teams, the bout limit."""
 
 from __future__ import annotations
 

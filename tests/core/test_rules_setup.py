@@ -1,4 +1,4 @@
-"""RULES.md, "Setup": players, the deal, the trump, the first attacker, matches."""
+"""docs/rules.md, "Setting up": players, the deal, the trump, the first attacker, matches."""
 
 from __future__ import annotations
 

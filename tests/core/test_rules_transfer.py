@@ -1,4 +1,4 @@
-"""RULES.md, "Transfer" (variant perevodnoy) and the show-trump option."""
+"""docs/rules.md, "Transfer (perevodnoy)" and the show-trump option."""
 
 from __future__ import annotations
 

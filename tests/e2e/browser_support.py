@@ -305,6 +305,49 @@ def running_lab(
         _stop(proc)
 
 
+class _SharedLab:
+    """One JupyterLab server per process, shared by reference count, like the browser.
+
+    tests/net loads tests/e2e/conftest.py a second time under another name to reuse its
+    fixtures; pytest then sees two session fixtures and would start two servers (and copy
+    notebooks/ twice).  Both go through here, so the second one gets the first's server
+    and its root directory.
+    """
+
+    def __init__(self) -> None:
+        self.root: Path | None = None
+        self.url: str | None = None
+        self._context: Any = None
+        self._users = 0
+
+    def root_dir(self, make: Any) -> Path:
+        """The shared root directory; ``make()`` creates it the first time."""
+        if self.root is None:
+            self.root = Path(make())
+        return self.root
+
+    @contextmanager
+    def running(self, root_dir: Path, state_dir: Path, log_path: Path) -> Iterator[str]:
+        if self._users == 0:
+            context = running_lab(root_dir, state_dir, log_path)
+            self.url = context.__enter__()
+            self._context = context
+        elif root_dir != self.root:
+            raise RuntimeError(f"the shared JupyterLab serves {self.root}, not {root_dir}")
+        self._users += 1
+        try:
+            assert self.url is not None
+            yield self.url
+        finally:
+            self._users -= 1
+            if self._users == 0:
+                context, self._context, self.url = self._context, None, None
+                context.__exit__(None, None, None)
+
+
+shared_lab = _SharedLab()
+
+
 def _stop(proc: subprocess.Popen[bytes]) -> None:
     if proc.poll() is None:
         proc.send_signal(signal.SIGTERM)

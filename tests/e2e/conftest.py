@@ -12,6 +12,7 @@ Server log, and on failure a screenshot, land in tests/e2e/artifacts/ (gitignore
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Generator, Iterator
 from pathlib import Path
@@ -23,7 +24,7 @@ from browser_support import (
     acquire_chromium,
     find_chromium,
     release_chromium,
-    running_lab,
+    shared_lab,
 )
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -50,25 +51,35 @@ def artifacts_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def lab_root_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A scratch copy of notebooks/: tests may add notebooks, Lab may write checkpoints."""
-    root = tmp_path_factory.mktemp("lab-root")
-    source = REPO_ROOT / "notebooks"
-    if source.is_dir():
-        shutil.copytree(
-            source, root, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".ipynb_checkpoints")
-        )
-    return root
+    """A scratch copy of notebooks/: tests may add notebooks, Lab may write checkpoints.
+    One per process, whichever conftest asks (see browser_support.shared_lab)."""
+
+    def make() -> Path:
+        root = tmp_path_factory.mktemp("lab-root")
+        source = REPO_ROOT / "notebooks"
+        if source.is_dir():
+            shutil.copytree(
+                source,
+                root,
+                dirs_exist_ok=True,
+                ignore=shutil.ignore_patterns(".ipynb_checkpoints"),
+            )
+        return root
+
+    return shared_lab.root_dir(make)
 
 
 @pytest.fixture(scope="session")
 def jupyterlab_server(
     lab_root_dir: Path, tmp_path_factory: pytest.TempPathFactory, artifacts_dir: Path
 ) -> Iterator[str]:
-    """Base URL (ending in "/") of a running JupyterLab without auth on a free port."""
-    with running_lab(
+    """Base URL (ending in "/") of a running JupyterLab without auth on a free port,
+    started once per process (see browser_support.shared_lab)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")  # parallel runs: a log each
+    with shared_lab.running(
         lab_root_dir,
         state_dir=tmp_path_factory.mktemp("lab-state"),
-        log_path=artifacts_dir / f"jupyterlab-{lab_root_dir.name}.log",
+        log_path=artifacts_dir / f"jupyterlab-{worker}-{lab_root_dir.name}.log",
     ) as base_url:
         yield base_url
 

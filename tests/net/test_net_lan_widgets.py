@@ -178,6 +178,7 @@ def test_leaving_tells_the_opponent_and_brings_the_lobby_back(pair_of_lobbies) -
     pump_until([ann, ben], lambda: ann.controller is not None and ben.controller is not None)
     assert ben.leave_button.layout.display is None
     ben.leave_button.click()
+    # Both sides: Ann can hear of it before Ben's own lobby has handled its leaving.
     pump_until([ann, ben], lambda: "Ben left the game" in ann.status.value and ben.sid is None)
     for lobby in (ann, ben):
         assert lobby.sid is None and lobby.lobby_box.layout.display is None

@@ -343,3 +343,35 @@ def test_the_hand_pool_grows_for_a_big_hand() -> None:
     assert len(view.visible_hand()) == HAND_SLOTS + 7
     assert [b.description for b in view.visible_hand()] == [f.text for f in faces]
     view.close()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        (
+            {"opponents": ["random"] * 6},
+            "1 person and 6 bots make 7 players; a table seats 2 to 6",
+        ),
+        ({"opponents": []}, "1 person and 0 bots make 1 player; a table seats 2 to 6"),
+        (
+            {"hot_seat": 2, "opponents": ["random"] * 5},
+            "2 people and 5 bots make 7 players; a table seats 2 to 6",
+        ),
+        (
+            {"hot_seat": 3, "rules": Rules(players=2)},
+            "3 people at the screen but the rules are for 2 players",
+        ),
+        (
+            {"opponents": [], "rules": Rules(players=2)},
+            "the rules are for 2 players, but there is 1 person and 0 bots",
+        ),
+        (
+            {"opponents": ["random", "random"], "rules": Rules(players=2)},
+            "the rules are for 2 players, but there are 1 person and 2 bots",
+        ),
+    ],
+)
+def test_a_table_that_does_not_add_up_says_so_in_plain_english(kwargs, message):
+    with pytest.raises(ValueError) as info:
+        play(handoff=Handoff(mode="sync"), **kwargs)
+    assert str(info.value) == message

@@ -1,0 +1,97 @@
+"""The durak-lan command line as a newcomer meets it: a default name, one-line errors.
+
+Real processes over real UDP on loopback, each pair on a discovery port of its own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from durak_net.cli import build_parser, default_name
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _free_udp_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("0.0.0.0", 0))
+        return int(s.getsockname()[1])
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    return env
+
+
+def _lan(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "durak_net", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        env=_env(),
+    )
+
+
+def test_the_name_defaults_to_this_computers_name() -> None:
+    name = default_name()
+    assert name == " ".join(socket.gethostname().split(".")[0].split())[:40] or "durak"
+    assert build_parser().parse_args([]).name == name
+
+
+def test_the_readme_headless_command_needs_no_name_and_plays() -> None:
+    """`durak-lan --bot greedy --games N --auto-accept --json` (the README's command) runs
+    as shown, and a peer finds it under the host name."""
+    port = str(_free_udp_port())
+    private = ["--port", port, "--timeout", "60"]
+    shown = _lan("--bot", "greedy", "--games", "2", "--auto-accept", "--json", *private)
+    peer = _lan("--name", "Peer", "--bot", "random", "--seed", "3", "--games", "2",
+                "--invite", default_name(), "--json", *private)
+    outputs = []
+    for proc in (shown, peer):
+        out, err = proc.communicate(timeout=90)
+        assert proc.returncode == 0, err
+        outputs.append([json.loads(line) for line in out.splitlines() if line.strip()])
+    mine, theirs = outputs
+    assert [r["game"] for r in mine] == [1, 2]
+    assert {r["name"] for r in mine} == {default_name()} and {r["peer"] for r in theirs} == {
+        default_name()
+    }
+    assert [r["state_hash"] for r in mine] == [r["state_hash"] for r in theirs]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--port", "99999"], "--port must be a UDP port number from 0 to 65535, not 99999"),
+        (["--port", "-1"], "--port must be a UDP port number from 0 to 65535, not -1"),
+        (["--game-port", "70000"], "--game-port must be a UDP port number from 0 to 65535"),
+        (["--name", "   "], "--name must have 1 to 40 characters, not 0"),
+        (["--name", "x" * 41], "--name must have 1 to 40 characters, not 41"),
+        (["--timeout", "0"], "--timeout must be more than 0 seconds, not 0"),
+        (["--port", "abc"], "argument --port: invalid int value: 'abc'"),
+        (["--no-such-flag"], "unrecognized arguments: --no-such-flag"),
+    ],
+)
+def test_a_bad_argument_is_one_line_and_exit_64(args: list[str], message: str) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "durak_net", *args],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=30,
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 64, proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if not line.startswith(("usage:", " "))]
+    assert lines == [lines[0]] and message in lines[0], proc.stderr
