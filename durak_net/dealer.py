@@ -3,7 +3,7 @@
 A :class:`MentalDealer` is one seat's side of one game's deal, a state machine with
 no I/O: the session carries its messages (opaque ``Deal`` frames, reliable and in
 order) and asks it about cards.  Every seat runs the same steps (see
-docs/lan-protocol.md, "The deal"):
+docs/lan-protocol.md, "8. The deal: mental poker with per-card keys"):
 
 1. **Shuffle.**  Seats ``0 .. N-2`` in turn multiply every card point by their
    shuffle key and permute the deck; the last seat shuffles and locks at once
