@@ -11,7 +11,9 @@ seat's session spends working on a datagram (or a timer, or its bot's move) is m
 as CPU time of this thread (``time.thread_time``, so that other programs sharing the
 cores disturb it less) and charged to that seat's simulated clock: a seat is busy for
 that long, and what it sends leaves when it is done.  Seats work in parallel, as
-separate machines do; a seat that is busy holds what arrives until it is free.
+separate machines do; a seat that is busy holds what arrives until it is free.  Each
+seat writes its session's journal (write-ahead, before sending) to a temporary folder,
+as a notebook's node does by default (``--no-journal``: none).
 
 Figures:
 
@@ -41,6 +43,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import heapq
 import io
@@ -49,8 +52,9 @@ import pstats
 import random
 import statistics
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,6 +66,7 @@ from durak_core import COMPILED, IllegalAction, Rules  # noqa: E402
 from durak_core.bots import RandomBot  # noqa: E402
 from durak_net import events as ev  # noqa: E402
 from durak_net.botplay import BotDriver  # noqa: E402
+from durak_net.journal import Journal  # noqa: E402
 from durak_net.session import Role, Session, SessionConfig  # noqa: E402
 
 Addr = tuple[str, int]
@@ -79,6 +84,8 @@ class Machine:
     seat: int
     session: Session
     driver: BotDriver | None = None
+    #: Where its session's records go before anything is sent (as a notebook's node does).
+    journal: Journal | None = None
     free_at: float = 0.0
     cpu: float = 0.0
     #: What the bot last looked at (it is asked again only when this changes).
@@ -101,8 +108,10 @@ class Machines:
     """
 
     def __init__(self, seed: int, *, delay: tuple[float, float], loss: float = 0.0,
-                 charge: bool = True, think: float = 0.0) -> None:
+                 charge: bool = True, think: float = 0.0,
+                 journal_dir: Path | None = None) -> None:
         self.rng = random.Random(seed)
+        self.journal_dir = journal_dir
         self.delay = delay
         self.loss = loss
         self.charge = charge
@@ -116,7 +125,15 @@ class Machines:
         self.games_wanted = 0  # agree to rematches up to this game number
 
     def add(self, addr: Addr, machine: Machine) -> None:
+        if self.journal_dir is not None:
+            machine.journal = Journal.create(self.journal_dir, machine.session.table,
+                                             machine.seat)
         self.machines[addr] = machine
+
+    def close(self) -> None:
+        for machine in self.machines.values():
+            if machine.journal is not None:
+                machine.journal.close()
 
     def _push(self, at: float, target: Addr, kind: str, data: bytes = b"",
               src: Addr = ("", 0)) -> None:
@@ -137,7 +154,9 @@ class Machines:
                     and not session.in_game and not session.closing):
                 session.start_next_game(start, event.game + 1)
         found += session.events()
-        session.journal_records()  # a real node appends these to its journal file
+        records = session.journal_records()
+        if machine.journal is not None:
+            machine.journal.write(records)  # write-ahead, as the node does
         # The events happened before the datagrams are sealed: sending is part of a
         # move's way to the other seats, not of applying it here.
         applied = max(0.0, time.thread_time() - began - machine.uncharged)
@@ -215,6 +234,18 @@ class Machines:
         return True
 
 
+@contextlib.contextmanager
+def simulated(seed: int, journal: bool, **options: Any) -> Iterator[Machines]:
+    """A :class:`Machines` network; ``journal``: every seat journals to a temporary
+    folder (deleted afterwards), as a notebook's node does by default."""
+    with tempfile.TemporaryDirectory(prefix="durak-bench-") as folder:
+        net = Machines(seed, journal_dir=Path(folder) if journal else None, **options)
+        try:
+            yield net
+        finally:
+            net.close()
+
+
 def make_table(seed: int, rules: Rules, net: Machines, *, bots: bool) -> list[Machine]:
     """Seat ``rules.players`` players at a host's table over ``net`` (every seat said
     hello; play not started).  The pairing a lobby would do is skipped: the keys are
@@ -260,8 +291,12 @@ class Deal:
 
 
 def one_deal(seed: int, players: int, deck: int, delay: tuple[float, float],
-             charge: bool) -> Deal:
-    net = Machines(seed, delay=delay, charge=charge)
+             charge: bool, journal: bool = True) -> Deal:
+    with simulated(seed, journal, delay=delay, charge=charge) as net:
+        return _deal(net, seed, players, deck)
+
+
+def _deal(net: Machines, seed: int, players: int, deck: int) -> Deal:
     machines = make_table(seed, Rules(players=players, deck_size=deck), net, bots=False)
     host_addr = seat_addr(0)
     start_at = max(net.now, net.machines[host_addr].free_at)
@@ -280,9 +315,10 @@ def one_deal(seed: int, players: int, deck: int, delay: tuple[float, float],
 
 
 def bench_deals(sizes: list[int], decks: list[int], runs: int,
-                delay: tuple[float, float]) -> None:
+                delay: tuple[float, float], journal: bool) -> None:
     print(f"\nthe deal: {runs} seeded runs per row, one-way delay {delay[0] * 1000:g}-"
-          f"{delay[1] * 1000:g} ms; times in ms (median / worst)")
+          f"{delay[1] * 1000:g} ms, {'journals' if journal else 'no journals'}; "
+          "times in ms (median / worst)")
     print(f"{'seats':>5} {'cards':>5}  {'deal':>15}  {'network only':>15}  "
           f"{'CPU all seats':>15}  {'CPU busiest':>15}  {'x 2 seats':>9}")
     one_deal(99, 2, 36, delay, True)  # warm-up: the card points are computed once
@@ -291,8 +327,9 @@ def bench_deals(sizes: list[int], decks: list[int], runs: int,
         for players in sorted({2, *sizes}):
             if players * 6 > deck:
                 continue
-            charged = [one_deal(seed, players, deck, delay, True) for seed in range(1, runs + 1)]
-            bare = [one_deal(seed, players, deck, delay, False) for seed in range(1, runs + 1)]
+            seeds = range(1, runs + 1)
+            charged = [one_deal(seed, players, deck, delay, True, journal) for seed in seeds]
+            bare = [one_deal(seed, players, deck, delay, False, journal) for seed in seeds]
 
             def cell(values: list[float]) -> str:
                 ms = [v * 1000 for v in values]
@@ -335,8 +372,13 @@ class Latency:
 
 
 def latency(games: int, players: int, deck: int, loss: float, delay: tuple[float, float],
-            think: float, charge: bool, seed: int = 1) -> Latency:
-    net = Machines(seed, delay=delay, loss=loss, charge=charge, think=think)
+            think: float, charge: bool, journal: bool = True, seed: int = 1) -> Latency:
+    with simulated(seed, journal, delay=delay, loss=loss, charge=charge, think=think) as net:
+        return _latency(net, seed, games, players, deck, loss)
+
+
+def _latency(net: Machines, seed: int, games: int, players: int, deck: int,
+             loss: float) -> Latency:
     net.games_wanted = games
     machines = make_table(seed, Rules(players=players, deck_size=deck), net, bots=True)
     net.work(seat_addr(0), max(net.now, machines[0].free_at), machines[0].session.start)
@@ -368,16 +410,16 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def bench_latency(games: int, losses: list[float], delay: tuple[float, float],
-                  think: float) -> None:
+                  think: float, journal: bool) -> None:
     players, deck = 4, 36
     print(f"\nmove latency at a table of {players} ({deck} cards): {games} random-bot games "
           f"per row, think {think * 1000:g} ms, one-way delay {delay[0] * 1000:g}-"
-          f"{delay[1] * 1000:g} ms; times in ms")
+          f"{delay[1] * 1000:g} ms, {'journals' if journal else 'no journals'}; times in ms")
     print(f"{'loss':>5}  {'measure':<34} {'n':>6} {'p50':>8} {'p99':>8} {'max':>8}")
     for loss in losses:
-        charged = latency(games, players, deck, loss, delay, think, True)
-        bare = latency(games, players, deck, loss, delay, think, False)
-        pair = latency(games, 2, deck, loss, delay, think, True)
+        charged = latency(games, players, deck, loss, delay, think, True, journal)
+        bare = latency(games, players, deck, loss, delay, think, False, journal)
+        pair = latency(games, 2, deck, loss, delay, think, True, journal)
         rows = [
             ("host applied -> every seat", charged.every),
             ("host applied -> one seat", charged.one),
@@ -407,6 +449,9 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.002, help="seconds before a bot move")
     parser.add_argument("--delay", type=float, nargs=2, default=[0.2, 1.0],
                         metavar=("LO", "HI"), help="one-way delay range in ms")
+    parser.add_argument("--no-journal", dest="journal", action="store_false",
+                        help="seats keep no journal (by default each writes one, as a "
+                             "notebook does, to a temporary folder)")
     parser.add_argument("--profile", type=int, nargs=2, metavar=("SEATS", "CARDS"))
     args = parser.parse_args()
     delay = (args.delay[0] / 1000, args.delay[1] / 1000)
@@ -417,9 +462,9 @@ def main() -> None:
         profile_deal(args.profile[0], args.profile[1], delay)
         return
     if args.only in (None, "deal"):
-        bench_deals(args.seats, args.decks, args.runs, delay)
+        bench_deals(args.seats, args.decks, args.runs, delay, args.journal)
     if args.only in (None, "latency"):
-        bench_latency(args.games, args.loss, delay, args.think)
+        bench_latency(args.games, args.loss, delay, args.think, args.journal)
 
 
 if __name__ == "__main__":
