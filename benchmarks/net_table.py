@@ -45,6 +45,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import cProfile
+import gc
 import heapq
 import io
 import itertools
@@ -404,6 +405,28 @@ def _latency(net: Machines, seed: int, games: int, players: int, deck: int,
     return out
 
 
+class Collections:
+    """Pauses of Python's garbage collector (full, generation 2) while it is watched:
+    this one process holds every seat's sessions, so a pause here stops all seats."""
+
+    def __init__(self) -> None:
+        self.pauses: list[float] = []
+        self._began = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._began = time.thread_time()
+        elif info["generation"] == 2:
+            self.pauses.append(time.thread_time() - self._began)
+
+    def __enter__(self) -> Collections:
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self)
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -417,7 +440,8 @@ def bench_latency(games: int, losses: list[float], delay: tuple[float, float],
           f"{delay[1] * 1000:g} ms, {'journals' if journal else 'no journals'}; times in ms")
     print(f"{'loss':>5}  {'measure':<34} {'n':>6} {'p50':>8} {'p99':>8} {'max':>8}")
     for loss in losses:
-        charged = latency(games, players, deck, loss, delay, think, True, journal)
+        with Collections() as collections:
+            charged = latency(games, players, deck, loss, delay, think, True, journal)
         bare = latency(games, players, deck, loss, delay, think, False, journal)
         pair = latency(games, 2, deck, loss, delay, think, True, journal)
         rows = [
@@ -432,6 +456,9 @@ def bench_latency(games: int, losses: list[float], delay: tuple[float, float],
             ms = [v * 1000 for v in values]
             print(f"{loss:>5.0%}  {name:<34} {len(ms):>6} {statistics.median(ms):>8.3f} "
                   f"{percentile(ms, 0.99):>8.3f} {max(ms):>8.3f}")
+        pauses = collections.pauses
+        print(f"{loss:>5.0%}  full garbage collections in the 4-seat run: {len(pauses)}, "
+              f"longest {max(pauses, default=0.0) * 1000:.1f} ms")
         base = statistics.median(pair.one)
         print(f"{loss:>5.0%}  p50 against 2 seats: every seat "
               f"{statistics.median(charged.every) / base:.2f}x, one seat "
