@@ -107,6 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "take it over (default 60)")
     p.add_argument("--join", metavar="NAME", help="sit at the table hosted by this peer "
                    "(or HOST:PORT)")
+    p.add_argument("--team", type=int, default=-1, metavar="T",
+                   help="with --join at a table of teams: the team to sit in (0, 1 or 2)")
     p.add_argument("--pin", metavar="DIGITS",
                    help="pair with this PIN: --invite asks for it, --auto-accept answers with "
                         "it (read it out to the other player)")
@@ -310,7 +312,7 @@ class Peer:
         elif not peer.open_seats:
             self.say(f"{peer.label}'s table has no free seat")
         else:
-            self.join_sent = self.node.join(peer.node)
+            self.join_sent = self.node.join(peer.node, team=self.args.team)
             self.say(f"asking {peer.label} for a seat")
 
     def maybe_invite(self) -> None:
@@ -632,6 +634,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "seats")
         if sum(x is not None for x in (args.host, args.join, args.invite)) > 1:
             raise ValueError("choose one of --host, --join and --invite")
+        if not -1 <= args.team <= 2:
+            raise ValueError(f"--team is 0, 1 or 2, not {args.team}")
         if not 0 <= args.clock <= 3600 or not 0 <= args.grace <= 3600:
             raise ValueError("--clock and --grace are 0 to 3600 seconds")
         if args.resume and not args.journal:

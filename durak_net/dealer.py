@@ -56,7 +56,7 @@ from msgspec import Meta, Struct
 from durak_core import Card, Game, Rules
 from durak_core.cards import new_deck
 
-from . import mental
+from . import escrow, mental
 from .crypto import Entropy
 
 #: A deal message carries at most this many points or keys (keeps a frame in one datagram).
@@ -103,7 +103,27 @@ class Seed(Struct, tag="seed", array_like=True, frozen=True):
     seed: Point
 
 
-DealMessage = Ready | Pass | Keys | Trump | Seed
+class Escrow(Struct, tag="escrow", array_like=True, frozen=True):
+    """The sender's seed in escrow (tables of 3 or more; see :mod:`durak_net.escrow`):
+    per seat, the share sealed for it and the public hash of that share (both empty
+    at the sender's own seat), and the public hash of the seed."""
+
+    shares: Annotated[list[Annotated[bytes, Meta(max_length=escrow.SEALED_BYTES)]],
+                      Meta(min_length=3, max_length=6)]
+    commits: Annotated[list[Annotated[bytes, Meta(max_length=32)]],
+                       Meta(min_length=3, max_length=6)]
+    check: Point
+
+
+class Share(Struct, tag="share", array_like=True, frozen=True):
+    """The sender's share of seat ``seat``'s seed, published so everyone can rebuild
+    it (the seat was handed to a bot)."""
+
+    seat: Annotated[int, Meta(ge=0, le=5)]
+    share: Point
+
+
+DealMessage = Ready | Pass | Keys | Trump | Seed | Escrow | Share
 
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(DealMessage)
@@ -149,6 +169,10 @@ class DealContext:
     deck_size: int
     entropy: Entropy
     previous_durak: int | None = None
+    #: Tables of 3 or more: every seat's X25519 public key (from its signing key) and
+    #: our secret one, for the escrow of our seed; empty for no escrow.
+    box_public: tuple[bytes, ...] = ()
+    box_secret: bytes = b""
 
 
 @dataclass(frozen=True)
@@ -269,6 +293,15 @@ class MentalDealer:
         #: Seeds published for the audit, by seat.
         self.seeds: dict[int, bytes] = {}
         self._seed_sent = False
+        #: The escrow of each seat's seed, our own shares of them, the shares published
+        #: for a seat handed to a bot, and the seeds rebuilt from them.
+        self.escrows: dict[int, Escrow] = {}
+        self._my_shares: dict[int, bytes] = {}
+        #: Seats whose escrow gave us a share that does not open or match its hash.
+        self.bad_escrows: set[int] = set()
+        self.shares: dict[int, dict[int, bytes]] = {}
+        self.adopted: dict[int, bytes] = {}
+        self._shares_sent: set[int] = set()
 
     # ================================================================ state
 
@@ -344,6 +377,8 @@ class MentalDealer:
         self._began = True
         self._ready.add(self.seat)
         out = [self._send(Ready())]
+        if self.context.box_public:
+            out.append(self._send(self._escrow()))
         out += self._advance()
         return out
 
@@ -370,6 +405,12 @@ class MentalDealer:
         if isinstance(message, Trump):
             self._on_trump(message, sender)
             return self._advance()
+        if isinstance(message, Escrow):
+            self._on_escrow(message, sender)
+            return []
+        if isinstance(message, Share):
+            self._on_share(message, sender)
+            return []
         self._on_seed(message, sender)
         return []
 
@@ -809,6 +850,158 @@ class MentalDealer:
     @property
     def seeds_in(self) -> bool:
         return len(self.seeds) == self.n
+
+    # ================================================================ escrow
+
+    def _escrow(self) -> Escrow:
+        """Our seed in escrow: a share sealed for each other seat (see escrow.py)."""
+        ctx = self.context
+        others = [s for s in range(self.n) if s != self.seat]
+        shares = escrow.split(self.seed, self.n, others)
+        sealed = [b""] * self.n
+        commits = [b""] * self.n
+        for s, share in shares.items():
+            sealed[s] = escrow.seal(share, escrow.nonce(ctx.sid, ctx.game, self.seat, s),
+                                    ctx.box_public[s], ctx.box_secret)
+            commits[s] = escrow.commitment(share)
+        return Escrow(sealed, commits, escrow.seed_check(ctx.sid, ctx.game, self.seat,
+                                                         self.seed))
+
+    def _on_escrow(self, msg: Escrow, sender: int) -> None:
+        ctx = self.context
+        if not ctx.box_public:
+            raise DealFault(sender, "protocol", "sent an escrow at a table of two")
+        if len(msg.shares) != self.n or len(msg.commits) != self.n:
+            raise DealFault(sender, "protocol", f"sent an escrow for {len(msg.shares)} seats")
+        for s in range(self.n):
+            own = s == sender
+            if own != (not msg.shares[s]) or own != (not msg.commits[s]) or (
+                    not own and (len(msg.shares[s]) != escrow.SEALED_BYTES
+                                 or len(msg.commits[s]) != 32)):
+                raise DealFault(sender, "protocol", f"sent a malformed escrow (seat {s})")
+        old = self.escrows.get(sender)
+        if old is not None:
+            if old != msg:
+                raise DealFault(sender, "protocol", "sent two different escrows")
+            return
+        self.escrows[sender] = msg
+        share = escrow.unseal(msg.shares[self.seat],
+                              escrow.nonce(ctx.sid, ctx.game, sender, self.seat),
+                              ctx.box_public[sender], ctx.box_secret)
+        if share is None or escrow.commitment(share) != msg.commits[self.seat]:
+            self.bad_escrows.add(sender)  # its seed cannot be rebuilt: no hand-over
+        else:
+            self._my_shares[sender] = share
+
+    def can_rebuild(self, seat: int) -> bool:
+        """Could the others rebuild ``seat``'s seed (its escrow is in and opened for us)?"""
+        return seat in self._my_shares or seat in self.adopted
+
+    def share(self, seat: int) -> list[bytes]:
+        """Our share of ``seat``'s seed, published (the seat goes to a bot)."""
+        if seat in self._shares_sent or seat not in self._my_shares:
+            return []
+        self._shares_sent.add(seat)
+        share = self._my_shares[seat]
+        self.shares.setdefault(seat, {})[self.seat] = share
+        out = [self._send(Share(seat, share))]
+        self._maybe_adopt(seat)
+        return out
+
+    def _on_share(self, msg: Share, sender: int) -> None:
+        seat = msg.seat
+        if seat == sender or not 0 <= seat < self.n:
+            raise DealFault(sender, "protocol", f"published a share of seat {seat}'s seed")
+        escrowed = self.escrows.get(seat) if seat != self.seat else None
+        if seat != self.seat and escrowed is None:
+            raise DealFault(sender, "protocol", f"published a share of seat {seat}'s seed, "
+                            "which was never put in escrow")
+        if seat == self.seat:
+            expected = escrow.split(self.seed, self.n,
+                                    [s for s in range(self.n) if s != self.seat])[sender]
+            ok = msg.share == expected
+        else:
+            assert escrowed is not None
+            ok = escrow.commitment(msg.share) == escrowed.commits[sender]
+        if not ok:
+            raise DealFault(sender, "bad_share", f"published a share of seat {seat}'s seed "
+                            "that is not the one it was given")
+        old = self.shares.setdefault(seat, {}).get(sender)
+        if old is not None and old != msg.share:
+            raise DealFault(sender, "protocol", "published two different shares")
+        self.shares[seat][sender] = msg.share
+        self._maybe_adopt(seat)
+
+    def _maybe_adopt(self, seat: int) -> None:
+        """Every other seat's share of ``seat``'s seed is in: rebuild it, check it, and
+        from now on know every key of that seat (its hand is open to us)."""
+        got = self.shares.get(seat, {})
+        if seat in self.adopted or len(got) < self.n - 1:
+            return
+        seed = escrow.combine(got.values())
+        if seat == self.seat:
+            self.adopted[seat] = seed  # our own seed, opened by the others
+            return
+        ctx = self.context
+        escrowed = self.escrows[seat]
+        if escrow.seed_check(ctx.sid, ctx.game, seat, seed) != escrowed.check or (
+            not mental.seed_is_usable(seed, self.size)
+        ):
+            raise DealFault(seat, "bad_escrow", "put in escrow shares that do not make "
+                            "its seed")
+        for (s, j), key in self.keys.items():
+            if s == seat and key != mental.card_key(seed, j):
+                raise DealFault(seat, "bad_escrow", "put in escrow a seed other than the "
+                                "one its keys come from")
+        self.adopted[seat] = seed
+        old = self.seeds.get(seat)
+        if old is not None and old != seed:  # pragma: no cover (its keys already matched)
+            raise DealFault(seat, "bad_escrow", "published another seed than its escrow")
+        self.seeds[seat] = seed
+        for j in range(self.size):
+            self.keys.setdefault((seat, j), mental.card_key(seed, j))
+        self._partial = {}
+        self._learn()
+        self._prepare([j for j, s in self.owner.items() if s != self.seat])
+
+    def hand_of(self, seat: int) -> list[Card]:
+        """The cards dealt or drawn to a seat whose seed was rebuilt, not yet played
+        (its open hand); [] for another seat."""
+        seed = self.adopted.get(seat)
+        locked = self.locked
+        if seed is None or locked is None or seat == self.seat:
+            return []
+        out = []
+        for j, s in sorted(self.owner.items()):
+            if s != seat or j in self.opened:
+                continue
+            keys = self._others_keys(j, seat)
+            if keys is None:
+                continue  # drawn, and another seat's key is still on its way
+            out.append(self._open(locked[j], [*keys, mental.card_key(seed, j)], j))
+        return out
+
+    def reveal_for(self, seat: int, card: Card) -> Reveal | None:
+        """The reveal that opens ``card`` of a seat whose seed was rebuilt (the host's bot
+        plays it); None when the card is already open to everyone."""
+        seed = self.adopted.get(seat)
+        locked = self.locked
+        if seed is None or locked is None:
+            return None
+        for j, s in sorted(self.owner.items()):
+            if s != seat or j in self.opened:
+                continue
+            keys = self._others_keys(j, seat)
+            if keys is not None and self._open(locked[j], [*keys, mental.card_key(seed, j)],
+                                               j) is card:
+                return Reveal(j, mental.card_key(seed, j))
+        return None
+
+    def check_own_reveal(self, card: Card, reveal: Reveal) -> bool:
+        """Is ``reveal`` our own key for one of our hidden cards, ``card`` (a bot played
+        it for us while we were away)?"""
+        return (self.mine.get(reveal.position) is card and reveal.position not in self.opened
+                and reveal.key == mental.card_key(self.seed, reveal.position))
 
     # ================================================================ journal
 

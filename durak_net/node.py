@@ -39,10 +39,11 @@ from durak_core import Action, Game, IllegalAction, Rules
 
 from . import events as ev
 from . import mental
+from .botplay import BotDriver, build_bot
 from .crypto import Entropy, random_id
 from .journal import Journal, read_journal, resumable
 from .lobby import BROADCAST, Lobby, LobbyConfig
-from .seats import LOCAL, LocalSeat, open_bot_seat, restore_bot_seat
+from .seats import LOCAL, LocalSeat, open_bot_seat, restore_bot_seat, seat_view
 from .session import JOURNAL_VERSION, Role, Session, SessionConfig, SessionError
 from .transport import Sender, broadcast_targets, open_discovery_socket, open_game_socket
 from .wire import (
@@ -186,6 +187,10 @@ class LanNode:
         self._bot_rng = random.Random(int.from_bytes(entropy(8), "big"))
         self._local_journals: dict[int, Journal] = {}
         self._rules = self.lobby.rules  # what we invite with when we host no table
+        #: The bot that plays a lost seat of a table we host after its grace period.
+        self.stand_in = "greedy"
+        self._stand_ins: dict[tuple[int, int], tuple[BotDriver, tuple[Any, ...]]] = {}
+        self._stand_in_moves: list[tuple[int, int, tuple[Any, ...], Action | None]] = []
         self._targets = broadcast_targets() if broadcast is None else list(broadcast)
         self._game = open_game_socket(game_port, host)
         self._game_port = int(self._game.getsockname()[1])
@@ -725,7 +730,7 @@ class LanNode:
                 continue
             with contextlib.suppress(IllegalAction, SessionError):
                 local.session.act(action, now)
-        if moves:
+        if self._think_for_lost_seats(now) or moves:
             for _ in range(64):  # the moves' datagrams to the host
                 loopback = self._flush_sessions(now)
                 if not loopback:
@@ -743,6 +748,66 @@ class LanNode:
                 self._bot_worker = ThreadPoolExecutor(1, thread_name_prefix="durak-bot")
             future = self._bot_worker.submit(self._bot_choose, local, view)
             future.add_done_callback(functools.partial(self._bot_decided, local, state))
+
+    def _think_for_lost_seats(self, now: float) -> bool:
+        """Tables we host: a bot plays each seat lost for its grace period (the session
+        opened its hand) until the player is back.  True if a move was made."""
+        moves, self._stand_in_moves = self._stand_in_moves, []
+        moved = False
+        for table, seat, state, action in moves:
+            session = self.sessions.get(table)
+            if (action is None or session is None or seat not in session.bots
+                    or self._stand_in_state(session, seat) != state):
+                continue
+            with contextlib.suppress(IllegalAction, SessionError):
+                session.play_for(seat, action, now)
+                moved = True
+        for table in self._hosted:
+            session = self.sessions.get(table)
+            if session is None:
+                continue
+            dealer = session.dealer
+            for seat in sorted(session.bots):
+                if dealer is None or seat not in dealer.adopted:
+                    continue  # its hand is still being opened
+                state = self._stand_in_state(session, seat)
+                driver, seen = self._stand_ins.get((table, seat), (None, ()))
+                if driver is None:
+                    driver = BotDriver(build_bot(self.stand_in,
+                                                 seed=self._bot_rng.getrandbits(32)))
+                if state == seen or not session.in_game:
+                    self._stand_ins[(table, seat)] = (driver, seen)
+                    continue
+                self._stand_ins[(table, seat)] = (driver, state)
+                assert session.game is not None
+                view = replace(self._make_view(session), seat=seat, pending={}, refused={},
+                               game=seat_view(session.game, seat),
+                               waiting_for_cards=session.game.unknown_count(seat) > 0)
+                if self._bot_worker is None:
+                    self._bot_worker = ThreadPoolExecutor(1, thread_name_prefix="durak-bot")
+                future = self._bot_worker.submit(self._stand_in_choose, driver, view)
+                future.add_done_callback(
+                    functools.partial(self._stand_in_decided, table, seat, state))
+        return moved
+
+    @staticmethod
+    def _stand_in_state(session: Session, seat: int) -> tuple[Any, ...]:
+        unknown = session.game.unknown_count(seat) if session.game is not None else 0
+        return (session.game_no, len(session.log), seat in session.bots, unknown)
+
+    def _stand_in_choose(self, driver: BotDriver, view: SessionView) -> Action | None:
+        try:
+            return driver.choose(view)
+        except Exception as exc:  # the stand-in's bug: its first legal move
+            self.handler_errors.append(exc)
+            legal = view.game.legal_actions(view.seat) if view.game is not None else []
+            return legal[0] if legal else None
+
+    def _stand_in_decided(self, table: int, seat: int, state: tuple[Any, ...],
+                          future: Future[Action | None]) -> None:
+        with self._lock:
+            self._stand_in_moves.append((table, seat, state, future.result()))
+        self._wake()
 
     def _bot_choose(self, local: LocalSeat, view: SessionView) -> Action | None:
         """On the worker: the bot's move; a bot that fails plays its first legal move

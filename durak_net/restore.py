@@ -19,7 +19,7 @@ from durak_core import Rules, parse_action
 from . import events as ev
 from .audit import Stop, Verdict
 from .crypto import Entropy
-from .dealer import DealContext, DealFault
+from .dealer import DealFault
 from .identity import Identity
 from .wire import Deal, Hello, Propose, Sync
 
@@ -118,9 +118,7 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
             if number in session.dealers:
                 raise ValueError(f"game {number} has two dealers")
             previous = rec.get("previous")
-            context = DealContext(session.table, number, session.seat,
-                                  session.rules.players, session.rules.deck_size,
-                                  session._entropy, None if previous is None else int(previous))
+            context = session._deal_context(number, None if previous is None else int(previous))
             session.dealers[number] = session._dealer_factory(context,
                                                               bytes.fromhex(rec["seed"]))
         elif kind == "begin":
@@ -160,6 +158,16 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
                 session._next_pid = max(session._next_pid, pid + 1)
             else:
                 session._handled[(int(rec["seat"]), pid)] = reason
+        elif kind == "share":  # we published our share of a seat's seed (it went to a bot)
+            number = int(rec["game"])
+            session._deal_out(number, session.dealers[number].share(int(rec["seat"])), now)
+            session._reveal_open_hands(now)
+        elif kind == "handover":
+            session.bots.add(int(rec["seat"]))
+            session.seat_state[int(rec["seat"])] = "bot"
+        elif kind == "back":
+            session.bots.discard(int(rec["seat"]))
+            session.seat_state.pop(int(rec["seat"]), None)
         elif kind == "stop":
             number = int(rec["game"])
             session._broken.add(number)

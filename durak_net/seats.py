@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from durak_core import Game
+
 from .botplay import BotDriver, build_bot
 from .crypto import Entropy, random_id
 from .session import Role, Session, SessionConfig
@@ -71,6 +73,21 @@ def open_bot_seat(host: Session, seat: int, spec: str, now: float, *, entropy: E
                      config=config, name=name, peer_name=host.name, table=host.table,
                      seat=seat)
     return LocalSeat(seat, spec, member, driver)
+
+
+def seat_view(view: Game, seat: int) -> Game:
+    """What ``seat`` knows, from another seat's view that knows its hand (the host's,
+    once a lost seat's hand is open): its own cards and what every seat saw, never the
+    viewer's hidden cards.  A stand-in bot decides on this."""
+    viewer = view.viewer
+    obs = view.observation(seat if viewer is None else viewer)
+    obs["seat"] = seat
+    obs["hand"] = [str(c) for c in view.hand(seat)]
+    obs.pop("legal", None)
+    obs.pop("unrevealed", None)
+    if view.unknown_count(seat):
+        obs["unrevealed"] = view.unknown_count(seat)
+    return Game.from_observation(obs)
 
 
 def restore_bot_seat(records: list[dict[str, Any]], now: float, *, entropy: Entropy,

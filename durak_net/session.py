@@ -59,6 +59,7 @@ from durak_core import (
 )
 from durak_core.events import Drew
 
+from . import escrow
 from . import events as ev
 from .audit import Stop, Verdict, audit
 from .crypto import Entropy
@@ -305,6 +306,10 @@ class Session:
         self.seat_state: dict[int, str] = {}
         #: How often each seat was the durak in this table's finished games.
         self.duraks: Counter[int] = Counter()
+        #: Host: since when each lost seat has been silent.
+        self._lost_since: dict[int, float] = {}
+        #: Seats a bot plays while their player is away (the host runs the bot).
+        self.bots: set[int] = set()
         #: Host: seats told their time was up for a lead, and in which state.
         self._nudged: dict[int, tuple[int, int]] = {}
         # games
@@ -693,6 +698,10 @@ class Session:
         if arrival.back:
             self._emit(ev.PeerBack(self.sid, now, seat=link.peer_seat))
             self.seat_state.pop(link.peer_seat, None)
+            self._lost_since.pop(link.peer_seat, None)
+            if link.peer_seat in self.bots:  # the seat is its player's again
+                self.bots.discard(link.peer_seat)
+                self._record(t="back", seat=link.peer_seat)
             if self.seat == HOST:
                 self._broadcast(Status(0, link.peer_seat, "back"), now, but=link.peer_seat)
         for frame in link.frames(packet):
@@ -712,6 +721,7 @@ class Session:
                 if silent is not None:
                     self._emit(ev.PeerLost(self.sid, silent, now, seat=link.peer_seat))
                     self.seat_state[link.peer_seat] = "lost"
+                    self._lost_since[link.peer_seat] = now - silent
                     if self.seat == HOST:
                         self._broadcast(Status(0, link.peer_seat, "lost"), now,
                                         but=link.peer_seat)
@@ -719,8 +729,12 @@ class Session:
                 for seat, deadline in sorted(self.deadlines.items()):
                     if now >= deadline and self.in_game:
                         self._clock_ran_out(seat, now)
+            handover = self._handover_due()
+            if handover is not None and now >= handover[1]:
+                self._hand_over(handover[0], now)
+        waiting = self.lost or any(v in ("lost", "bot") for v in self.seat_state.values())
         for number, due in list(self._audit_due.items()):
-            if self.lost:
+            if waiting:  # a lost seat is waited for (it may resume)
                 self._audit_due[number] = max(due, now + self.config.audit_timeout)
             elif now >= due:
                 self._conclude(number, now, refused=True)
@@ -736,7 +750,8 @@ class Session:
             t = link.next_timer(heartbeat, lost_after)
             if due is None or t < due:
                 due = t
-        if self._audit_due and not self.lost:
+        if self._audit_due and not self.lost and not any(
+                v in ("lost", "bot") for v in self.seat_state.values()):
             t = min(self._audit_due.values())
             due = t if due is None else min(due, t)
         if self._closing_since is not None:
@@ -745,6 +760,9 @@ class Session:
         if self.seat == HOST and self.deadlines and self.in_game:
             t = min(self.deadlines.values())
             due = t if due is None else min(due, t)
+        handover = self._handover_due()
+        if handover is not None:
+            due = handover[1] if due is None else min(due, handover[1])
         return due
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
@@ -840,11 +858,14 @@ class Session:
                 if self.due(self.seat) == "lead":
                     self._lead_cheapest(now)
             return
-        if frame.state in ("lost", "left"):
+        if frame.state in ("lost", "left", "bot"):
             self.seat_state[frame.seat] = frame.state
         elif frame.state == "back":
             self.seat_state.pop(frame.seat, None)
         self._emit(ev.SeatStatus(self.sid, frame.seat, frame.state, frame.detail, now))
+        if frame.state == "bot" and frame.seat != self.seat and frame.detail == str(
+                self.game_no) and self.in_game:
+            self._publish_share(frame.seat, now)  # open its hand, as every seat does
         if frame.state == "left" and self.started and frame.seat != self.seat and self.in_game:
             # The game cannot go on without it: stop it, and publish our seed for the
             # audit of what was played (the host ends the table afterwards).
@@ -861,12 +882,23 @@ class Session:
             previous = None
             if self.rules.match and self.game is not None and self.game.is_over:
                 previous = self.game.durak
-            context = DealContext(self.table, number, self.seat, self.rules.players,
-                                  self.rules.deck_size, self._entropy, previous)
-            dealer = self._dealer_factory(context, seed)
+            dealer = self._dealer_factory(self._deal_context(number, previous), seed)
             self.dealers[number] = dealer
             self._record(t="dealer", game=number, seed=dealer.seed.hex(), previous=previous)
         return dealer
+
+    def _deal_context(self, number: int, previous: int | None) -> DealContext:
+        """What game ``number``'s dealer needs; at a table of three or more, with the
+        seats' escrow keys (from their signing keys), so a lost seat can go to a bot."""
+        n = self.rules.players
+        keys = [self.players[s].sign_key for s in range(n)]
+        box_public: tuple[bytes, ...] = ()
+        box_secret = b""
+        if n >= 3 and all(keys):
+            box_public = tuple(escrow.box_public(k) for k in keys)
+            box_secret = escrow.box_keys(self.identity.private)[1]
+        return DealContext(self.table, number, self.seat, n, self.rules.deck_size,
+                           self._entropy, previous, box_public, box_secret)
 
     def _deal_out(self, number: int, messages: list[bytes], now: float) -> None:
         for data in messages:
@@ -934,6 +966,27 @@ class Session:
         if fresh:
             self.game.reveal(self.seat, fresh)
             self._emit(ev.CardsRevealed(self.sid, self.game_no, self.seat, tuple(fresh), now))
+        self._reveal_open_hands(now)
+
+    def _reveal_open_hands(self, now: float) -> None:
+        """The hands of seats whose seed was rebuilt (handed to a bot) are open to every
+        seat: show their cards in our view as they become known."""
+        dealer, game = self.dealer, self.game
+        if dealer is None or game is None or not dealer.adopted:
+            return
+        for seat in sorted(dealer.adopted):
+            if seat == self.seat:
+                continue
+            try:
+                cards = dealer.hand_of(seat)
+            except DealFault as fault:
+                self._fault(self.game_no, fault, now)
+                return
+            known = set(game.hand(seat))
+            fresh = [c for c in cards if c not in known]
+            if fresh and game.unknown_count(seat) >= len(fresh):
+                game.reveal(seat, fresh)
+                self._emit(ev.CardsRevealed(self.sid, self.game_no, seat, tuple(fresh), now))
 
     def _maybe_request(self, now: float) -> None:
         """Tell the application once that another seat wants the next game."""
@@ -1074,6 +1127,74 @@ class Session:
             if link is not None:
                 self._push_to(link, Status(0, seat, "timeout", f"{state[0]}:{state[1]}"), now)
 
+    # ------------------------------------------------------ lost seats to bots
+
+    def _handover_due(self) -> tuple[int, float] | None:
+        """Host: the lost seat whose grace period ends first, and when (None: none can
+        be handed over: no grace, a table of two, no game, or its escrow not usable)."""
+        if self.seat != HOST or not self.grace or self.rules.players < 3 or not self.in_game:
+            return None
+        dealer = self.dealer
+        if dealer is None or not dealer.done:
+            return None
+        due = [(since + self.grace, seat) for seat, since in self._lost_since.items()
+               if seat not in self.bots and dealer.can_rebuild(seat)
+               and seat not in dealer.bad_escrows]
+        if not due:
+            return None
+        when, seat = min(due)
+        return seat, when
+
+    def _hand_over(self, seat: int, now: float) -> None:
+        """Host: ``seat`` has been lost for the grace period: a bot plays it from now on
+        (every seat publishes its share of the seat's seed, so its hand opens to all),
+        until its player is back."""
+        self.bots.add(seat)
+        self.seat_state[seat] = "bot"
+        self._record(t="handover", seat=seat)
+        self._broadcast(Status(0, seat, "bot", str(self.game_no)), now, but=seat)
+        self._emit(ev.SeatStatus(self.sid, seat, "bot", "", now))
+        self._publish_share(seat, now)
+
+    def _publish_share(self, seat: int, now: float) -> None:
+        dealer = self.dealer
+        if dealer is None:
+            return
+        self._record(t="share", game=self.game_no, seat=seat)
+        self._deal_out(self.game_no, dealer.share(seat), now)
+        self._reveal_open_hands(now)
+        self._after_change(now)
+
+    def play_for(self, seat: int, action: Action, now: float) -> None:
+        """Host: the bot that plays lost seat ``seat`` makes its move (the node's bot
+        calls this).  Raises :class:`~durak_core.IllegalAction` as :meth:`act` does."""
+        if self.seat != HOST or seat not in self.bots:
+            raise SessionError(f"seat {seat} is not played by a bot of ours")
+        game, dealer = self.game, self.dealer
+        if game is None or dealer is None or not self.in_game:
+            raise IllegalAction("no game in progress", action)
+        if getattr(action, "player", None) != seat:
+            raise IllegalAction(f"the bot plays seat {seat}", action)
+        if seat not in dealer.adopted or game.unknown_count(seat):
+            raise IllegalAction(f"seat {seat}'s cards are still being opened", action)
+        reason = game.why_illegal(action)
+        if reason is not None:
+            raise IllegalAction(reason, action)
+        hidden = set(dealer.hand_of(seat))
+        known = self._open_to_all(seat)
+        reveals: list[tuple[int, bytes]] = []
+        for card in action_cards(action):
+            if card not in hidden and card not in known:
+                raise IllegalAction(f"seat {seat} does not hold {card}", action)
+        for card in action_cards(action):
+            if card in hidden:
+                reveal = dealer.reveal_for(seat, card)
+                if reveal is None:  # pragma: no cover (hand_of just opened it)
+                    raise IllegalAction(f"{card} cannot be opened", action)
+                dealer.commit_reveal(seat, card, reveal)
+                reveals.append((reveal.position, reveal.key))
+        self._append(action, 0, reveals, now, forced="bot")
+
     def _lead_cheapest(self, now: float, forced: str = "") -> None:
         """Our seat leads its cheapest card (non-trumps first, then by rank)."""
         game = self.game
@@ -1101,7 +1222,7 @@ class Session:
         assert self.game is not None
         dealer = self.dealer
         assert dealer is not None
-        known = set(self.game.hand(seat))
+        known = self._open_to_all(seat)
         pending = list(reveals)
         try:
             for card in action_cards(action):
@@ -1119,6 +1240,39 @@ class Session:
             self._fault(self.game_no, fault, now)
             return False
         return True
+
+    def _check_own_bot_move(self, action: Action, reveals: list[tuple[int, bytes]],
+                            index: int, now: float) -> bool:
+        """A bot played our seat while we were away: its cards must be ours, opened with
+        our own keys (the others rebuilt our seed)."""
+        dealer = self.dealer
+        assert dealer is not None and self.game is not None
+        pending = list(reveals)
+        for card in action_cards(action):
+            if dealer.hidden_position(card) is None:
+                continue  # open to all already (picked up, shown)
+            if not pending or not dealer.check_own_reveal(card, Reveal(*pending.pop(0))):
+                self._stop(self.game_no, HOST, "forged", f"sent entry {index}, a bot's "
+                           f"move for our seat ({action}) with cards that are not ours", now)
+                return False
+        if pending:
+            self._stop(self.game_no, HOST, "forged", f"sent entry {index}, a bot's move for "
+                       "our seat that opens more cards than it plays", now)
+            return False
+        for card in action_cards(action):
+            dealer.reveal(card)
+        return True
+
+    def _open_to_all(self, seat: int) -> set[Card]:
+        """The cards of ``seat``'s hand every seat knows without a reveal (picked up
+        from the table, shown, the open trump): what our view knows of that hand, but
+        for the cards of an open hand (a seat handed to a bot) that were never opened."""
+        assert self.game is not None
+        dealer = self.dealer
+        known = set(self.game.hand(seat))
+        if dealer is not None and seat in dealer.adopted and seat != self.seat:
+            known -= set(dealer.hand_of(seat))
+        return known
 
     def _could_hold(self, seat: int, card: Card) -> bool:
         assert self.game is not None
@@ -1196,7 +1350,7 @@ class Session:
         assert self.game is not None
         dealer = self.dealer
         assert dealer is not None
-        known = set(self.game.hand(seat))
+        known = self._open_to_all(seat)
         pending = list(reveals)
         for card in action_cards(action):
             if card not in known and pending:
@@ -1290,7 +1444,7 @@ class Session:
             self._stop(frame.game, HOST, "illegal", f"sent entry {frame.index} for seat "
                        f"{actor}", now)
             return
-        if frame.forced not in ("", "timeout"):
+        if frame.forced not in ("", "timeout", "bot"):
             self._stop(frame.game, HOST, "forged", f"sent entry {frame.index} ({action}) "
                        f"marked {frame.forced!r}", now)
             return
@@ -1298,8 +1452,20 @@ class Session:
         # no signature: the host's word, like the clock itself).
         timed_out = (frame.forced == "timeout" and not frame.pid and self.clock > 0
                      and isinstance(action, Take | Pass))
+        dealer = self.dealer
+        assert dealer is not None
+        # A bot the host runs plays a seat whose seed every seat rebuilt (lost for the
+        # grace period); its cards open with keys from that seed.
+        by_bot = frame.forced == "bot" and not frame.pid and actor in dealer.adopted
+        if frame.forced == "bot" and not by_bot:
+            self._stop(frame.game, HOST, "forged", f"sent entry {frame.index} ({action}) "
+                       f"as a bot's move for seat {actor}, whose hand was never opened", now)
+            return
         if actor == self.seat and timed_out:
             pass  # our clock ran out (a proposal of ours on its way will be refused)
+        elif actor == self.seat and by_bot:
+            if not self._check_own_bot_move(action, reveals, frame.index, now):
+                return
         elif actor == self.seat:
             proposed = self.pending.get(frame.pid) if frame.pid else None
             if proposed != action:
@@ -1314,8 +1480,9 @@ class Session:
             for card in action_cards(action):  # our proposal is logged: its cards open
                 dealer.reveal(card)
         else:
-            if actor != HOST and not timed_out:  # another seat's proposal, passed on with
-                # its signature (kept, and checked if the audit blames that seat: _conclude)
+            if actor != HOST and not timed_out and not by_bot:
+                # Another seat's proposal, passed on with its signature (kept, and
+                # checked if the audit blames that seat: see _conclude).
                 if not frame.pid or len(frame.sig) != 64:
                     self._stop(frame.game, HOST, "forged", f"sent entry {frame.index} "
                                f"({action}) without seat {actor}'s proposal", now)
@@ -1372,6 +1539,11 @@ class Session:
             return
         if self._closing_since is not None or self.closed or self.waiting_for_cards:
             return
+        if self.seat == HOST:
+            for action in game.automatic_actions():
+                if action.player in self.bots and self.in_game:
+                    self.play_for(action.player, action, now)
+                    return
         automatic = [a for a in game.automatic_actions() if a.player == self.seat]
         if not automatic:
             return

@@ -24,7 +24,7 @@ sys.path.insert(0, str(REPO))
 
 from durak_core import Card, Game, Rules, parse_action  # noqa: E402
 from durak_core.cards import new_deck  # noqa: E402
-from durak_net import mental  # noqa: E402
+from durak_net import escrow, mental  # noqa: E402
 from durak_net.crypto import (  # noqa: E402
     KeyPair,
     Pin,
@@ -37,6 +37,7 @@ from durak_net.crypto import (  # noqa: E402
     transcript,
 )
 from durak_net.dealer import DealContext, MentalDealer, decode  # noqa: E402
+from durak_net.dealer import encode as dealer_encode  # noqa: E402
 from durak_net.identity import Identity  # noqa: E402
 from durak_net.session import deal_signed, proposal_signed, table_words  # noqa: E402
 from durak_net.wire import (  # noqa: E402
@@ -238,6 +239,32 @@ def signatures(dealt: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def escrow_vector() -> dict[str, Any]:
+    """Seat 1 of three puts its seed in escrow for game 1 of a table: its Escrow message
+    and the shares, commitments, nonces and X25519 keys behind it."""
+    table, game, players, sender = 0x7AB1E, 1, 3, 1
+    ids = [Identity.from_private(_seed(f"escrow seat {s} signing key")) for s in range(3)]
+    seed = _seed("escrow seed of seat 1")
+    box = [escrow.box_keys(i.private) for i in ids]
+    context = DealContext(table, game, sender, players, 36, lambda n: bytes(n), None,
+                          tuple(escrow.box_public(i.public) for i in ids), box[sender][1])
+    message = MentalDealer(context, seed)._escrow()
+    shares = escrow.split(seed, players, [0, 2])
+    return {
+        "table": table, "game": game, "players": players, "seat": sender,
+        "signing_private": [i.private.hex() for i in ids],
+        "signing_public": [i.public.hex() for i in ids],
+        "box_public": [b[0].hex() for b in box],
+        "box_secret": [b[1].hex() for b in box],
+        "seed": seed.hex(),
+        "shares": {str(s): v.hex() for s, v in shares.items()},
+        "commits": {str(s): escrow.commitment(v).hex() for s, v in shares.items()},
+        "nonces": {str(s): escrow.nonce(table, game, sender, s).hex() for s in shares},
+        "check": escrow.seed_check(table, game, sender, seed).hex(),
+        "message_hex": dealer_encode(message).hex(),
+    }
+
+
 def build() -> dict[str, Any]:
     dealt = deal()
     pair = pairing()
@@ -250,6 +277,7 @@ def build() -> dict[str, Any]:
         "deal": dealt,
         "pairing": pair,
         "signatures": signatures(dealt),
+        "escrow": escrow_vector(),
         "datagrams": datagrams(pair, dealt),
     }
 

@@ -74,7 +74,12 @@ def opened_by(dealer: MentalDealer, positions: Iterable[int], keys: set[bytes]) 
     found: dict[int, int] = {}
     usable = [k for k in keys if k != bytes(32)]
     for j in positions:
-        partial = mental.unlock(locked[j], [mental.card_key(dealer.seed, j)])
+        # Everything but the holder's own key, as far as we know them (at a table of
+        # two: our key; at larger tables also the keys the other seats published).
+        known = dealer._others_keys(j, dealer.owner.get(j, -1))
+        if known is None:
+            continue
+        partial = mental.unlock(locked[j], known)
         for key in usable:
             for guess in (key, mental.card_key(key, j)):
                 try:

@@ -16,6 +16,7 @@ from durak_core import Rules
 from durak_core.bots import RandomBot
 from durak_net import events as ev
 from durak_net.botplay import BotDriver
+from durak_net.seats import seat_view
 from durak_net.session import Role, Session, SessionConfig
 from durak_net.simlink import SimNet
 
@@ -44,10 +45,41 @@ class Seat:
 
 
 @dataclass
+class StandInView:
+    """What a bot needs to play a lost seat at the host (the host's view knows its open
+    hand)."""
+
+    host: Session
+    seat: int
+
+    @property
+    def game(self):  # type: ignore[no-untyped-def]
+        return seat_view(self.host.game, self.seat) if self.host.game is not None else None
+
+    @property
+    def game_no(self) -> int:
+        return self.host.game_no
+
+    @property
+    def in_game(self) -> bool:
+        return self.host.in_game
+
+    pending: dict[int, Any] = field(default_factory=dict)
+    refused: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def waiting_for_cards(self) -> bool:
+        game = self.host.game
+        return game is not None and game.unknown_count(self.seat) > 0
+
+
+@dataclass
 class Table:
     net: SimNet
     seats: list[Seat]
     games_wanted: int = 1
+    #: Bots the host runs for lost seats (as LanNode does), by seat.
+    stand_ins: dict[int, BotDriver] = field(default_factory=dict)
 
     @property
     def host(self) -> Session:
@@ -92,7 +124,18 @@ def make_table(seed: int, rules: Rules, *, loss: float = 0.0, duplicate: float =
 
 
 def drive(table: Table, now: float) -> None:
-    """After every simulated step: collect events, agree to rematches, let the bots move."""
+    """After every simulated step: collect events, agree to rematches, let the bots move
+    (and the host's stand-in bots, for seats handed over)."""
+    host = table.host
+    for lost in sorted(host.bots):
+        if host.dealer is None or lost not in host.dealer.adopted:
+            continue  # its hand is still being opened
+        driver = table.stand_ins.setdefault(lost, BotDriver(RandomBot(7000 + lost)))
+        for _ in range(50):
+            action = driver.choose(StandInView(host, lost))
+            if action is None or lost not in host.bots:
+                break
+            host.play_for(lost, action, now)
     for seat in table.seats:
         session = seat.session
         seat.journal += session.journal_records()
@@ -107,7 +150,8 @@ def drive(table: Table, now: float) -> None:
                     session.start_next_game(now, event.game + 1)
         state = (session.game_no, len(session.log), len(session.pending),
                  session.waiting_for_cards)
-        if seat.driver is None or state == seat.seen:
+        if seat.driver is None or state == seat.seen or seat.session is not (
+                table.net.endpoints.get(seat_addr(session.seat))):
             continue
         seat.seen = state
         for _ in range(200):

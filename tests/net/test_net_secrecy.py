@@ -55,6 +55,33 @@ def test_a_pickle_of_a_whole_session_opens_none_of_the_other_seats_hidden_cards(
     assert checked >= 8
 
 
+def test_at_a_table_of_four_the_host_holds_no_key_to_another_seats_hidden_cards() -> None:
+    """The host passes every message on and holds a share of every seat's seed in
+    escrow: still nothing in its memory opens another seat's hidden card."""
+    from .tables import make_table
+
+    table = make_table(5, Rules(players=4, deck_size=36), loss=0.1)
+    host = table.host
+    checked = 0
+    for moves in (0, 12, 30):
+        table.net.run(lambda m=moves: host.game is not None and len(host.log) >= m,
+                      limit=table.net.now + 120.0)
+        if not host.in_game:
+            break
+        dealer = host.dealer
+        assert dealer is not None and len(dealer.escrows) == 3
+        keys = pickled_candidates(host)
+        assert len(keys) > 30
+        for other in (1, 2, 3):
+            hidden = hidden_positions(dealer, other)
+            assert hidden
+            assert opened_by(dealer, hidden, keys) == {}, (moves, other)
+            checked += 1
+        mine = hidden_positions(dealer, 0)
+        assert sorted(opened_by(dealer, mine[:3], keys)) == mine[:3]  # the control
+    assert checked >= 6
+
+
 def pair_dealer_card(pair, position: int):  # type: ignore[no-untyped-def]
     """The card at a position, from both seeds (the test knows both sides)."""
     from durak_net import mental

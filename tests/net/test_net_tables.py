@@ -113,3 +113,21 @@ def test_a_player_who_leaves_mid_game_ends_the_table_after_a_fair_audit() -> Non
     assert [(e.seat, e.state, e.detail) for e in left] == [(2, "left", "dinner")]
     assert not [e for s in table.seats for e in s.events
                 if isinstance(e, ev.DesyncDetected | ev.ProtocolViolation)]
+
+
+def test_match_play_at_a_table_of_four_keeps_the_score_and_the_rules_first_attack() -> None:
+    table = make_table(6, Rules(players=4, deck_size=36, match=True), games=3)
+    assert table.net.run(table.done, limit=3600.0)
+    assert not table.bad()
+    host = table.host
+    finished = table.seats[0].finished
+    for number in (2, 3):
+        previous = finished[number - 2].durak
+        dealer = host.dealers[number]
+        assert dealer.context.previous_durak == previous
+        if previous is not None:  # the previous durak defends first, the seat on its
+            first = host.logs[number][0]  # right attacks
+            assert first.action.startswith(f"{(previous - 1) % 4} attack")
+    expected = [sum(1 for f in finished[:3] if f.durak == s) for s in range(4)]
+    for seat in table.seats:
+        assert [seat.session.duraks[s] for s in range(4)] == expected

@@ -268,6 +268,90 @@ def test_a_host_seats_bots_of_its_own_and_a_node_that_joins(tmp_path: Path) -> N
         joe.close(leave=True)
 
 
+def test_a_host_node_hands_a_vanished_player_to_its_stand_in_bot() -> None:
+    """Real UDP: Joe's node dies mid-game (no goodbye); after the grace period the
+    host's stand-in bot plays Joe's open hand to the end, and the audit is fair."""
+    from durak_core import Rules
+    from durak_core.bots import RandomBot
+    from durak_net.botplay import BotDriver
+    from durak_net.session import SessionConfig
+
+    config = SessionConfig(lost_after=1.0)
+    host = LanNode("Host", port=0, broadcast=[], host="127.0.0.1", session_config=config)
+    joe = LanNode("Joe", port=0, broadcast=[], host="127.0.0.1", session_config=config,
+                  connect=[f"127.0.0.1:{host.game_port}"])
+    try:
+        table = host.host_table(Rules(players=3, deck_size=24), grace=1)
+        host.add_bot(table, "random")
+        assert _wait(lambda: (p := joe.find_peer("Host")) is not None and p.open_seats == 1)
+        joe.join("Host")
+        assert _wait(lambda: "open" not in host.view(table).kinds and bool(
+            host.view(table).table_words))
+        host.start_table(table)
+        drivers = {host: BotDriver(RandomBot(1)), joe: BotDriver(RandomBot(2))}
+        audited: list[ev.GameAudited] = []
+        states: list[str] = []
+        deadline = time.monotonic() + 40
+        while time.monotonic() < deadline and not audited:
+            for node, driver in list(drivers.items()):
+                while not node.events.empty():
+                    event = node.events.get()
+                    assert not isinstance(event, (ev.DesyncDetected, ev.ProtocolViolation))
+                    if isinstance(event, ev.GameAudited) and node is host:
+                        audited.append(event)
+                    if isinstance(event, ev.SeatStatus) and node is host:
+                        states.append(event.state)
+                action = driver.choose(node.view(table))
+                if action is not None:
+                    with contextlib.suppress(IllegalAction):
+                        node.act(table, action)
+            view = host.view(table)
+            if joe in drivers and view is not None and view.game is not None and len(
+                    view.game.log) >= 4:
+                joe.close(leave=False)  # the kernel dies: no goodbye
+                del drivers[joe]
+            time.sleep(0.002)
+        assert audited and audited[0].fair, audited
+        assert "bot" in states
+        assert any(e for e in host.sessions[table].log if e.forced == "bot")
+        assert not host.handler_errors
+    finally:
+        host.close(leave=True)
+        joe.close()
+
+
+def test_players_who_ask_for_a_team_sit_opposite_their_partner() -> None:
+    from durak_core import Rules
+
+    host = LanNode("Host", port=0, broadcast=[], host="127.0.0.1")
+    guests = [LanNode(name, port=0, broadcast=[], host="127.0.0.1",
+                      connect=[f"127.0.0.1:{host.game_port}"]) for name in ("Ann", "Ben", "Cy")]
+    try:
+        rules = Rules(players=4, teams=True)
+        table = host.host_table(rules)
+        for guest in guests:
+            assert _wait(lambda g=guest: (p := g.find_peer("Host")) is not None
+                         and p.table is not None)
+        guests[0].join("Host", team=1)
+        assert _wait(lambda: host.view(table).names[1] == "Ann")
+        guests[1].join("Host", team=1)
+        assert _wait(lambda: host.view(table).names[3] == "Ben")
+        assert rules.team_of(1) == rules.team_of(3) == 1
+        guests[2].join("Host", team=1)  # the team is full
+        closed = None
+        deadline = time.monotonic() + 10
+        while closed is None and time.monotonic() < deadline:
+            with contextlib.suppress(Exception):
+                event = guests[2].events.get(timeout=0.1)
+                if isinstance(event, ev.InviteClosed):
+                    closed = event
+        assert closed is not None and closed.reason == "no free seat in that team"
+        assert host.view(table).kinds == ("host", "player", "open", "player")
+    finally:
+        for node in (host, *guests):
+            node.close(leave=True)
+
+
 @pytest.mark.parametrize("leave", [True, False])
 def test_close_is_idempotent_and_stops_the_thread(leave: bool) -> None:
     node = LanNode("Ann", port=0, broadcast=[])

@@ -286,12 +286,46 @@ def test_signatures_and_table_words() -> None:
     assert " ".join(doc_words()[i] for i in digest[:4]) == v["table_words_2"]
 
 
+def test_escrow() -> None:
+    """Section 8, the escrow: shares, commitments, check, nonces and sealed shares from
+    the page's formulas with hashlib and libsodium's own calls."""
+    v = VECTORS["escrow"]
+    table, game, n, sender = v["table"], v["game"], v["players"], v["seat"]
+    seed = bytes.fromhex(v["seed"])
+    for s in range(n):
+        public, secret = pysodium.crypto_sign_seed_keypair(bytes.fromhex(v["signing_private"][s]))
+        assert public.hex() == v["signing_public"][s]
+        assert pysodium.crypto_sign_pk_to_box_pk(public).hex() == v["box_public"][s]
+        assert pysodium.crypto_sign_sk_to_box_sk(secret).hex() == v["box_secret"][s]
+    first = hashlib.blake2b(b"escrow share" + bytes([0, n]), key=seed, digest_size=32).digest()
+    last = bytes(a ^ b for a, b in zip(seed, first, strict=True))
+    assert v["shares"] == {"0": first.hex(), "2": last.hex()}
+    for s, share in ((0, first), (2, last)):
+        assert h(b"durak-lan v3 escrow share" + share, 256).hex() == v["commits"][str(s)]
+        nonce = h(b"durak-lan v3 escrow nonce" + u64(table) + game.to_bytes(4, "big")
+                  + bytes([sender, s]), 192)
+        assert nonce.hex() == v["nonces"][str(s)]
+    check = h(b"durak-lan v3 escrow seed" + u64(table) + game.to_bytes(4, "big")
+              + bytes([sender]) + seed, 256)
+    assert check.hex() == v["check"]
+    tag, shares, commits, got_check = msgspec.msgpack.decode(bytes.fromhex(v["message_hex"]))
+    assert tag == "escrow" and got_check == check and shares[sender] == commits[sender] == b""
+    for s, share in ((0, first), (2, last)):
+        nonce = bytes.fromhex(v["nonces"][str(s)])
+        sealed = pysodium.crypto_box(share, nonce, bytes.fromhex(v["box_public"][s]),
+                                     bytes.fromhex(v["box_secret"][sender]))
+        assert shares[s] == sealed and commits[s].hex() == v["commits"][str(s)]
+        assert pysodium.crypto_box_open(sealed, nonce, bytes.fromhex(v["box_public"][sender]),
+                                        bytes.fromhex(v["box_secret"][s])) == share
+
+
 @pytest.mark.parametrize(
     "phrase",
     ["durak-lan v2 card", "durak-lan v2 key commitment", "durak-lan v2 session key",
      "durak-lan v2 pairing ", "durak-lan v2 sas", "durak-lan v2 rendezvous",
      "durak-lan v2 inviter", "durak-lan v2 invitee", "durak-lan v3 deal",
-     "durak-lan v3 propose", "durak-lan v3 table"],
+     "durak-lan v3 propose", "durak-lan v3 table", "durak-lan v3 escrow share",
+     "durak-lan v3 escrow seed", "durak-lan v3 escrow nonce"],
 )
 def test_every_label_the_code_uses_is_on_the_page(phrase: str) -> None:
     assert phrase in DOC
