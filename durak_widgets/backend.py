@@ -30,10 +30,38 @@ from .handoff import Handoff
 
 log = logging.getLogger(__name__)
 
-#: What a backend reports through ``changed``: engine events, or a plain sentence for
-#: the log (a bot's failure, a network notice).
-Update = Event | str
+@dataclass(frozen=True)
+class Forced:
+    """An engine event of a move its seat did not choose: the log shows the event with
+    ``why`` after it ("Bob takes — timed out").  A network table reports a move its move
+    clock played (or a bot played for an absent player) this way."""
+
+    event: Event
+    why: str
+
+
+#: What a backend reports through ``changed``: engine events, a forced move's event, or
+#: a plain sentence for the log (a bot's failure, a network notice).
+Update = Event | Forced | str
 Changed = Callable[[Sequence[Update]], None]
+
+
+@dataclass(frozen=True)
+class SeatNote:
+    """What a backend knows of a seat beyond the observation (a network table does).
+
+    Backends that know more than the game implement the optional ``seat_notes()``
+    (one note per seat) and ``table_line()`` (a sentence about the table, e.g. its move
+    clock); the controller shows them when present and the same table without them
+    otherwise.
+    """
+
+    #: Who plays the seat, when it is worth saying ("bot, in Alice's kernel").
+    kind: str = ""
+    #: How the seat is doing: "connection lost", "back", "left", "a bot plays for them".
+    state: str = ""
+    #: Seconds left on the seat's move clock (None: its clock is not running).
+    clock: float | None = None
 
 
 @dataclass(frozen=True)
@@ -108,6 +136,10 @@ class TableBackend(Protocol):
     def close(self) -> None:
         """Stop worker threads and sockets; the table is gone."""
         ...
+
+    # Optional, not part of the protocol's check (the controller looks them up):
+    #   seat_notes() -> Sequence[SeatNote]   one per seat (see SeatNote)
+    #   table_line() -> str                  e.g. "30 s a move"
 
 
 def waiting_on(obs: dict[str, Any]) -> list[int]:
@@ -308,7 +340,7 @@ class LocalBackend:
         if any(isinstance(e, GameOver) for e in events) and not self._recorded:
             self.match.record(game)
             self._recorded = True
-        engine_events = [e for e in events if not isinstance(e, str)]
+        engine_events = [e for e in events if not isinstance(e, (str, Forced))]
         if engine_events:
             for seat in self._bots:
                 self._inbox[seat].append(("events", seat_events(seat, engine_events, game)))

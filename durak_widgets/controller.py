@@ -10,6 +10,7 @@ into a :class:`~durak_widgets.view.TableModel` and lets the view apply it.
 from __future__ import annotations
 
 import html
+import math
 import threading
 from collections import deque
 from collections.abc import Sequence
@@ -24,6 +25,7 @@ from durak_core import (
     Defended,
     Discarded,
     Drew,
+    Game,
     GameOver,
     IllegalAction,
     Left,
@@ -38,12 +40,14 @@ from durak_core import (
     parse_action,
 )
 
-from .backend import TableBackend, Update, waiting_on
+from .backend import Forced, SeatNote, TableBackend, Update, waiting_on
 from .handoff import Handoff
 from .view import CardFace, SeatModel, TableModel, TableView
 
 #: Lines of the event log shown under the table.
 LOG_LINES = 8
+#: A move clock with this many seconds left or fewer is shown as running out.
+CLOCK_LOW = 5
 _ACTION_EVENTS = (Attacked, Defended, Transferred, TakeDeclared, Passed)
 
 
@@ -140,7 +144,8 @@ class TableController:
             if isinstance(update, str):
                 self._log.append(update)
                 continue
-            if isinstance(update, _ACTION_EVENTS):
+            event = update.event if isinstance(update, Forced) else update
+            if isinstance(event, _ACTION_EVENTS):
                 self.moves += 1
                 moved = True
             line = describe(update, self.names, self._you())
@@ -373,16 +378,27 @@ class TableController:
             for a, d in obs["table"]
         )
 
+        throwers = self._throwers(obs)
+        notes = self._seat_notes(n)
+
         def seat_model(s: int) -> SeatModel:
             info = obs["hands"][s]
+            note = notes[s]
+            clock, low = _clock_text(note.clock)
             return SeatModel(
                 seat=s,
                 name=names[s],
                 count=int(info["count"]),
-                role=self._role(obs, s),
+                role=self._role(obs, s, throwers),
                 known=tuple(info["known"]) if s != v else (),
                 thinking=s in thinking,
                 out=s not in active,
+                kind=note.kind,
+                state=note.state,
+                clock=clock,
+                clock_low=low,
+                may_throw=(throwers is None or s in throwers or s == obs["defender"]
+                           or s not in active or over),
             )
 
         opponents = tuple(seat_model((v + k) % n) for k in range(1, n))
@@ -421,6 +437,7 @@ class TableController:
             log=tuple(self._log),
             banner=banner,
             score=self._score_html(),
+            table_line=self._table_line(obs, throwers),
         )
 
     # ------------------------------------------------------------ texts
@@ -428,18 +445,64 @@ class TableController:
     def _name(self, seat: int) -> str:
         return "you" if seat == self._you() else self.names[seat]
 
-    def _role(self, obs: dict[str, Any], seat: int) -> str:
+    def _role(self, obs: dict[str, Any], seat: int, throwers: list[int] | None = None) -> str:
+        """The seat's part in the bout.  ``throwers``: who may throw in (tables of more
+        than two; None for two, whose table looks as it always did)."""
+        if obs["over"]:
+            if throwers is not None and seat in obs["losers"]:
+                return "durak"
+            return "out" if seat not in obs["active"] else ""
         if seat not in obs["active"]:
             return "out"
-        if obs["over"]:
-            return ""
         if seat == obs["defender"]:
             return "takes" if obs["taking"] else "defends"
         if seat == obs["attacker"]:
             return "attacks"
         if seat in obs["passed"]:
             return "passed"
+        if throwers is not None and obs["table"] and seat in throwers:
+            return "throws in"
         return ""
+
+    @staticmethod
+    def _throwers(obs: dict[str, Any]) -> list[int] | None:
+        """Who may throw in this bout under the rules' throw-in rule (``all`` or the
+        defender's ``neighbours``), from the core's :meth:`~durak_core.Game.throwers` on
+        the seat's view; None at a table of two (the other player is the attacker)."""
+        if len(obs["hands"]) <= 2:
+            return None
+        if obs["over"]:
+            return []
+        return Game.from_observation(obs).throwers()
+
+    def _seat_notes(self, n: int) -> list[SeatNote]:
+        """The backend's notes on each seat (a network table's), or empty ones."""
+        notes = getattr(self.backend, "seat_notes", None)
+        found = list(notes()) if callable(notes) else []
+        return (found + [SeatNote()] * n)[:n]
+
+    def _table_line(self, obs: dict[str, Any], throwers: list[int] | None) -> str:
+        """The line above the opponents: the throw-in rule in force (at more than two
+        seats) and whatever the backend says of the table (its move clock)."""
+        esc = html.escape
+        parts: list[str] = []
+        if throwers is not None and not obs["over"]:
+            rules = self.backend.rules
+            defender = obs["defender"]
+            if rules.throw_in == "neighbours":
+                who = " and ".join(esc(self._name(s)) for s in throwers) or "nobody"
+                parts.append(f"Throw-in: only {esc(self._name(defender))}'s neighbours "
+                             f"(<b>{who}</b>)")
+            else:
+                parts.append(f"Throw-in: everyone but the defender, "
+                             f"{esc(self._name(defender))}")
+            if rules.teams:
+                parts[-1] += " (not the defender's partner)"
+        line = getattr(self.backend, "table_line", None)
+        extra = line() if callable(line) else ""
+        if extra:
+            parts.append(esc(extra))
+        return " · ".join(parts)
 
     def _status(
         self, obs: dict[str, Any], legal: list[Action], thinking: set[int]
@@ -530,6 +593,20 @@ class TableController:
         )
 
 
+def _clock_text(seconds: float | None) -> tuple[str, bool]:
+    """A move clock as shown: ``("12 s", False)``, ``("1:30", False)``, ``("3 s", True)``
+    (running out); ``("", False)`` when it is not running.
+
+    >>> _clock_text(11.2), _clock_text(90), _clock_text(-1), _clock_text(None)
+    (('12 s', False), ('1:30', False), ('0 s', True), ('', False))
+    """
+    if seconds is None:
+        return "", False
+    left = max(0, math.ceil(seconds))
+    text = f"{left // 60}:{left % 60:02d}" if left >= 60 else f"{left} s"
+    return text, left <= CLOCK_LOW
+
+
 def describe(event: Update, names: Sequence[str], you: int | None = None) -> str:
     """One log line for an event, with names ("you" for the only person at the screen).
 
@@ -539,6 +616,9 @@ def describe(event: Update, names: Sequence[str], you: int | None = None) -> str
     """
     if isinstance(event, str):
         return event
+    if isinstance(event, Forced):
+        line = describe(event.event, names, you)
+        return f"{line} — {event.why}" if line else ""
 
     def name(seat: int) -> str:
         return "you" if seat == you else names[seat]

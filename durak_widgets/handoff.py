@@ -146,6 +146,13 @@ class Handoff:
             self._pending += 1  # not idle while the timer runs
         call_later(delay, self._post_timed, fn)
 
+    @property
+    def timers(self) -> bool:
+        """Whether :meth:`post_later` really waits (a kernel's loop with ``call_later``).
+        Without timers it posts at once, so work that re-arms itself every second (a
+        move clock's display) must not use it then."""
+        return self.mode == "kernel" and callable(getattr(self._loop, "call_later", None))
+
     def _post_timed(self, fn: Task) -> None:
         with self._qlock:
             self._pending -= 1

@@ -5,15 +5,23 @@ In a notebook cell::
     from durak_widgets import lan
     lan(name="Alice")                     # players seen on the LAN, Invite, Accept / Decline
     lan(name="Alice", connect="10.0.0.5:40123")   # where broadcasts do not reach
+    lan(name="Alice", table=Rules(players=4), clock=30)   # host a table of four
 
-The lobby lists the players it hears (each with Invite and Invite with a PIN) and
-incoming invitations (Accept / Decline).  Once one is accepted, both notebooks show
-four pairing words: the same words on both screens mean nobody sits in the middle
-("Not the same" ends the session).  Then both show the same table as local play
-(:class:`~durak_widgets.controller.TableController`), each from its own seat: the
+The lobby lists the players it hears (each with Invite and Invite with a PIN), the
+tables they host (with Join) and incoming invitations (Accept / Decline).  Once one is
+accepted, both notebooks show four pairing words: the same words on both screens mean
+nobody sits in the middle ("Not the same" ends the session).  Then both show the same
+table as local play (:class:`~durak_widgets.controller.TableController`), each from its
+own seat: the
 hands are hidden (mental poker), the opponent's moves appear by themselves, and after
 every game both seats publish their keys and the game is audited; the badge above the
 table says so.
+
+A table of 3 to 6 seats is hosted with ``table=Rules(players=N)``: the host's lobby
+shows the seats filling (:class:`~durak_widgets.lan_seating.SeatingPanel`), lets the
+host seat bots in free seats and Start once every seat is taken; a player who joins
+sees the same seating, its pairing words with the host, and the table words every
+screen at the table must share.  Then each notebook shows the table from its own seat.
 
 Threads: the network runs on :class:`durak_net.node.LanNode`'s receiving thread, which
 never touches a widget.  Every network event is posted to the table's
@@ -25,6 +33,7 @@ game can be resumed from the journal); ``close()`` stops the thread and frees th
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import html
 import logging
@@ -48,6 +57,7 @@ from durak_net.wire import DISCOVERY_PORT
 from .browser import IN_BROWSER, LAN_NEEDS_LOCAL_PYTHON
 from .controller import TableController
 from .handoff import Handoff
+from .lan_seating import SeatingPanel, table_summary, table_words_html
 from .lan_table import LanBackend
 
 __all__ = ["LanBackend", "LanLobby", "lan"]
@@ -79,6 +89,12 @@ class LanLobby:
         journal_dir: Path | str | None = None,
         loss: float = 0.0,
         handoff: Handoff | None = None,
+        table: Rules | None = None,
+        clock: int = 0,
+        grace: int = 60,
+        add_bots: Sequence[str] = (),
+        auto_start: bool = False,
+        join: str | None = None,
     ) -> None:
         self.handoff = handoff if handoff is not None else Handoff()
         self._entropy = os.urandom
@@ -103,6 +119,16 @@ class LanLobby:
         self._pin_inputs: dict[int, widgets.Text] = {}
         self._peer_names: dict[int, str] = {}
         self._early: list[Any] = []  # session events before the table exists
+        #: At a table of more seats (hosted or joined), rather than a game of two.
+        self.is_table = False
+        #: We host the table ``sid`` (seat 0).
+        self.hosting = False
+        self.auto_start = auto_start
+        #: The table we asked to join (its id), until a seat or a refusal comes back.
+        self.joining: int | None = None
+        self.join_name = join
+        #: Host: each joined seat's player and the pairing words of its link with us.
+        self.seat_words: dict[int, tuple[str, str]] = {}
         self._build()
         try:
             self.node = LanNode(
@@ -112,8 +138,26 @@ class LanLobby:
         except Exception:
             self.root.close()
             raise
+        if table is not None:
+            try:
+                self._host(table, clock, grace, add_bots)
+            except Exception:
+                self.node.close()
+                self.root.close()
+                raise
         with self.handoff.lock:
             self._render()
+
+    def _host(self, rules: Rules, clock: int, grace: int, bots: Sequence[str]) -> None:
+        """Host a table (we sit at seat 0) and seat our bots at the first free seats."""
+        sid = self.node.host_table(rules, clock=clock, grace=grace)
+        self.sid, self.is_table, self.hosting = sid, True, True
+        self._peer_names[sid] = self.node.name
+        for spec in bots:
+            self.node.add_bot(sid, spec)
+        self.notice = html.escape(
+            f"Hosting a table of {rules.players}: players on the LAN see it in their lobby "
+            "and join; add bots to free seats, then Start.")
 
     # ------------------------------------------------------------ widgets
 
@@ -142,14 +186,22 @@ class LanLobby:
         self.sas_box = widgets.HBox([self.sas_label, self.same_button, self.differ_button])
         self.badge = widgets.HTML()
         self.badge.add_class("durak-lan-badge")
+        self.table_words = widgets.HTML()
+        self.table_words.add_class("durak-lan-table-words")
+        self.table_words.layout.display = "none"
+        self.seating = SeatingPanel(
+            add_bot=lambda seat, spec: self._post_call(lambda: self.add_bot(spec, seat)),
+            start=lambda: self._post_call(self.start),
+        )
         self.lobby_box = widgets.VBox([self.peer_box, self.invite_box, self.resume_box])
         self.root = widgets.VBox([
             widgets.HBox([self.title, self.leave_button]), self.status, self.sas_box,
-            self.badge, self.lobby_box, self.table_box,
+            self.table_words, self.badge, self.seating.root, self.lobby_box, self.table_box,
         ])
         self.root.add_class("durak-lan")
         self._peer_rows: dict[
-            int, tuple[widgets.HBox, widgets.HTML, widgets.Button, widgets.Button]
+            int, tuple[widgets.HBox, widgets.HTML, widgets.Button, widgets.Button,
+                       widgets.Button]
         ] = {}
 
     @property
@@ -189,9 +241,17 @@ class LanLobby:
                 with_pin.add_class("durak-lan-invite-pin")
                 with_pin.on_click(
                     lambda _b, n=node_id: self._post_call(lambda: self.invite(n, pin=True)))
-                row = (widgets.HBox([label, button, with_pin]), label, button, with_pin)
+                join = widgets.Button(description="Join", button_style="success")
+                join.add_class("durak-lan-join")
+                join.on_click(lambda _b, n=node_id: self._post_call(lambda: self.join(n)))
+                row = (widgets.HBox([label, button, with_pin, join]), label, button, with_pin,
+                       join)
                 self._peer_rows[node_id] = row
-            label_text = esc(peer.label) + (" · playing" if peer.busy else "")
+            hosts = peer.table is not None
+            if hosts:
+                label_text = table_summary(peer)
+            else:
+                label_text = esc(peer.label) + (" · playing" if peer.busy else "")
             if peer.same_name:
                 label_text += (" · <b>⚠ another player uses this name</b>: check the pairing "
                                "words")
@@ -204,6 +264,14 @@ class LanLobby:
             blocked = playing or inviting or peer.busy or bool(peer.incompatible)
             row[2].disabled = blocked
             row[3].disabled = blocked
+            asked = hosts and self.joining is not None and peer.table is not None and (
+                self.joining == peer.table["table"])
+            row[4].description = "Asking…" if asked else "Join"
+            row[4].disabled = (playing or self.joining is not None or not peer.open_seats
+                               or bool(peer.incompatible))
+            for button in row[2:4]:
+                button.layout.display = "none" if hosts else None
+            row[4].layout.display = None if hosts else "none"
         self.peer_box.children = tuple(r[0] for r in self._peer_rows.values())
         rows = []
         for invite, received in self.incoming.items():
@@ -239,8 +307,30 @@ class LanLobby:
                 button.on_click(lambda _b, p=path: self._post_call(lambda: self.resume(p)))
                 resume_rows.append(button)
         self.resume_box.children = tuple(resume_rows)
-        self.lobby_box.layout.display = "none" if playing and self.controller else None
+        self._render_table()
+        seated = playing and (self.is_table or self.controller is not None)
+        self.lobby_box.layout.display = "none" if seated else None
         self.leave_button.layout.display = None if playing else "none"
+        self.leave_button.description = ("Leave the table" if self.is_table
+                                         else "Leave the game")
+
+    def _render_table(self) -> None:
+        """At a table of more seats: the seating until play starts, and the table words
+        (shown on every screen at the table, until it ends)."""
+        view = self.node.view(self.sid) if self.sid is not None and self.is_table else None
+        if view is None:
+            self.seating.hide()
+            self.table_words.layout.display = "none"
+            return
+        words = table_words_html(view.table_words)
+        if self.table_words.value != words:
+            self.table_words.value = words
+        self.table_words.layout.display = None if words else "none"
+        if view.started and self.controller is not None and self.backend is not None \
+                and self.backend.sid == self.sid:
+            self.seating.hide()
+        else:
+            self.seating.render(view, self.seat_words, view.names[0])
 
     # ------------------------------------------------------------ commands
 
@@ -316,6 +406,47 @@ class LanLobby:
         self.incoming.pop(invite, None)
         self._pin_inputs.pop(invite, None)
 
+    def join(self, peer: int | str) -> int:
+        """Ask a peer (node id or name) for a seat at the table it hosts; returns the
+        table id.  The seat, or the reason there is none, comes back by itself."""
+        if self.sid is not None:
+            raise ValueError("you are at a table already: leave it first")
+        if self.joining is not None:
+            raise ValueError("already asking for a seat")
+        table = self.node.join(peer)
+        self.joining = table
+        info = next((p for p in self.peers.values() if peer in (p.node, p.name)), None)
+        who = info.name if info is not None else str(peer)
+        self.notice = html.escape(f"Asking {who} for a seat…")
+        return table
+
+    def add_bot(self, spec: str = "greedy", seat: int | None = None) -> int:
+        """Host: seat a bot of ours (``random``, ``greedy``, ``ismcts``) at a free seat
+        (the lowest, or ``seat``); it plays in this kernel.  Returns the seat."""
+        if not self.hosting or self.sid is None:
+            raise ValueError("only the host of a table adds bots (lan(table=Rules(...)))")
+        seat = self.node.add_bot(self.sid, spec, seat)
+        self.notice = html.escape(f"A {spec} bot takes seat {seat}.")
+        self._maybe_start()
+        return seat
+
+    def start(self) -> None:
+        """Host: deal the first game (every seat must be taken)."""
+        if not self.hosting or self.sid is None:
+            raise ValueError("only the host starts the table")
+        self.node.start_table(self.sid)
+        self.notice = "Dealing…"
+
+    def _maybe_start(self) -> None:
+        """``auto_start``: deal as soon as every seat is taken (unattended demos)."""
+        if not (self.auto_start and self.hosting and self.sid is not None):
+            return
+        view = self.node.view(self.sid)
+        if view is None or view.started or "open" in view.kinds or not view.table_words:
+            return
+        with contextlib.suppress(SessionError):  # a hello on its way: its SeatTaken retries
+            self.start()
+
     def confirm_words(self) -> None:
         """The person saw the same pairing words on both screens."""
         self.sas_confirmed = True
@@ -339,7 +470,7 @@ class LanLobby:
         self.incoming.pop(invite, None)
 
     def leave(self) -> None:
-        """Leave the current game (the opponent is told; the lobby comes back)."""
+        """Leave the current game or table (the others are told; the lobby comes back)."""
         if self.backend is not None and self.sid is not None:
             self.backend.close()
         elif self.sid is not None:
@@ -384,6 +515,10 @@ class LanLobby:
             if (self.invite_name and event.peer.name == self.invite_name and self.sid is None
                     and not self.outgoing and not event.peer.incompatible):
                 self.invite(event.peer.node, pin=self.auto_pin or False)
+            if (self.join_name and event.peer.name == self.join_name and self.sid is None
+                    and self.joining is None and event.peer.open_seats
+                    and not event.peer.incompatible):
+                self.join(event.peer.node)
         elif isinstance(event, ev.PeerGone):
             self.peers.pop(event.peer.node, None)
         elif isinstance(event, ev.InviteReceived):
@@ -396,17 +531,33 @@ class LanLobby:
         elif isinstance(event, ev.InviteClosed):
             self.incoming.pop(event.invite, None)
             peer = self.outgoing.pop(event.invite, None)
-            if event.outgoing:
+            if event.outgoing and event.invite == self.joining:
+                self.joining = None
+                self.join_name = None  # refused: do not ask again by itself
+                self.notice = html.escape(f"No seat at {event.peer.name}'s table: "
+                                          f"{event.reason}")
+            elif event.outgoing and self.hosting and peer is None:
+                self.notice = html.escape(f"{event.peer.name} did not sit down: {event.reason}")
+            elif event.outgoing:
                 self.notice = html.escape(f"{event.peer.name}: {event.reason}")
             elif peer is None and event.invite == self.sid:
                 self.notice = html.escape(event.reason)
+        elif (isinstance(event, ev.SessionAgreed) and self.hosting and event.inviter
+                and event.table == self.sid):
+            # A player paired for a seat of our table: its words beside its seat.
+            self.seat_words[event.seat] = (event.peer.name, event.sas)
+            self.notice = html.escape(f"{event.peer.name} joins at seat {event.seat}.")
         elif isinstance(event, ev.SessionAgreed):
-            self.sid = event.sid
+            self.sid = event.table or event.sid
+            self.is_table = bool(event.table)
+            self.joining = None
             self.outgoing.clear()
             self.incoming.clear()
             self.sas, self.sas_confirmed, self.pin_paired = event.sas, False, event.pin
-            self.notice = html.escape(f"Playing {event.peer.name}: dealing…")
-            self._peer_names[event.sid] = event.peer.name
+            self.notice = html.escape(
+                f"Seated at {event.peer.name}'s table, seat {event.seat}." if event.table
+                else f"Playing {event.peer.name}: dealing…")
+            self._peer_names[self.sid] = event.peer.name
         elif getattr(event, "sid", None) == self.sid and self.sid is not None:
             self._on_session_event(event)
         self._render()
@@ -426,32 +577,94 @@ class LanLobby:
                                "may be in the middle.")
             else:
                 self.notice = "You left the game."
+            if self.is_table and self.hosting:
+                self.notice = ("You closed the table." if event.reason in (
+                    "closed the table", "left the game", "left")
+                    else f"The table ended: {html.escape(event.reason)}.")
+            elif self.is_table and event.by_peer:
+                self.notice = f"{peer} closed the table ({html.escape(event.reason)})."
+            elif self.is_table and event.reason != NOT_THE_SAME:
+                self.notice = "You left the table."
             self.sid = None
             self.sas = ""
+            self.is_table = self.hosting = False
+            self.seat_words = {}
             return
         if self.backend is None or self.backend.sid != event.sid:
+            if self.is_table and self._seating_event(event):
+                return
             if not isinstance(event, ev.GameStarted):
                 self._early.append(event)
                 return
             self._open_table()
         assert self.backend is not None
         self.backend.on_event(event)
-        if isinstance(event, ev.PeerLost):
+        if self.is_table and isinstance(event, (ev.PeerLost, ev.PeerBack, ev.SeatStatus)):
+            states = self.backend.seat_states
+            lost = [self.backend.names[s] for s, state in enumerate(states) if state == "lost"]
+            away = [self.backend.names[s] for s, state in enumerate(states) if state == "bot"]
+            parts = []
+            if lost:
+                parts.append(f"Connection lost: {', '.join(lost)}; the table waits.")
+            if away:
+                where = "your kernel" if self.hosting else f"{self.backend.host_name}'s kernel"
+                parts.append(f"A bot in {where} plays for {', '.join(away)} until they are "
+                             "back.")
+            self.notice = html.escape(" ".join(parts))
+        elif isinstance(event, ev.PeerLost):
             self.notice = f"Connection to {peer} lost, waiting…"
         elif isinstance(event, ev.PeerBack):
             self.notice = f"Playing {peer}."
+
+    def _seating_event(self, event: Any) -> bool:
+        """While a table fills (no game yet): who sat down, who got up, lost links.
+        Returns whether the event was about the seating (and is done with)."""
+        view = self.node.view(self.sid) if self.sid is not None else None
+        names = view.names if view is not None else ()
+
+        def name(seat: int) -> str:
+            return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
+        if isinstance(event, ev.SeatTaken):
+            self.notice = html.escape(f"{event.name} sits at seat {event.seat}.")
+            self._maybe_start()
+        elif isinstance(event, ev.TableChanged):
+            pass  # the seating is drawn from the session's view
+        elif isinstance(event, ev.SeatStatus) and not (view is not None and view.started):
+            if event.state == "left":
+                self.seat_words.pop(event.seat, None)
+                self.notice = html.escape(f"{name(event.seat)} got up: seat {event.seat} is "
+                                          "open again.")
+            else:
+                self.notice = html.escape(f"{name(event.seat)}: {event.state}")
+        elif isinstance(event, (ev.PeerLost, ev.PeerBack)) and not (
+                view is not None and view.started):
+            lost = isinstance(event, ev.PeerLost)
+            self.notice = html.escape(f"Connection to {name(event.seat)} "
+                                      + ("lost, waiting…" if lost else "is back."))
+        else:
+            return False
+        return True
 
     def _open_table(self) -> None:
         assert self.sid is not None
         view = self.node.view(self.sid)
         assert view is not None
-        if not self.sas:  # a resumed session: its words come from the journal
+        if not self.sas and not self.hosting:  # resumed: the words come from the journal
             self.sas, self.sas_confirmed = view.sas, True
-        me, peer = self.node.name, view.peer_name or self._peer_names.get(self.sid, "Opponent")
-        names = [me, peer] if view.seat == 0 else [peer, me]
         if self.controller is not None:
             self.controller.view.close()  # not controller.close(): the hand-off is shared
-        self.backend = LanBackend(self.node, self.sid, names, view.seat, self.bot)
+        if len(view.names) > 2 or self.is_table:
+            self.is_table = True
+            self.hosting = view.seat == 0
+            self.backend = LanBackend(self.node, self.sid, None, view.seat, self.bot)
+            others = [n for s, n in enumerate(view.names) if s != view.seat]
+            peer = ", ".join(others)
+        else:
+            me = self.node.name
+            peer = view.peer_name or self._peer_names.get(self.sid, "Opponent")
+            names = [me, peer] if view.seat == 0 else [peer, me]
+            self.backend = LanBackend(self.node, self.sid, names, view.seat, self.bot)
         self.controller = TableController(self.backend, self.handoff)
         self.table_box.children = (self.controller.widget,)
         self.notice = html.escape(f"Playing {peer}.")
@@ -474,6 +687,12 @@ def lan(
     journal_dir: Path | str | bool | None = True,
     loss: float = 0.0,
     handoff: Handoff | None = None,
+    table: Rules | None = None,
+    clock: int = 0,
+    grace: int = 60,
+    add_bots: Sequence[str] = (),
+    auto_start: bool = False,
+    join: str | None = None,
 ) -> LanLobby:
     """Open the LAN lobby in a notebook cell (it displays as the lobby, then the table).
 
@@ -492,6 +711,18 @@ def lan(
     loss: drop this share of outgoing datagrams (to see the protocol cope).
     handoff: the hand-off point (tests pass ``Handoff(mode="sync")``).
 
+    Tables of 2 to 6 seats:
+
+    table: host a table with these rules (``Rules(players=4)``: we sit at seat 0, seats
+        1-3 open); players join it from their lobby, the host adds bots and clicks Start.
+    clock: with ``table``, the seconds each seat has for a move (0: no clock); a seat
+        whose time runs out has its safe default played ("timed out" in the log).
+    grace: with ``table``, the seconds a lost seat is waited for (0 to 3600).
+    add_bots: with ``table``, seat these bots (``"random"``, ``"greedy"``, ``"ismcts"``)
+        at once; they run in this kernel.
+    auto_start: with ``table``, deal as soon as every seat is taken (demos and tests).
+    join: ask the first player seen hosting a table under this name for a seat.
+
     Re-running the cell closes the previous lobby of the same name.  In a browser
     (JupyterLite) it raises RuntimeError: a web page has no UDP sockets.
     """
@@ -499,7 +730,25 @@ def lan(
         raise RuntimeError(LAN_NEEDS_LOCAL_PYTHON)
     name = name or getpass.getuser() or "player"
     if rules is not None and rules.players != 2:
-        raise ValueError(f"LAN games are for 2 players, not {rules.players}")
+        raise ValueError(f"an invitation is for 2 players, not {rules.players}: host a "
+                         f"table of {rules.players} with lan(table=Rules(players="
+                         f"{rules.players}))")
+    if table is not None and not isinstance(table, Rules):
+        raise TypeError(f"table takes durak_core.Rules, e.g. table=Rules(players=4), not "
+                        f"{table!r}")
+    if table is None and (add_bots or auto_start or clock):
+        raise ValueError("add_bots, auto_start and clock are for a table you host: "
+                         "lan(table=Rules(players=N), ...)")
+    if table is not None and (invite or join or auto_accept):
+        raise ValueError("a host does not invite, join or accept: its table is announced "
+                         "and players join it")
+    if not 0 <= clock <= 3600 or not 0 <= grace <= 3600:
+        raise ValueError("clock and grace are 0 to 3600 seconds")
+    if table is not None and len(add_bots) > table.players - 1:
+        raise ValueError(f"{len(add_bots)} bots do not fit the {table.players - 1} free "
+                         "seats")
+    for spec in add_bots:
+        build_bot(spec)  # ValueError naming the bots there are
     if not 0.0 <= loss < 1.0:
         raise ValueError(f"loss must be at least 0 and below 1, not {loss!r}")
     if journal_dir is True:
@@ -513,6 +762,7 @@ def lan(
         previous.close()
     lobby = LanLobby(name, connect=connect, rules=rules, port=port, bot=bot, seed=seed,
                      auto_accept=auto_accept, invite=invite, pin=pin, journal_dir=folder,
-                     loss=loss, handoff=handoff)
+                     loss=loss, handoff=handoff, table=table, clock=clock, grace=grace,
+                     add_bots=add_bots, auto_start=auto_start, join=join)
     _OPEN[lobby.node.name] = lobby
     return lobby

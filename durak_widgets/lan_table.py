@@ -1,47 +1,66 @@
 """The table backend of a LAN game: our seat's view of the session's game, on the UI thread.
 
 :class:`LanBackend` is the :class:`~durak_widgets.backend.TableBackend` the table
-controller drives during a LAN game.  It holds a *mirror* of the session's view of the
-game (our hand, the other hand hidden), changed only on the UI thread as the session's
-events arrive through the hand-off: an applied action, our drawn cards opened, the
-game stopped or audited.  So the table never shows a state its log lines have not
-reached, and never holds a card of the other seat that the session does not.
+controller drives during a LAN game, at a table of two (an invitation) or of up to six
+(a hosted table).  It holds a *mirror* of the session's view of the game (our hand, the
+other hands hidden), changed only on the UI thread as the session's events arrive
+through the hand-off: an applied action, our drawn cards opened, the game stopped or
+audited.  So the table never shows a state its log lines have not reached, and never
+holds a card of another seat that the session does not.
+
+Beyond the game it shows what the session knows of each seat (:meth:`seat_notes`): a
+bot that the host runs, a lost connection, a player who left, and each seat's move
+clock when the table has one.  The clock's display is redrawn about once a second by a
+timer on the kernel's event loop (never a sleeping thread), only while a clock runs.
 """
 
 from __future__ import annotations
 
 import contextlib
 import html
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from durak_core import Action, Game, IllegalAction, Pass, Rules
 from durak_core.bots import Bot
 from durak_net import events as ev
-from durak_net.node import LanNode
+from durak_net.node import LanNode, SessionView
 from durak_net.session import SessionError
 
-from .backend import Changed, Score, Update, waiting_on
+from .backend import Changed, Forced, Score, SeatNote, Update, waiting_on
 from .handoff import Handoff
+
+#: How a move its seat did not choose is marked in the log, by ActionApplied.forced.
+FORCED_WORDS = {"timeout": "timed out", "bot": "played by a bot for the absent player"}
+#: How a seat's state (SessionView.seat_states, SeatStatus) is shown beside it.
+STATE_WORDS = {"lost": "connection lost", "left": "left", "bot": "a bot plays for them",
+               "back": "back"}
 
 
 class LanBackend:
-    """A :class:`~durak_widgets.backend.TableBackend` for one LAN session.
+    """A :class:`~durak_widgets.backend.TableBackend` for one LAN session (table).
 
-    Moves are sent with :meth:`LanNode.act` (the sequencer applies them, the follower's
-    are proposed and come back as events).  ``verdicts`` keeps the audit of every game
+    Moves are sent with :meth:`LanNode.act` (the host applies them, a seated player's are
+    proposed and come back as events).  ``verdicts`` keeps the audit of every game
     (``"audited: fair"`` or the fault and whose it is).
 
+    names: a display name per seat (the session's, by default).
     bot: plays our seat by itself (demos and tests), through the same :meth:`submit`.
+    clock: the monotonic clock the session's deadlines are on (tests pass a fake one).
     """
 
-    def __init__(self, node: LanNode, sid: int, names: Sequence[str], seat: int,
-                 bot: Bot | None = None) -> None:
+    def __init__(self, node: LanNode, sid: int, names: Sequence[str] | None, seat: int,
+                 bot: Bot | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.node = node
         self.sid = sid
         self.seat = seat
-        self._names = tuple(names)
+        view = node.view(sid)
+        self._names = tuple(names) if names is not None else (
+            view.names if view is not None else ())
+        self._players = len(self._names)
         self.bot = bot
+        self.clock = clock
         self._game: Game | None = None
         self._game_no = 0
         self._duraks: list[int | None] = []
@@ -51,8 +70,20 @@ class LanBackend:
         self._bot_posted = False
         self._bot_started = 0
         self._refused: dict[str, str] = {}
-        self.lost = False
+        #: Seats whose link this seat has lost (a seated player's only link: the host's).
+        self.lost_seats: set[int] = set()
         self.closed = False
+        #: Per seat: "" or "lost", "left", "bot", "back" (see STATE_WORDS).
+        self.seat_states: list[str] = [""] * self._players
+        #: Per seat: when its move clock runs out (``clock()`` time), None if not running.
+        self.deadlines: list[float | None] = [None] * self._players
+        #: Per seat: the kind the host says ("host", "player", "bot").
+        self.kinds: tuple[str, ...] = view.kinds if view is not None else ()
+        self.clock_seconds = view.clock if view is not None else 0
+        self.host_name = self._names[0] if self._names else "the host"
+        self._durak_counts: tuple[int, ...] = (0,) * self._players
+        self._ticking = False
+        self.ticks = 0
         #: Finished games as reported by the session (hashes included).
         self.results: list[ev.GameFinished] = []
         #: Audit verdict of each game, by game number.
@@ -82,12 +113,23 @@ class LanBackend:
 
     @property
     def peer(self) -> str:
-        return self._names[1 - self.seat]
+        """Who stands for "the other side" in sentences: the other player at a table of
+        two, the host at a larger one (for the host: "the table")."""
+        if self._players == 2:
+            return self._names[1 - self.seat]
+        return self.host_name if self.seat != 0 else "The table"
+
+    @property
+    def lost(self) -> bool:
+        """Is the game stuck on a lost connection?  (A seated player's one link is the
+        host's; the host loses single seats, and the rest of the table goes on.)"""
+        return bool(self.lost_seats) and (self.seat != 0 or self._players == 2)
 
     def attach(self, handoff: Handoff, changed: Changed) -> None:
         self._handoff = handoff
         self._changed = changed
         self._schedule_bot()
+        self._schedule_tick()
 
     def observation(self, seat: int) -> dict[str, Any]:
         assert self._game is not None
@@ -96,7 +138,9 @@ class LanBackend:
     def why_illegal(self, action: Action) -> str | None:
         player = getattr(action, "player", None)
         if player != self.seat:
-            return f"Seat {player} is played by {self.peer} over the network."
+            who = self._names[player] if isinstance(player, int) and 0 <= player < len(
+                self._names) else self.peer
+            return f"Seat {player} is played by {who} over the network."
         if self.closed:
             return "The game has ended: the session is closed."
         if self._game is None:
@@ -116,18 +160,20 @@ class LanBackend:
         self._awaiting = True
 
     def thinking(self) -> Sequence[int]:
+        """The seats the game waits for (not our own, not one whose connection is lost)."""
         game = self._game
         if game is None or game.is_over or self.lost:
             return ()
-        peer = 1 - self.seat
-        return (peer,) if peer in waiting_on(game.observation(self.seat)) else ()
+        return tuple(s for s in waiting_on(game.observation(self.seat))
+                     if s != self.seat and s not in self.lost_seats
+                     and self.seat_states[s] not in ("lost", "left"))
 
     def score(self) -> Score | None:
-        counts = [0, 0]
-        for durak in self._duraks:
-            if durak is not None:
-                counts[durak] += 1
-        return Score(len(self._duraks), tuple(counts), self._duraks.count(None))
+        """Games finished at this table and how often each seat was the durak (the
+        session's count, SessionView.duraks, which a resumed table keeps)."""
+        counts = self._durak_counts
+        draws = self._duraks.count(None)
+        return Score(max(len(self._duraks), sum(counts) + draws), tuple(counts), draws)
 
     def new_game(self) -> None:
         try:
@@ -135,7 +181,8 @@ class LanBackend:
         except (SessionError, ValueError) as exc:
             self._notify([f"No new game: {exc}"])
             return
-        self._notify([f"Waiting for {self.peer} to agree to game {number}…"])
+        others = self._names[1 - self.seat] if self._players == 2 else "the others"
+        self._notify([f"Waiting for {others} to agree to game {number}…"])
 
     def close(self) -> None:
         if not self.closed:
@@ -143,15 +190,62 @@ class LanBackend:
             with contextlib.suppress(ValueError):
                 self.node.leave(self.sid, "closed the table")
 
+    # ------------------------------------------------------------ beyond the game
+
+    def seat_notes(self) -> list[SeatNote]:
+        """Per seat: a bot the host runs, its connection or player's state, its clock."""
+        now = self.clock()
+        notes = []
+        for seat in range(self._players):
+            kind = ""
+            if seat < len(self.kinds) and self.kinds[seat] == "bot":
+                kind = ("bot, in your kernel" if self.seat == 0
+                        else f"bot, in {self.host_name}'s kernel")
+            state = self.seat_states[seat]
+            if seat in self.lost_seats and not state:
+                state = "lost"
+            deadline = self.deadlines[seat]
+            running = deadline is not None and not self.closed and (
+                self._game is not None and not self._game.is_over)
+            notes.append(SeatNote(kind=kind, state=STATE_WORDS.get(state, state),
+                                  clock=deadline - now if running and deadline else None))
+        return notes
+
+    def table_line(self) -> str:
+        """The table's move clock, if it has one."""
+        return f"move clock {self.clock_seconds} s" if self.clock_seconds else ""
+
+    def _read_view(self) -> SessionView | None:
+        """Copy what the session knows of the seats (states, clocks, the score)."""
+        view = self.node.view(self.sid)
+        if view is None:
+            return None
+        n = self._players
+        if len(view.seat_states) == n:
+            back = {s for s in range(n) if self.seat_states[s] == "back"}
+            self.seat_states = [st or ("back" if s in back else "")
+                                for s, st in enumerate(view.seat_states)]
+        if len(view.deadlines) == n:
+            self.deadlines = list(view.deadlines)
+        if len(view.duraks) == n:
+            self._durak_counts = view.duraks
+        if view.kinds:
+            self.kinds = view.kinds
+        self.clock_seconds = view.clock
+        return view
+
     # ------------------------------------------------------------ network events
 
     def resync(self) -> None:
         """Copy the session's current view (at start, after a gap, after resuming)."""
-        view = self.node.view(self.sid)
+        view = self._read_view()
         if view is not None and view.game is not None:
             self._game = view.game
             self._game_no = view.game_no
             self._refused = dict(view.refused)
+
+    def _name(self, seat: int) -> str:
+        return self._names[seat] if 0 <= seat < len(self._names) else f"seat {seat}"
 
     def on_event(self, event: Any) -> None:
         """A session event, on the UI thread (posted through the hand-off)."""
@@ -171,12 +265,21 @@ class LanBackend:
             game = self._game
             if event.by_me:
                 self._awaiting = False
+            player = event.action.player
+            if 0 <= player < self._players and self.seat_states[player] == "back":
+                self.seat_states[player] = ""
             if game is None or event.game != self._game_no or event.index > len(game.log):
                 self.resync()
             elif event.index == len(game.log):
                 game.apply(event.action)
                 self._refused = {}
-                updates.extend(event.events)
+                self._read_view()
+                if event.forced and event.events:
+                    why = FORCED_WORDS.get(event.forced, event.forced)
+                    updates.append(Forced(event.events[0], why))
+                    updates.extend(event.events[1:])
+                else:
+                    updates.extend(event.events)
         elif isinstance(event, ev.CardsRevealed):
             game = self._game
             if game is not None and event.game == self._game_no:
@@ -192,30 +295,77 @@ class LanBackend:
         elif isinstance(event, ev.GameFinished):
             self._duraks.append(event.durak)
             self.results.append(event)
-            updates.append("Both seats now publish their keys for the audit…")
+            self._read_view()
+            updates.append("Every seat now publishes its keys for the audit…"
+                           if self._players > 2 else
+                           "Both seats now publish their keys for the audit…")
         elif isinstance(event, ev.GameStopped):
+            self._read_view()
             updates.append(f"Game {event.game} stopped: {event.detail}. Auditing…")
         elif isinstance(event, ev.GameAudited):
             self.verdicts[event.game] = event
             updates.append(f"Game {event.game} {event.verdict}")
         elif isinstance(event, ev.NextGameRequested):
-            updates.append(f"{peer} wants another game: click New game.")
+            who = peer if self._players == 2 else "Another player"
+            updates.append(f"{who} wants another game: click New game.")
         elif isinstance(event, ev.PeerLost):
-            self.lost = True
-            updates.append(f"Connection to {peer} lost, waiting…")
+            seat = event.seat if event.seat >= 0 else 1 - self.seat
+            self.lost_seats.add(seat)
+            self._read_view()
+            if self._players == 2:
+                updates.append(f"Connection to {peer} lost, waiting…")
+            elif self.seat != 0:
+                updates.append(f"Connection to the host, {self.host_name}, lost: the table "
+                               "waits…")
+            else:
+                updates.append(f"Connection to {self._name(seat)} lost: the table waits…")
         elif isinstance(event, ev.PeerBack):
-            self.lost = False
-            updates.append(f"{peer} is back.")
+            seat = event.seat if event.seat >= 0 else 1 - self.seat
+            self.lost_seats.discard(seat)
+            self._read_view()
+            if 0 <= seat < self._players:
+                self.seat_states[seat] = "back"
+            name = peer if self._players == 2 else self._name(seat)
+            updates.append(f"{name} is back.")
+        elif isinstance(event, ev.SeatStatus):
+            updates.extend(self._seat_status(event))
         elif isinstance(event, ev.DesyncDetected):
             updates.append(f"Out of step with {peer} after move {event.index}: {event.detail}.")
         elif isinstance(event, ev.ProtocolViolation):
-            updates.append(f"{peer}'s program broke the rules of the protocol: {event.detail}")
+            who = f"{peer}'s program" if self.seat != 0 or self._players == 2 else (
+                "A player's program")
+            updates.append(f"{who} broke the rules of the protocol: {event.detail}")
         elif isinstance(event, ev.SessionClosed):
             self.closed = True
-            updates.append(f"{peer} left the table ({event.reason})." if event.by_peer
-                           else "You left the table.")
+            if not event.by_peer:
+                updates.append("You left the table.")
+            elif self._players == 2:
+                updates.append(f"{peer} left the table ({event.reason}).")
+            else:
+                updates.append(f"{self.host_name} closed the table ({event.reason}).")
         self._notify(updates)
         self._schedule_bot()
+        self._schedule_tick()
+
+    def _seat_status(self, event: ev.SeatStatus) -> list[Update]:
+        """The host's word on a seat: lost, back, left, a bot plays it, or (to us) that
+        our move clock ran out while we had to lead."""
+        self._read_view()
+        name = self._name(event.seat)
+        detail = f" ({event.detail})" if event.detail else ""
+        if event.state == "timeout":
+            return ["Your move clock ran out: your cheapest card is led for you."]
+        if 0 <= event.seat < self._players and event.state in STATE_WORDS:
+            self.seat_states[event.seat] = event.state
+        if event.state == "lost":
+            return [f"Connection to {name} lost: the table waits…"]
+        if event.state == "back":
+            return [f"{name} is back."]
+        if event.state == "left":
+            return [f"{name} left the table{detail}."]
+        if event.state == "bot":
+            return [f"A bot plays for {name} while they are away{detail}."]
+        return [f"{name}: {event.state}{detail}"]
 
     def verdict_html(self) -> str:
         """The newest audit, for the badge: green when fair, red with the fault."""
@@ -229,6 +379,37 @@ class LanBackend:
     def _notify(self, updates: list[Update]) -> None:
         if self._changed is not None:
             self._changed(updates)
+
+    # ------------------------------------------------------------ the move clock
+
+    def clock_running(self) -> bool:
+        """Is any seat's move clock running (so its display changes by itself)?"""
+        game = self._game
+        return (not self.closed and game is not None and not game.is_over
+                and any(d is not None for d in self.deadlines))
+
+    def tick(self) -> None:
+        """Redraw the clocks (UI thread).  Runs about once a second from a timer on the
+        kernel's loop while a clock runs; tests without a kernel call it themselves."""
+        self._ticking = False
+        if not self.clock_running():
+            return
+        self.ticks += 1
+        self._notify([])
+        self._schedule_tick()
+
+    def _schedule_tick(self) -> None:
+        """Arm the next redraw of the clocks at the next whole second of the soonest
+        one, if a clock runs and the hand-off has timers (a kernel's loop)."""
+        handoff = self._handoff
+        if self._ticking or handoff is None or not handoff.timers or not self.clock_running():
+            return
+        now = self.clock()
+        left = [d - now for d in self.deadlines if d is not None]
+        soonest = min(left)
+        delay = soonest - int(soonest) if soonest > 0 else 1.0
+        self._ticking = True
+        handoff.post_later(min(1.0, max(delay, 0.05)), self.tick)
 
     # ------------------------------------------------------------ the bot seat
 

@@ -49,6 +49,16 @@ CSS = """
 .durak-root .durak-count { margin-left: 24px; font-weight: 700; color: #fff; }
 .durak-root .durak-known { font-size: 12px; color: #e0e0e0; }
 .durak-root .durak-thinking-note { font-size: 12px; color: var(--durak-gold); }
+.durak-root .durak-opponent.durak-away { border-color: #ef9a9a; border-style: dashed; }
+.durak-root .durak-seat-kind { font-size: 11px; color: #c8e6c9; }
+.durak-root .durak-seat-state { font-size: 12px; font-weight: 600; color: #ffcdd2; }
+.durak-root .durak-me .durak-seat-state { color: var(--durak-red); }
+.durak-root .durak-no-throw { font-size: 11px; color: #a5d6a7; font-style: italic; }
+.durak-root .durak-clock { font-size: 12px; font-weight: 700; color: #fff; }
+.durak-root .durak-me .durak-clock { color: inherit; }
+.durak-root .durak-clock.durak-clock-low { color: var(--durak-gold); }
+.durak-root .durak-me .durak-clock.durak-clock-low { color: var(--durak-red); }
+.durak-root .durak-table-line { font-size: 12px; color: #e8f5e9; }
 .durak-root .durak-middle { align-items: center; gap: 24px; min-height: 120px; }
 .durak-root .durak-deck { min-width: 120px; }
 .durak-root .durak-talon { position: relative; height: 92px; width: 110px; }

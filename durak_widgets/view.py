@@ -67,10 +67,19 @@ class SeatModel:
     seat: int
     name: str
     count: int
-    role: str = ""  #: "attacks", "defends", "takes", "passed", "out", "" ...
+    role: str = ""  #: "attacks", "defends", "takes", "throws in", "passed", "out", "durak", ""
     known: tuple[str, ...] = ()
     thinking: bool = False
     out: bool = False
+    #: Who plays the seat, when worth saying ("bot, in Alice's kernel"); "" for nothing.
+    kind: str = ""
+    #: The seat's connection or player: "connection lost", "back", "left"...; "" when fine.
+    state: str = ""
+    #: Its move clock, as shown ("12 s"); "" when not running.  ``clock_low``: nearly out.
+    clock: str = ""
+    clock_low: bool = False
+    #: False: the throw-in rule leaves this seat out of the bout (shown as such).
+    may_throw: bool = True
 
 
 @dataclass(frozen=True)
@@ -93,13 +102,16 @@ class TableModel:
     log: tuple[str, ...] = ()
     banner: str = ""  #: game-over text; "" hides the banner
     score: str = ""
+    #: A line about the table above the opponents (throw-in rule, move clock); "" hides it.
+    table_line: str = ""
 
 
 ACTION_BUTTONS = ("take", "pass", "transfer", "show")
 #: ipywidgets' own button colours for the action buttons (the classes stay for styling).
 BUTTON_STYLES = {"take": "warning", "pass": "success", "transfer": "info", "show": "info"}
 #: How the viewer's own line words a role ("You: 6 cards · defending").
-ROLE_WORDS = {"attacks": "attacking", "defends": "defending", "takes": "taking"}
+ROLE_WORDS = {"attacks": "attacking", "defends": "defending", "takes": "taking",
+              "throws in": "throwing in", "durak": "the durak"}
 
 
 def _display(widget: widgets.DOMWidget, shown: bool) -> None:
@@ -136,9 +148,22 @@ def _seat_html(seat: SeatModel) -> str:
     ]
     if seat.known:
         parts.append(f'<div class="durak-known">known: {esc(" ".join(seat.known))}</div>')
+    if seat.kind:
+        parts.append(f'<div class="durak-seat-kind">{esc(seat.kind)}</div>')
+    if seat.state:
+        parts.append(f'<div class="durak-seat-state">{esc(seat.state)}</div>')
+    if not seat.may_throw:
+        parts.append('<div class="durak-no-throw">may not throw in</div>')
+    if seat.clock:
+        parts.append(_clock_html(seat))
     if seat.thinking:
         parts.append('<div class="durak-thinking-note">thinking…</div>')
     return "".join(parts)
+
+
+def _clock_html(seat: SeatModel, tag: str = "div") -> str:
+    low = " durak-clock-low" if seat.clock_low else ""
+    return f'<{tag} class="durak-clock{low}" title="move clock">⏱ {html.escape(seat.clock)}</{tag}>'
 
 
 def _talon_html(trump: CardFace, talon: int) -> str:
@@ -172,6 +197,9 @@ class TableView:
             box.add_class("durak-opponent")
         self.opponents = widgets.HBox(self.opponent_boxes)
         self.opponents.add_class("durak-opponents")
+        self.table_line = widgets.HTML()
+        self.table_line.add_class("durak-table-line")
+        self.table_line.layout.display = "none"
 
         self.talon = widgets.HTML()
         self.talon.add_class("durak-talon-box")
@@ -201,7 +229,7 @@ class TableView:
 
         self.middle = widgets.HBox([self.deck, self.table])
         self.middle.add_class("durak-middle")
-        self.felt = widgets.VBox([self.opponents, self.middle])
+        self.felt = widgets.VBox([self.table_line, self.opponents, self.middle])
         self.felt.add_class("durak-felt")
 
         self.status = widgets.HTML()
@@ -296,6 +324,7 @@ class TableView:
                 ("durak-opponent", f"durak-seat-{seat.seat}")
                 + (("durak-thinking",) if seat.thinking else ())
                 + (("durak-out",) if seat.out else ())
+                + (("durak-away",) if seat.state and seat.state != "back" else ())
             )
             if box._dom_classes != classes:
                 box._dom_classes = classes
@@ -303,6 +332,8 @@ class TableView:
         for box in self.opponent_boxes[len(model.opponents) :]:
             _display(box, False)
 
+        _set_html(self.table_line, model.table_line)
+        _display(self.table_line, bool(model.table_line))
         _set_html(self.talon, _talon_html(model.trump, model.talon))
         _set_html(self.discard, f"discard pile: {model.discard}")
 
@@ -342,7 +373,14 @@ class TableView:
         me = model.me
         role = f" · {ROLE_WORDS.get(me.role, me.role)}" if me.role else ""
         plural = "card" if me.count == 1 else "cards"
-        _set_html(self.me, html.escape(f"{me.name}: {me.count} {plural}{role}"))
+        line = html.escape(f"{me.name}: {me.count} {plural}{role}")
+        if me.state:
+            line += f' · <span class="durak-seat-state">{html.escape(me.state)}</span>'
+        if not me.may_throw:
+            line += ' · <span class="durak-no-throw">may not throw in</span>'
+        if me.clock:
+            line += " · " + _clock_html(me, "span")
+        _set_html(self.me, line)
 
         for name, button in self.buttons.items():
             label = model.buttons.get(name)

@@ -1,0 +1,404 @@
+"""Tables of 3 to 6 seats in the notebook lobby (``lan(table=...)``), over real UDP here.
+
+As in test_net_lan_widgets.py, each lobby gets a ``Handoff(mode="manual")`` standing in
+for its kernel's event loop: the network threads post to it and the test pumps it on
+its own thread, as the kernel would; so every widget changes on one thread, and a
+click is a widget ``click()``.  Waiting is for what the test expects to see.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from durak_core import Game, Rules
+from durak_net import events as ev
+from durak_widgets import lan
+from durak_widgets.handoff import Handoff
+from durak_widgets.lan import LanLobby
+from durak_widgets.lan_table import LanBackend
+
+from .test_net_udp import free_udp_port
+
+
+def pump_until(lobbies: list[LanLobby], condition: Callable[[], bool],
+               timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for lobby in lobbies:
+            lobby.handoff.pump()
+        if condition():
+            return
+        time.sleep(0.002)
+    raise AssertionError("condition not met in time")
+
+
+@pytest.fixture
+def lobbies() -> Iterator[Callable[..., LanLobby]]:
+    """Open lobbies on one fresh discovery port; all are closed after the test."""
+    made: list[LanLobby] = []
+    port = free_udp_port()
+
+    def make(name: str, **kw: Any) -> LanLobby:
+        kw.setdefault("journal_dir", None)
+        lobby = lan(name, port=port, handoff=Handoff(mode="manual"), **kw)
+        made.append(lobby)
+        return lobby
+
+    yield make
+    for lobby in made:
+        lobby.close()
+
+
+def join_button(lobby: LanLobby, host: str):
+    for row in lobby._peer_rows.values():
+        if f"<b>{host}</b>" in row[1].value:
+            return row[4]
+    return None
+
+
+def text(widget) -> str:
+    return html.unescape(widget.value)
+
+
+def box_of(lobby: LanLobby, seat: int) -> str:
+    assert lobby.controller is not None
+    for box in lobby.controller.view.opponent_boxes:
+        if f"durak-seat-{seat}" in box._dom_classes:
+            return html.unescape(box.value)
+    raise AssertionError(f"{lobby.node.name}: no box for seat {seat}")
+
+
+def role_of(box: str) -> str:
+    tag = '<span class="durak-role">'
+    start = box.find(tag)
+    return "" if start < 0 else box[start + len(tag):box.index("</span>", start)]
+
+
+def check_table(lobby: LanLobby) -> None:
+    """The table as this seat shows it agrees with its seat's view of the game: the
+    opponents in seat order from our left, each with its card count and role, and the
+    throw-in rights under the rules' throw-in rule."""
+    backend = lobby.backend
+    assert backend is not None and lobby.controller is not None
+    game: Game = backend.game
+    me, n = backend.seat, game.players
+    order = [int(next(c for c in b._dom_classes if c.startswith("durak-seat-"))[11:])
+             for b in lobby.controller.view.opponent_boxes]
+    assert order == [(me + k) % n for k in range(1, n)]  # from our left, clockwise
+    throwers = set(game.throwers())
+    counts = [h["count"] for h in game.observation(me)["hands"]]
+    for seat in order:
+        box = box_of(lobby, seat)
+        assert f'<span class="durak-count">{counts[seat]}</span>' in box, box
+        assert backend.names[seat] in box
+        active = seat in game.active_players
+        if game.is_over:
+            want = "durak" if seat in game.losers else "" if active else "out"
+        elif not active:
+            want = "out"
+        elif seat == game.defender:
+            want = "takes" if game.taking else "defends"
+        elif seat == game.attacker:
+            want = "attacks"
+        elif seat in game.passed:
+            want = "passed"
+        elif game.table and seat in throwers:
+            want = "throws in"
+        else:
+            want = ""
+        assert role_of(box) == want, (lobby.node.name, seat, box)
+        barred = not game.is_over and active and seat != game.defender and seat not in throwers
+        assert ("may not throw in" in box) == barred
+
+
+@pytest.mark.parametrize("throw_in", ["all", "neighbours"])
+def test_a_host_with_two_bots_and_a_joiner_fill_a_table_start_and_play_it(
+    lobbies, throw_in: str
+) -> None:
+    rules = Rules(players=4, throw_in=throw_in)
+    ann = lobbies("Ann", table=rules, add_bots=["random", "greedy"], bot="random", seed=1)
+    ben = lobbies("Ben", bot="random", seed=2)
+    # The host's lobby shows the table filling: its bots labelled, one seat open.
+    rows = [text(r[1]) for r in ann.seating.rows[:4]]
+    assert rows[0].startswith("Seat 0: <b>Ann</b> (you, host)")
+    assert rows[1] == "Seat 1: <b>random bot</b> (bot, runs in your kernel)"
+    assert rows[2] == "Seat 2: <b>greedy bot</b> (bot, runs in your kernel)"
+    assert rows[3] == "Seat 3: <i>open</i>"
+    assert ann.seating.rows[3][3].layout.display == "" and ann.seating.start_button.disabled
+    assert ann.seating.rows[4][0].layout.display == "none"  # a table of four has four rows
+    # Ben's lobby lists Ann's table with its rules in words, free seats and Join.
+    pump_until([ann, ben], lambda: join_button(ben, "Ann") is not None)
+    listed = next(text(r[1]) for r in ben._peer_rows.values())
+    words = "only the defender's neighbours throw in" if throw_in == "neighbours" else (
+        "everyone throws in")
+    assert f"<b>Ann</b>'s table of 4 · podkidnoy, 36 cards, {words}" in listed
+    assert "3 of 4 seats taken, 1 free" in listed and "no move clock" in listed
+    join_button(ben, "Ann").click()
+    # (The seating is drawn from the node's live view, which may run ahead of the events
+    # the hand-off has delivered: wait for the host's screen to show Ben's words.)
+    pump_until([ann, ben], lambda: ben.sid is not None and not ann.seating.start_button.disabled
+               and bool(ben.sas) and ben.sas in text(ann.seating.rows[3][1])
+               and all("open" not in text(r[1]) for r in ben.seating.rows[:4]))
+    # Both show the same seating and the same table words, and say what to do with them.
+    assert text(ben.seating.rows[3][1]) == "Seat 3: <b>Ben</b> (you)"
+    assert "bot, runs in Ann's kernel" in text(ben.seating.rows[1][1])
+    assert ben.seating.start_button.layout.display == "none"  # only the host starts
+    assert ann.table_words.value == ben.table_words.value
+    assert "every screen at this table must show the same four words" in ben.table_words.value
+    # Ben's pairing words with the host are the ones the host shows beside his seat.
+    assert ben.sas and f"pairing words <b>{ben.sas}</b>" in text(ann.seating.rows[3][1])
+    assert ben.sas in ben.sas_label.value
+    ann.seating.start_button.click()
+    pump_until([ann, ben], lambda: ann.controller is not None and ben.controller is not None)
+    assert ann.seating.root.layout.display == "none" and ann.lobby_box.layout.display == "none"
+    assert "durak-lan-table-words" in ann.table_words._dom_classes
+    assert ann.table_words.layout.display is None  # still shown during play
+    # Every state each screen shows is checked once, as the moves arrive.
+    def state() -> tuple[Any, ...]:
+        return tuple((len(lb.backend.game.log), len(lb.backend.verdicts),
+                      lb.controller._refresh_posted) for lb in (ann, ben))
+
+    checked = 0
+    while not all(lb.backend.verdicts for lb in (ann, ben)):
+        before = state()
+        pump_until([ann, ben], lambda b=before: state() != b
+                   or all(lb.backend.verdicts for lb in (ann, ben)))
+        for lobby in (ann, ben):
+            if lobby.controller._refresh_posted:
+                continue  # a refresh is queued: the widgets lag the mirror until it runs
+            check_table(lobby)
+            checked += 1
+    assert checked > 10
+    for lobby in (ann, ben):
+        check_table(lobby)
+        assert "audited: fair" in lobby.badge.value
+        assert not lobby.node.handler_errors
+    (a,), (b,) = ann.results, ben.results
+    assert (a.state_hash, a.log_hash, a.durak) == (b.state_hash, b.log_hash, b.durak)
+    # The score counts every seat; the durak is named on the table.
+    for lobby in (ann, ben):
+        score = text(lobby.controller.view.score)
+        assert all(f"{name} " in score for name in lobby.backend.names)
+        if a.durak is not None and a.durak != lobby.backend.seat:
+            assert role_of(box_of(lobby, a.durak)) == "durak"
+
+
+def test_seats_fill_by_clicking_add_bot_and_a_full_table_refuses_a_joiner(lobbies) -> None:
+    ann = lobbies("Ann", table=Rules(players=3))
+    ann.seating.rows[1][2].value = "ismcts"
+    ann.seating.rows[1][3].click()
+    ann.handoff.pump()
+    assert text(ann.seating.rows[1][1]) == "Seat 1: <b>ismcts bot</b> (bot, runs in your kernel)"
+    assert ann.seating.rows[1][3].layout.display == "none"
+    assert ann.seating.start_button.disabled
+    ann.seating.rows[2][3].click()
+    ann.handoff.pump()
+    assert "greedy bot" in text(ann.seating.rows[2][1]) and not ann.seating.start_button.disabled
+    assert "click Start" in ann.seating.hint.value
+    # Ben sees the table full: Join is disabled; asking anyway is refused with the reason.
+    ben = lobbies("Ben")
+    pump_until([ann, ben], lambda: join_button(ben, "Ann") is not None)
+    assert join_button(ben, "Ann").disabled and "0 free" in text(
+        next(iter(ben._peer_rows.values()))[1])
+    join_button(ben, "Ann").click()  # as if the click raced the table filling up
+    pump_until([ann, ben], lambda: "takes no more players" in text(ben.status))
+    assert ben.sid is None and ben.joining is None
+
+
+def test_bad_table_arguments_are_refused_with_the_reason() -> None:
+    with pytest.raises(TypeError, match=r"table takes durak_core\.Rules"):
+        lan("Dan", table=4, journal_dir=None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="host a table of 3"):
+        lan("Dan", rules=Rules(players=3), journal_dir=None)
+    with pytest.raises(ValueError, match="do not fit"):
+        lan("Dan", table=Rules(players=3), add_bots=["random"] * 3, journal_dir=None)
+    with pytest.raises(ValueError, match="unknown bot"):
+        lan("Dan", table=Rules(players=3), add_bots=["nonsense"], journal_dir=None)
+    with pytest.raises(ValueError, match="for a table you host"):
+        lan("Dan", clock=30, journal_dir=None)
+    with pytest.raises(ValueError, match="0 to 3600"):
+        lan("Dan", table=Rules(players=3), clock=-1, journal_dir=None)
+
+
+def test_the_move_clock_counts_down_and_a_timed_out_move_is_shown_everywhere(lobbies) -> None:
+    """A table of three with a 1 s clock: Ben never moves, so the host's clock plays his
+    safe default (take, pass, or his cheapest card) and every screen logs "timed out"."""
+    ann = lobbies("Ann", table=Rules(players=3, deck_size=24), clock=1, add_bots=["random"],
+                  bot="random", seed=1, auto_start=True)
+    ben = lobbies("Ben", join="Ann")  # seat 2: the host's bot took seat 1
+    pump_until([ann, ben], lambda: ann.controller is not None and ben.controller is not None)
+    assert "move clock 1 s" in ann.controller.view.table_line.value
+    # The clock display: each seat's time left, from the session's deadlines.
+    backend: LanBackend = ben.backend
+    now = time.monotonic()
+    backend.clock = lambda: now  # freeze time for the display
+    assert backend.seat == 2
+    backend.deadlines = [None, now + 7.0, now + 0.4]
+    backend.tick()  # what the kernel's timer runs about once a second
+    assert backend.clock_running() and backend.ticks == 1
+    ben.controller.refresh()
+    assert "⏱ 1 s" in ben.controller.view.me.value  # Ben's own line
+    assert "durak-clock-low" in ben.controller.view.me.value
+    assert "⏱ 7 s" in box_of(ben, 1) and "durak-clock-low" not in box_of(ben, 1)
+    assert "durak-clock" not in box_of(ben, 0)  # the host's clock is not running
+    backend.clock = time.monotonic
+    # Ben does nothing: the clock moves for him, and all three tables say so.
+    pump_until([ann, ben], lambda: all("timed out" in lb.controller.view.log.value
+                                       for lb in (ann, ben)), timeout=30)
+    line = next(li for li in ben.controller.view.log.value.split("<li>") if "timed out" in li)
+    assert "you" in line or "Ben" in line
+    forced = [e for e in ann.node.sessions[ann.sid].log if e.forced == "timeout"]
+    assert forced and all(e.action.startswith("2 ") for e in forced)
+
+
+def test_the_clock_redraws_itself_on_the_kernels_loop_while_it_runs(lobbies) -> None:
+    """With a kernel's loop (here one that records its timers), the backend arms one
+    timer at a time, at the next whole second of the soonest clock, and stops when no
+    clock runs."""
+
+    class Loop:
+        def __init__(self) -> None:
+            self.timers: list[tuple[float, Any]] = []
+            self.ready: list[Any] = []
+
+        def add_callback(self, fn, *args) -> None:  # queued, as a real loop does
+            self.ready.append(lambda: fn(*args))
+
+        def call_later(self, delay: float, fn, *args) -> None:
+            self.timers.append((delay, lambda: fn(*args)))
+
+        def fire(self) -> None:
+            """The oldest timer runs out: it posts, and the loop runs what is ready."""
+            self.timers.pop(0)[1]()
+            while self.ready:
+                self.ready.pop(0)()
+
+    ann = lobbies("Ann", table=Rules(players=3), clock=30, add_bots=["random", "random"],
+                  auto_start=True)
+    pump_until([ann], lambda: ann.controller is not None)
+    backend = ann.backend
+    loop = Loop()
+    backend._handoff = Handoff(mode="kernel", loop=loop)
+    now = time.monotonic()
+    backend.clock = lambda: now
+    backend.deadlines = [now + 12.25, None, None]
+    backend._schedule_tick()
+    backend._schedule_tick()  # one timer at a time
+    assert [round(d, 2) for d, _ in loop.timers] == [0.25]
+    loop.fire()
+    assert backend.ticks == 1 and [round(d, 2) for d, _ in loop.timers] == [0.25]
+    backend.deadlines = [None, None, None]  # nobody's clock runs: no more timers
+    loop.fire()
+    assert backend.ticks == 1 and not loop.timers
+
+
+def test_a_lost_seat_is_shown_to_everyone_and_the_host_names_it(lobbies) -> None:
+    """Ben's kernel dies (its lobby closes without a goodbye): 3 s later the host sees
+    his seat's connection lost, and so does Cid, through the host's status."""
+    ann = lobbies("Ann", table=Rules(players=3), auto_start=True)
+    ben = lobbies("Ben", join="Ann")
+    cid = lobbies("Cid")
+    pump_until([ann, ben, cid], lambda: ben.sid is not None and join_button(cid, "Ann")
+               is not None and not join_button(cid, "Ann").disabled)
+    join_button(cid, "Ann").click()
+    everyone = [ann, ben, cid]
+    pump_until(everyone, lambda: all(lb.controller is not None for lb in everyone))
+    ben_seat = ben.backend.seat
+    ben.close(leave=False)
+    pump_until([ann, cid], lambda: all("connection lost" in box_of(lb, ben_seat)
+                                       for lb in (ann, cid)), timeout=15)
+    for lobby in (ann, cid):
+        assert "durak-away" in next(b for b in lobby.controller.view.opponent_boxes
+                                    if f"durak-seat-{ben_seat}" in b._dom_classes)._dom_classes
+        assert "Connection lost: Ben" in text(lobby.status)
+        assert "Connection to Ben lost" in lobby.controller.view.log.value
+        assert ben_seat not in lobby.backend.thinking()
+
+
+def test_seat_states_from_the_host_are_shown_including_a_bot_playing_for_a_player(
+    lobbies,
+) -> None:
+    """The states the host reports for a seat, the fourth one ("bot": a bot plays it
+    while its player is away) included, each shown beside the seat and in the log."""
+    ann = lobbies("Ann", table=Rules(players=3), add_bots=["random"])
+    ben = lobbies("Ben", join="Ann")
+    pump_until([ann, ben], lambda: ben.sid is not None and "open" not in (
+        ann.node.view(ann.sid).kinds))
+    ann.start()
+    pump_until([ann, ben], lambda: ann.controller is not None and ben.controller is not None)
+    backend = ben.backend
+    for state, note, line in [("lost", "connection lost", "Connection to random bot lost"),
+                              ("bot", "a bot plays for them", "A bot plays for random bot"),
+                              ("back", "back", "random bot is back")]:
+        backend.on_event(ev.SeatStatus(ben.sid, 1, state, "", 0.0))
+        ben.handoff.pump()
+        assert note in box_of(ben, 1), state
+        assert line in ben.controller.view.log.value
+
+
+def test_a_seat_lost_for_the_grace_period_is_played_by_the_hosts_bot_on_every_screen(
+    lobbies,
+) -> None:
+    """The real hand-over: Ben's kernel dies mid-game at a table of three with a grace
+    period of 1 s.  The host's stand-in bot takes his seat; Ann's and Cid's tables say
+    so beside his seat, and log the moves it plays for him as such."""
+    ann = lobbies("Ann", table=Rules(players=3), grace=1, bot="random", seed=3,
+                  auto_start=True)
+    ben = lobbies("Ben", join="Ann", bot="random", seed=4)
+    cid = lobbies("Cid", bot="random", seed=5)
+    pump_until([ann, ben, cid], lambda: ben.sid is not None and join_button(cid, "Ann")
+               is not None and not join_button(cid, "Ann").disabled)
+    join_button(cid, "Ann").click()
+    everyone = [ann, ben, cid]
+    pump_until(everyone, lambda: all(lb.controller is not None for lb in everyone))
+    ben_seat = ben.backend.seat
+    pump_until(everyone, lambda: ann.controller.moves >= 3)
+    ben.close(leave=False)
+    others = [ann, cid]
+    pump_until(others, lambda: all("a bot plays for them" in box_of(lb, ben_seat)
+                                   for lb in others), timeout=20)
+    pump_until(others, lambda: all("played by a bot for the absent player"
+                                   in lb.controller.view.log.value for lb in others),
+               timeout=20)
+    for lobby in others:
+        assert lobby.backend.seat_states[ben_seat] == "bot"
+        where = "your kernel" if lobby is ann else "Ann's kernel"
+        assert f"A bot in {where} plays for Ben until they are back." in text(lobby.status)
+        line = next(li for li in lobby.controller.view.log.value.split("<li>")
+                    if "played by a bot" in li)
+        assert "Ben" in line
+        assert not lobby.node.handler_errors
+    bot_moves = [e for e in ann.node.sessions[ann.sid].log if e.forced == "bot"]
+    assert bot_moves and all(e.action.startswith(f"{ben_seat} ") for e in bot_moves)
+
+
+def test_play_again_at_three_seats_keeps_the_match_score(lobbies) -> None:
+    """Match play at a table of three: after the first game is audited, New game in both
+    notebooks (the host's bot agrees by itself) deals game 2, and the score line counts
+    game 1's durak on both screens."""
+    rules = Rules(players=3, deck_size=24, match=True)
+    ann = lobbies("Ann", table=rules, add_bots=["greedy"], bot="random", seed=6,
+                  auto_start=True)
+    ben = lobbies("Ben", join="Ann", bot="random", seed=7)
+    both = [ann, ben]
+    pump_until(both, lambda: all(lb.controller is not None for lb in both))
+    pump_until(both, lambda: all(lb.backend.verdicts for lb in both), timeout=60)
+    durak = ann.results[0].durak
+    for lobby in both:
+        lobby.controller.view.new_game.click()
+    pump_until(both, lambda: all(lb.backend.game is not None and lb.backend._game_no == 2
+                                 for lb in both), timeout=30)
+    for lobby in both:
+        assert "audited: fair" in lobby.badge.value
+        score = text(lobby.controller.view.score)
+        assert score.startswith("<b>Match</b> · games 1 · times durak:"), score
+        names = lobby.backend.names
+        if durak is not None:
+            assert lobby.backend.score().durak_counts[durak] == 1
+            assert f"{names[durak]} 1" in score, score
+        assert not lobby.node.handler_errors
