@@ -8,6 +8,7 @@ click is a widget ``click()``.  Waiting is for what the test expects to see.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import time
 from collections.abc import Callable, Iterator
@@ -332,9 +333,25 @@ def test_seat_states_from_the_host_are_shown_including_a_bot_playing_for_a_playe
     ann.start()
     pump_until([ann, ben], lambda: ann.controller is not None and ben.controller is not None)
     backend = ben.backend
+    # The host reports a state twice: a SeatStatus event and the session's view (which
+    # the table re-reads whenever a move comes in); fake both, or a real move arriving
+    # between would rightly put the true state back.
+    reported = {"state": ""}
+    true_view = ben.node.view
+
+    def view_with_the_reported_state(sid: int) -> Any:
+        view = true_view(sid)
+        if view is None or not reported["state"]:
+            return view
+        states = list(view.seat_states)
+        states[1] = reported["state"]
+        return dataclasses.replace(view, seat_states=tuple(states))
+
+    ben.node.view = view_with_the_reported_state
     for state, note, line in [("lost", "connection lost", "Connection to random bot lost"),
                               ("bot", "a bot plays for them", "A bot plays for random bot"),
                               ("back", "back", "random bot is back")]:
+        reported["state"] = "" if state == "back" else state
         backend.on_event(ev.SeatStatus(ben.sid, 1, state, "", 0.0))
         ben.handoff.pump()
         assert note in box_of(ben, 1), state
