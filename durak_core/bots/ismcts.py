@@ -59,6 +59,7 @@ from ..actions import Action, parse_action
 from ..endgame import DRAW, LOSS, WIN, EndgameSolver, seats_left
 from ..events import Event
 from ..game import Game
+from ..playout import greedy_choice, playout
 from ..rules import Rules
 from .base import Bot
 from .driver import next_to_act
@@ -420,13 +421,13 @@ class IsmctsBot(Bot):
             elif len(legal) == 1:
                 game.apply(legal[0])
             elif self.model and actor != seat:
-                game.apply(rollout_action(game, actor, legal, int(game.trump_suit)))
+                game.apply(greedy_choice(game, actor))
             else:
                 untried = [a for a in legal if a not in children]
                 if untried:
                     action = rng.choice(untried)
                     if self.greedy_first:
-                        hint = rollout_action(game, actor, legal, int(game.trump_suit))
+                        hint = greedy_choice(game, actor)
                         if hint in untried:
                             action = hint
                     for a in legal:
@@ -474,12 +475,17 @@ class IsmctsBot(Bot):
     def _rollout(self, game: Game, rng: random.Random) -> list[float]:
         """Play to the end with the default policy; the reward of every seat.
 
-        Near the end (``solver=2``) an endgame reached on the way is solved
-        instead, when the solver settles it within ``solver_nodes``.
+        The greedy policy plays compiled (:func:`durak_core.playout.playout`)
+        unless ``epsilon`` mixes in random moves.  Near the end (``solver=2``) an
+        endgame reached on the way is solved instead, when the solver settles it
+        within ``solver_nodes``.
         """
         eps = self.epsilon
-        trump = int(game.trump_suit)
         solve = self._solve_in_search
+        if not eps and not solve:
+            playout(game)
+            return outcome(game)
+        trump = int(game.trump_suit)
         while not game.is_over:
             if solve and not game.talon_size:
                 solve = False  # one attempt per rollout
@@ -507,6 +513,7 @@ class IsmctsV1Bot(IsmctsBot):
 
     name = "ismcts-v1"
 
-    def __init__(self, seed: int | None = None, solver: int = 0, infer: int = 0,
-                 **options: Any) -> None:
+    def __init__(
+        self, seed: int | None = None, solver: int = 0, infer: int = 0, **options: Any
+    ) -> None:
         super().__init__(seed=seed, solver=solver, infer=infer, **options)
