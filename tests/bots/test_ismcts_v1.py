@@ -24,8 +24,9 @@ def test_ismcts_v1_replays_the_games_of_the_old_bot_move_for_move() -> None:
         assert [str(a) for a in game.log] == case["log"], case["name"]
 
 
-def test_the_yardstick_has_its_own_name_and_no_solver_or_inference() -> None:
+def test_the_yardstick_has_its_own_name_and_none_of_the_new_parts() -> None:
     bot = make_bot("ismcts-v1?iterations=10", seed=1)
     assert bot.name == "ismcts-v1"
-    assert isinstance(bot, IsmctsV1Bot) and (bot.solver, bot.infer) == (0, False)
+    assert isinstance(bot, IsmctsV1Bot)
+    assert (bot.solver, bot.infer, bot.compiled) == (0, False, False)
     assert make_bot("ismcts", seed=1).name == "ismcts"
