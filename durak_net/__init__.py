@@ -8,13 +8,14 @@ In a notebook, use :func:`durak_widgets.lan`; from a shell, ``durak-lan`` (see
 * :class:`Lobby` (discovery, invitations) and :class:`Session` (one game session:
   sequencing, validation, the deal, resuming) are state machines with no I/O:
   ``receive(data, addr, now)``, ``timer(now)``, ``datagrams_to_send(now)``, ``events()``;
-* :class:`CommitRevealDealer` deals a deck neither peer chose alone;
+* :class:`MentalDealer` deals a deck whose cards each seat sees only when it may
+  (mental poker), and :mod:`durak_net.audit` checks a whole game afterwards;
 * :mod:`durak_net.wire` is the schema, :mod:`durak_net.simlink` a simulated lossy
   network for tests.
 """
 
 from . import events
-from .dealer import CommitRevealDealer, DealContext, Dealer, DealError
+from .dealer import DealContext, Dealer, DealFault, MentalDealer
 from .journal import Journal, default_journal_dir, read_journal, resumable
 from .lobby import Lobby, LobbyConfig
 from .node import LanNode, SessionView, parse_hostport
@@ -28,15 +29,15 @@ __all__ = [
     "MAX_DATAGRAM",
     "PROTOCOL",
     "PROTOCOL_VERSION",
-    "CommitRevealDealer",
     "DealContext",
-    "DealError",
+    "DealFault",
     "Dealer",
     "Journal",
     "LanNode",
     "Lobby",
     "LobbyConfig",
     "LogEntry",
+    "MentalDealer",
     "ReliableChannel",
     "Role",
     "RtoConfig",

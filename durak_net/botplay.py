@@ -1,9 +1,11 @@
 """A computer player for one side of a session: the terminal peer's ``--bot``, and the tests'.
 
-The driver looks at the session's own copy of the game after every event and, when its
-seat may act, asks the bot.  It never acts while one of its proposals is still on its
-way (the follower learns the outcome from the sequencer), and it leaves a lone Pass to
-the session's automatic pass, so nothing is sent twice.
+The driver looks at the session's own view of the game after every event and, when
+its seat may act, asks the bot.  It never acts while one of its proposals is still on
+its way (the follower learns the outcome from the sequencer) or while its drawn cards
+are still being opened, it never offers the bot a move the sequencer refused in this
+very state, and it leaves a lone Pass to the session's automatic pass, so nothing is
+sent twice.
 
 >>> from durak_core.bots import RandomBot
 >>> driver = BotDriver(RandomBot(seed=1))
@@ -37,6 +39,12 @@ class _SessionLike(Protocol):
     @property
     def in_game(self) -> bool: ...
 
+    @property
+    def waiting_for_cards(self) -> bool: ...
+
+    @property
+    def refused(self) -> dict[str, str]: ...
+
 
 def build_bot(spec: str, seed: int | None = None) -> Bot:
     """A bot from durak_core's registry; ``greedy`` falls back to ``random`` while the
@@ -62,6 +70,8 @@ class BotDriver:
         """The bot's next action for ``session``'s seat, or None if it should wait."""
         if session is None or not session.in_game or session.pending:
             return None
+        if session.waiting_for_cards:
+            return None
         game = session.game
         assert game is not None
         seat = session.seat
@@ -71,5 +81,10 @@ class BotDriver:
         legal = game.legal_actions(seat)
         if not legal or (len(legal) == 1 and isinstance(legal[0], Pass)):
             return None  # nothing to do, or the session's automatic pass
+        refused = session.refused
+        if refused:
+            legal = [a for a in legal if str(a) not in refused]
+            if not legal:
+                return None  # everything was refused: wait for the state to change
         observation: dict[str, Any] = game.observation(seat)
         return self.bot.choose(observation, legal)

@@ -6,18 +6,35 @@ Interactive::
     durak-lan --name Bob --connect 10.0.0.5:40123 --invite Alice
 
 Headless (demos and tests): a bot plays, invitations are accepted, and one JSON line per
-finished game goes to stdout (chatter goes to stderr)::
+finished and audited game goes to stdout (chatter goes to stderr)::
 
     durak-lan --name A --bot greedy --games 3 --auto-accept --json
     durak-lan --name B --bot greedy --games 3 --invite A --json --loss 0.2
 
-Exit status: 0 when the games were played, 1 if the peer left early, 2 after a desync
-or protocol violation, 3 on ``--timeout``, 64 for bad arguments.
+Tables of 2 to 6 seats: one peer hosts, the others join; the host may seat bots of its
+own.  A headless host deals as soon as every seat is taken; an interactive one types
+``start``::
+
+    durak-lan --name Alice --host 4 --add-bot greedy --bot greedy --json
+    durak-lan --name Bob --join Alice --bot random --json
+    durak-lan --name Cleo --join Alice                   # plays from the keyboard
+
+Hands are hidden (mental poker): each side sees only its own cards, and after every
+game both publish their keys and audit it; the JSON line says ``"audit": "fair"`` or
+the fault, with the hash of the audited full game.  The pairing words are printed
+once a session starts: compare them with the other screen (``notsame`` ends the
+session if they differ).  ``--pin`` pairs with a PIN instead, for players who cannot
+see each other's screen.
+
+Exit status: 0 when the games were played, 1 if the peer left early, 2 after a desync,
+a protocol violation or an audit that found cheating, 3 on ``--timeout``, 64 for bad
+arguments.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import queue
 import sys
@@ -31,6 +48,7 @@ from durak_core import Action, Game, IllegalAction, Rules, parse_action
 
 from . import events as ev
 from .botplay import BotDriver, build_bot
+from .crypto import normalise_pin
 from .node import LanNode, parse_hostport
 from .wire import DISCOVERY_PORT
 
@@ -75,8 +93,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--connect", action="append", default=[], metavar="HOST:PORT",
                    help="announce ourselves directly to a peer's game port (when broadcasts "
                         "do not reach it); repeatable")
-    p.add_argument("--invite", metavar="NAME", help="invite the first peer seen with this name")
+    p.add_argument("--invite", metavar="NAME", help="invite the peer seen with this name "
+                   "(or HOST:PORT)")
     p.add_argument("--auto-accept", action="store_true", help="accept invitations at once")
+    p.add_argument("--host", type=int, metavar="SEATS",
+                   help="host a table of this many seats (2 to 6; the others --join it)")
+    p.add_argument("--add-bot", action="append", default=[], metavar="SPEC",
+                   help="with --host: seat a bot of ours (random, greedy, ismcts); repeatable")
+    p.add_argument("--clock", type=int, default=0, metavar="SECONDS",
+                   help="with --host: seconds each seat has for a move (default 0: no clock)")
+    p.add_argument("--grace", type=int, default=60, metavar="SECONDS",
+                   help="with --host: how long a lost seat is waited for before a bot may "
+                        "take it over (default 60)")
+    p.add_argument("--join", metavar="NAME", help="sit at the table hosted by this peer "
+                   "(or HOST:PORT)")
+    p.add_argument("--team", type=int, default=-1, metavar="T",
+                   help="with --join at a table of teams: the team to sit in (0, 1 or 2)")
+    p.add_argument("--pin", metavar="DIGITS",
+                   help="pair with this PIN: --invite asks for it, --auto-accept answers with "
+                        "it (read it out to the other player)")
     p.add_argument("--bot", metavar="SPEC", help="let a bot play (random, greedy, ...)")
     p.add_argument("--seed", type=int, help="seed of the bot")
     p.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
@@ -96,17 +131,26 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def render(game: Game, seat: int, peer: str) -> str:
-    """The table as our seat sees it: our hand, the opponent's card count, never their cards."""
+def render(game: Game, seat: int, names: Sequence[str]) -> str:
+    """The table as our seat sees it: our hand, every other seat's card count and role
+    (in seat order from our left), never their cards."""
     obs = game.observation(seat)
-    other = 1 - seat
+    n = game.players
+    out = set(obs["out"])
     role = {obs["attacker"]: "attacks", obs["defender"]: "defends"}
+    for thrower in game.throwers() if obs["table"] and not game.is_over else ():
+        role.setdefault(thrower, "throws in")
     table = "  ".join(f"{a}/{d or '.'}" for a, d in obs["table"]) or "(empty)"
-    lines = [
-        f"trump {obs['trump_card']}  talon {obs['talon']}  discarded {len(obs['discarded'])}",
-        f"{peer}: {obs['hands'][other]['count']} cards, {role.get(other, 'waits')}"
-        + (f" (shown: {' '.join(obs['hands'][other]['known'])})"
-           if obs["hands"][other]["known"] else ""),
+    lines = [f"trump {obs['trump_card']}  talon {obs['talon']}  "
+             f"discarded {len(obs['discarded'])}"]
+    for k in range(1, n):
+        other = (seat + k) % n
+        hand = obs["hands"][other]
+        state = "out" if other in out else role.get(other, "waits")
+        name = names[other] if other < len(names) else f"seat {other}"
+        lines.append(f"{name}: {hand['count']} cards, {state}"
+                     + (f" (shown: {' '.join(hand['known'])})" if hand["known"] else ""))
+    lines += [
         f"table: {table}" + ("  (defender takes)" if obs["taking"] else ""),
         f"you:   {' '.join(obs['hand'])}  ({role.get(seat, 'wait')})",
     ]
@@ -125,6 +169,8 @@ class Peer:
         self.out = out
         self.err = err
         self.rules = parse_rules(args.rules)
+        if args.host:
+            self.rules = Rules.from_dict({**self.rules.to_dict(), "players": args.host})
         self.interactive = args.bot is None
         self.driver = BotDriver(build_bot(args.bot, seed=args.seed)) if args.bot else None
         self.node = LanNode(
@@ -136,9 +182,12 @@ class Peer:
         self.status = 0
         self.done = False
         self.invite_sent: int | None = None
+        self.join_sent: int | None = None
         self.last_invite = 0.0
         self.incoming: list[int] = []
         self.active: int | None = None
+        self.audited = 0
+        self._finished: dict[int, ev.GameFinished] = {}
 
     # -------------------------------------------------------------- output
 
@@ -158,6 +207,8 @@ class Peer:
                  + (f" ({node.discovery_error})" if node.discovery_error else ""))
         if self.args.resume:
             self.resume()
+        elif self.args.host:
+            self.host()
         if self.interactive:
             threading.Thread(target=self._read_stdin, daemon=True).start()
             self.say("type `help` for commands")
@@ -178,6 +229,7 @@ class Peer:
                 elif item is not None:
                     self.handle(item)
                 self.maybe_invite()
+                self.maybe_join()
                 self.bot_move()
         except KeyboardInterrupt:
             self.status = self.status or 130
@@ -200,6 +252,68 @@ class Peer:
         path, head = found[0]
         self.active = self.node.resume(path)
         self.say(f"resuming the game with {head.get('peer_name') or 'the peer'} from {path}")
+        view = self.node.view(self.active)
+        if view is not None and view.sas:
+            self.say(f"pairing words: {view.sas} (as when the session began)")
+
+    def host(self) -> None:
+        """Host a table (``--host``) and seat our bots (``--add-bot``)."""
+        args = self.args
+        self.active = self.node.host_table(self.rules, clock=args.clock, grace=args.grace)
+        for spec in args.add_bot:
+            self.node.add_bot(self.active, spec)
+        self.say(f"hosting table {self.active:x} of {self.rules.players} seats "
+                 f"({self.rules.variant}, {self.rules.deck_size} cards)"
+                 + (f", {args.clock} s per move" if args.clock else ""))
+        self.seating()
+        self.maybe_start()
+
+    def seating(self) -> None:
+        view = self.node.view(self.active) if self.active is not None else None
+        if view is None:
+            return
+        seats = [("(open)" if kind == "open" else f"{name} ({kind})" if kind == "bot"
+                  else name) for name, kind in zip(view.names, view.kinds, strict=True)]
+        self.say("seats: " + ", ".join(f"{i}: {label}" for i, label in enumerate(seats)))
+        if view.table_words:
+            self.say(f"table words: {view.table_words} (every screen at the table must "
+                     "show the same)")
+
+    def maybe_start(self) -> None:
+        """A headless host deals as soon as every seat is taken; a person types start."""
+        view = self.node.view(self.active) if self.active is not None else None
+        if view is None or view.started or view.seat != 0 or "open" in view.kinds:
+            return
+        if self.interactive:
+            self.say("the table is full: type `start` to deal")
+            return
+        # A seat's hello may still be on its way: the next SeatTaken tries again.
+        with contextlib.suppress(RuntimeError):
+            self.node.start_table(view.sid)
+
+    def maybe_join(self) -> None:
+        name = self.args.join
+        if not name or self.active is not None or self.join_sent is not None:
+            return
+        if time.monotonic() < self.last_invite + 1.0:
+            return
+        self.last_invite = time.monotonic()
+        try:
+            peer = self.node.find_peer(name)
+        except ValueError as exc:
+            self.say(f"not joining: {exc}")
+            return
+        if peer is None:
+            return
+        if peer.incompatible:
+            self.say(f"not joining {peer.label}: it {peer.incompatible}")
+        elif peer.table is None:
+            self.say(f"{peer.label} hosts no table (yet)")
+        elif not peer.open_seats:
+            self.say(f"{peer.label}'s table has no free seat")
+        else:
+            self.join_sent = self.node.join(peer.node, team=self.args.team)
+            self.say(f"asking {peer.label} for a seat")
 
     def maybe_invite(self) -> None:
         name = self.args.invite
@@ -207,11 +321,19 @@ class Peer:
             return
         if time.monotonic() < self.last_invite + 1.0:
             return
-        peer = self.node.find_peer(name)
-        if peer is not None:
+        try:
+            peer = self.node.find_peer(name)
+        except ValueError as exc:  # two peers announce the name
             self.last_invite = time.monotonic()
-            self.invite_sent = self.node.invite(peer.node)
-            self.say(f"inviting {peer.label}")
+            self.say(f"not inviting: {exc}")
+            return
+        if peer is not None and not peer.incompatible:
+            self.last_invite = time.monotonic()
+            self.invite_sent = self.node.invite(peer.node, pin=self.args.pin)
+            self.say(f"inviting {peer.label}" + (" with a PIN" if self.args.pin else ""))
+        elif peer is not None:
+            self.last_invite = time.monotonic()
+            self.say(f"not inviting {peer.label}: it {peer.incompatible}")
 
     def bot_move(self) -> None:
         if self.driver is None or self.active is None:
@@ -234,19 +356,34 @@ class Peer:
         node = self.node
         if isinstance(event, ev.PeerSeen):
             if self.interactive:
-                self.say(f"seen: {event.peer.label}" + (" (busy)" if event.peer.busy else ""))
+                notes = [n for n, on in (("busy", event.peer.busy),
+                                         ("another player uses this name",
+                                          event.peer.same_name),
+                                         (event.peer.incompatible, bool(event.peer.incompatible)))
+                         if on]
+                self.say(f"seen: {event.peer.label}" + (f" ({'; '.join(notes)})" if notes
+                                                        else ""))
         elif isinstance(event, ev.PeerGone):
             if self.interactive:
                 self.say(f"gone: {event.peer.name}")
         elif isinstance(event, ev.InviteReceived):
             if self.active is not None:
                 node.decline(event.invite, "busy")
-            elif self.args.auto_accept:
-                node.accept(event.invite)
+            elif self.args.auto_accept and (not event.pin or self.args.pin):
+                node.accept(event.invite, pin=self.args.pin if event.pin else None)
             else:
                 self.incoming.append(event.invite)
+                how = "`accept PIN`" if event.pin else "`accept`"
                 self.say(f"{event.peer.label} invites you ({event.rules.variant}, "
-                         f"{event.rules.deck_size} cards): type `accept` or `decline`")
+                         f"{event.rules.deck_size} cards"
+                         + (", with a PIN" if event.pin else "")
+                         + f"): type {how} or `decline`")
+        elif isinstance(event, ev.InviteClosed) and event.invite == self.join_sent:
+            self.say(f"no seat at {event.peer.name}'s table: {event.reason}")
+            self.join_sent = None
+            self.args.join = None
+            if not self.interactive:
+                self.status, self.done = 1, True
         elif isinstance(event, ev.InviteClosed):
             self.say(f"invitation {'to' if event.outgoing else 'from'} {event.peer.name} "
                      f"closed: {event.reason}")
@@ -259,31 +396,63 @@ class Peer:
             if event.invite in self.incoming:
                 self.incoming.remove(event.invite)
         elif isinstance(event, ev.SessionAgreed):
-            self.active = event.sid
-            self.say(f"playing {event.peer.label}, session {event.sid:x}, "
-                     f"{'you invited' if event.inviter else 'you were invited'}")
+            words = (f"pairing words: {event.sas} ({event.peer.name}'s screen must show "
+                     "the same; type `notsame` if it does not)"
+                     + (" · PIN checked" if event.pin else ""))
+            if event.table and event.inviter:  # a player paired for a seat of our table
+                self.say(f"{event.peer.label} takes seat {event.seat}; {words}")
+                return
+            self.active = event.table or event.sid
+            if event.table:
+                self.say(f"seated at {event.peer.label}'s table {event.table:x}, seat "
+                         f"{event.seat}")
+            else:
+                self.say(f"playing {event.peer.label}, session {event.sid:x}, "
+                         f"{'you invited' if event.inviter else 'you were invited'}")
+            self.say(words)
+        elif isinstance(event, ev.SeatTaken):
+            self.say(f"{event.name} sits at seat {event.seat}")
+            self.seating()
+            self.maybe_start()
+        elif isinstance(event, ev.TableChanged):
+            if self.interactive or event.started:
+                self.seating()
+        elif isinstance(event, ev.SeatStatus):
+            names = self.names()
+            who = names[event.seat] if event.seat < len(names) else f"seat {event.seat}"
+            text = {"lost": "lost its connection; the game waits",
+                    "back": "is back", "left": "left"}.get(event.state, event.state)
+            self.say(f"{who} {text}" + (f" ({event.detail})" if event.detail else ""))
         elif isinstance(event, ev.GameStarted):
             self.say(f"game {event.game} {'resumed' if event.resumed else 'dealt'}; "
-                     f"you are seat {event.seat}")
+                     f"you are seat {event.seat} · hidden hands · verified")
+            if event.shown is not None and not event.resumed:
+                seat, card = event.shown
+                who = "you show" if seat == event.seat else f"{self.name_of(seat)} shows"
+                self.say(f"{who} {card}, the lowest trump, and attack first")
             self.show_table()
         elif isinstance(event, ev.ActionApplied):
             if self.interactive:
-                who = "you" if event.by_me else (self.view_peer() or "peer")
+                who = "you" if event.by_me else self.name_of(event.action.player)
                 self.say(f"{who}: {str(event.action).split(' ', 1)[1]}")
                 self.show_table()
         elif isinstance(event, ev.ActionRefused):
             self.say(f"refused: {event.action} ({event.reason})")
         elif isinstance(event, ev.GameFinished):
             self.game_finished(event)
+        elif isinstance(event, ev.GameStopped):
+            self.say(f"game {event.game} stopped: {event.detail} (auditing...)")
+        elif isinstance(event, ev.GameAudited):
+            self.game_audited(event)
         elif isinstance(event, ev.NextGameRequested):
             if self.finished < self.args.games and (self.driver or self.args.auto_accept):
                 node.start_next_game(event.sid, event.game)
             elif self.interactive:
                 self.say("the peer wants another game: type `again`")
         elif isinstance(event, ev.PeerLost):
-            self.say("connection lost, waiting...")
+            self.say(f"connection to {self.name_of(event.seat)} lost, waiting...")
         elif isinstance(event, ev.PeerBack):
-            self.say("connection back")
+            self.say(f"connection to {self.name_of(event.seat)} back")
         elif isinstance(event, (ev.DesyncDetected, ev.ProtocolViolation)):
             self.say(f"PROBLEM: {event}")
             self.emit_json({"event": type(event).__name__, "detail": str(event)})
@@ -298,39 +467,63 @@ class Peer:
                 self.status = self.status or 1
                 self.done = True
 
-    def view_peer(self) -> str:
+    def names(self) -> tuple[str, ...]:
         view = self.node.view(self.active) if self.active is not None else None
-        return view.peer_name if view is not None else ""
+        return view.names if view is not None else ()
+
+    def name_of(self, seat: int | None) -> str:
+        names = self.names()
+        return names[seat] if seat is not None and seat < len(names) else "the peer"
 
     def show_table(self) -> None:
         if not self.interactive or self.active is None:
             return
         view = self.node.view(self.active)
         if view is not None and view.game is not None:
-            self.say(render(view.game, view.seat, view.peer_name or "peer"))
+            self.say(render(view.game, view.seat, view.names))
 
     def game_finished(self, event: ev.GameFinished) -> None:
         self.finished += 1
         view = self.node.view(event.sid)
         seat = view.seat if view is not None else None
         outcome = ("draw" if event.durak is None
-                   else "you lost" if event.durak == seat else "you won")
-        self.say(f"game {event.game} over: {outcome} ({event.actions} actions)")
+                   else "you lost" if event.durak == seat
+                   else "you won" if len(self.names()) <= 2
+                   else f"you are out; {self.name_of(event.durak)} is the durak")
+        self.say(f"game {event.game} over: {outcome} ({event.actions} actions); auditing...")
+        self._finished[event.game] = event
+
+    def game_audited(self, event: ev.GameAudited) -> None:
+        """The game's audit: one JSON line, then the next game or goodbye."""
+        self.audited += 1
+        view = self.node.view(event.sid)
+        seat = view.seat if view is not None else None
+        finished = self._finished.pop(event.game, None)
+        self.say(f"game {event.game} {event.verdict}")
+        if not event.fair:
+            self.status = 2
         self.emit_json({
             "event": "game_over",
             "name": self.node.name,
-            "peer": view.peer_name if view is not None else "",
+            "peer": ", ".join(n for i, n in enumerate(view.names) if i != view.seat)
+                    if view is not None else "",
+            "table": f"{view.table:x}" if view is not None else "",
+            "seats": list(view.names) if view is not None else [],
             "session": f"{event.sid:x}",
             "game": event.game,
             "seat": seat,
-            "durak": event.durak,
-            "actions": event.actions,
+            "durak": finished.durak if finished is not None else None,
+            "actions": finished.actions if finished is not None else None,
+            "public_hash": finished.state_hash if finished is not None else None,
             "state_hash": event.state_hash,
             "log_hash": event.log_hash,
+            "audit": "fair" if event.fair else event.verdict.removeprefix("audit: "),
+            "code": event.code,
+            "culprit": event.culprit,
         })
-        if self.finished >= self.args.games:
-            if self.driver is not None or not self.interactive:
-                self.node.leave(event.sid, "played all games")
+        if finished is None or self.finished >= self.args.games:
+            if self.driver is not None or not self.interactive or finished is None:
+                self.node.leave(event.sid, "played all games" if finished else "game stopped")
         elif self.driver is not None or self.args.auto_accept:
             self.node.start_next_game(event.sid)
         else:
@@ -348,22 +541,42 @@ class Peer:
             if verb in ("quit", "exit"):
                 self.done = True
             elif verb == "help":
-                self.say("peers | invite NAME | accept | decline | again | table | quit\n"
+                self.say("peers | invite NAME [PIN] | accept [PIN] | decline | notsame | again "
+                         "| table | join NAME | bot [SPEC] | start | quit\n"
                          "moves: attack 7s | defend 7s with 9s | transfer 7d | take | pass | "
                          "a move's number")
             elif verb == "peers":
                 for peer in node.peers():
-                    self.say(f"  {peer.label}" + (" (busy)" if peer.busy else ""))
+                    table = peer.table
+                    note = (f" (table of {len(table['seats'])}, {peer.open_seats} free)"
+                            if table is not None else " (busy)" if peer.busy else "")
+                    self.say(f"  {peer.label}{note}")
             elif verb == "invite" and len(words) > 1:
-                self.invite_sent = node.invite(" ".join(words[1:]))
+                pin = words[-1] if len(words) > 2 and words[-1].isdigit() else None
+                target = " ".join(words[1:-1] if pin else words[1:])
+                self.invite_sent = node.invite(target, pin=pin)
             elif verb in ("accept", "decline"):
                 if not self.incoming:
                     self.say("no invitation to answer")
                     return
-                invite = self.incoming.pop()
-                node.accept(invite) if verb == "accept" else node.decline(invite)
+                invite = self.incoming[-1]
+                if verb == "accept":
+                    node.accept(invite, pin=words[1] if len(words) > 1 else None)
+                else:
+                    node.decline(invite)
+                self.incoming.remove(invite)
+            elif verb == "notsame" and self.active is not None:
+                node.leave(self.active, "the pairing words differed: someone may be in the "
+                           "middle")
             elif verb == "again" and self.active is not None:
                 node.start_next_game(self.active)
+            elif verb == "start" and self.active is not None:
+                node.start_table(self.active)
+            elif verb == "join" and len(words) > 1:
+                self.join_sent = node.join(" ".join(words[1:]))
+            elif verb == "bot" and self.active is not None:
+                seat = node.add_bot(self.active, words[1] if len(words) > 1 else "greedy")
+                self.say(f"a bot takes seat {seat}")
             elif verb == "table":
                 self.show_table()
             else:
@@ -410,8 +623,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         parse_rules(args.rules)
         if args.bot:
             build_bot(args.bot)
+        for spec in args.add_bot:
+            build_bot(spec)
+        if args.host is not None and not 2 <= args.host <= 6:
+            raise ValueError(f"--host takes 2 to 6 seats, not {args.host}")
+        if args.add_bot and args.host is None:
+            raise ValueError("--add-bot seats bots at a table we --host")
+        if args.host is not None and len(args.add_bot) > args.host - 1:
+            raise ValueError(f"{len(args.add_bot)} bots do not fit the {args.host - 1} free "
+                             "seats")
+        if sum(x is not None for x in (args.host, args.join, args.invite)) > 1:
+            raise ValueError("choose one of --host, --join and --invite")
+        if not -1 <= args.team <= 2:
+            raise ValueError(f"--team is 0, 1 or 2, not {args.team}")
+        if not 0 <= args.clock <= 3600 or not 0 <= args.grace <= 3600:
+            raise ValueError("--clock and --grace are 0 to 3600 seconds")
         if args.resume and not args.journal:
             raise ValueError("--resume needs --journal DIR")
+        if args.pin is not None:
+            normalise_pin(args.pin)
         if args.journal:
             Path(args.journal).mkdir(parents=True, exist_ok=True)
     except (ValueError, OSError) as exc:

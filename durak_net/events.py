@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from durak_core import Action, Event, Rules
+from durak_core import Action, Card, Event, Rules
 
 # ------------------------------------------------------------------ lobby
 
@@ -26,8 +26,23 @@ class PeerInfo:
     addr: tuple[str, int]
     rules: dict[str, Any]
     busy: bool = False
-    #: Sessions the peer is playing or resuming (lets a moved peer be found again).
-    sessions: tuple[int, ...] = ()
+    #: Rendezvous tags of sessions the peer is resuming (only their partner knows them).
+    tags: tuple[bytes, ...] = ()
+    #: Another peer on the LAN announces the same name: compare the pairing words.
+    same_name: bool = False
+    #: The peer runs an older durak whose protocol this one cannot speak.
+    incompatible: str = ""
+    #: The table the peer hosts: ``table`` (id), ``seats`` (names, "" for open),
+    #: ``clock``, ``grace``, ``started``, ``open``; None if it hosts none.
+    table: dict[str, Any] | None = None
+
+    @property
+    def open_seats(self) -> int:
+        """Free seats at the table the peer hosts (0 when none, or play started)."""
+        t = self.table
+        if t is None or t["started"] or not t["open"]:
+            return 0
+        return sum(1 for name in t["seats"] if not name)
 
     @property
     def label(self) -> str:
@@ -59,6 +74,21 @@ class InviteReceived:
     peer: PeerInfo
     rules: Rules
     at: float
+    #: The inviter asked for a PIN: accept with the PIN they read out.
+    pin: bool = False
+    #: The table and seat offered (0: a game of two).
+    table: int = 0
+    seat: int = 1
+
+
+@dataclass(frozen=True)
+class JoinRequested:
+    """Host: ``peer`` asks for a seat at our table ``table`` (``team`` wanted, -1 any)."""
+
+    table: int
+    peer: PeerInfo
+    team: int
+    at: float
 
 
 @dataclass(frozen=True)
@@ -77,7 +107,12 @@ class InviteClosed:
 
 @dataclass(frozen=True)
 class SessionAgreed:
-    """An invitation was accepted: both sides now start a session with this key."""
+    """An invitation was accepted and paired: both sides now start a session with this key.
+
+    ``sas`` is the short authentication string (four words) both people compare: the
+    same words on both screens mean nobody is in the middle.  ``pin`` says the pairing
+    also proved that both typed the same PIN.
+    """
 
     sid: int
     inviter: bool
@@ -85,6 +120,11 @@ class SessionAgreed:
     key: bytes = field(repr=False)
     rules: Rules
     at: float
+    sas: str = ""
+    pin: bool = False
+    #: The table and our seat at it, for a seat taken by a join (0: a game of two).
+    table: int = 0
+    seat: int = 1
 
 
 # ------------------------------------------------------------------ session
@@ -93,7 +133,9 @@ class SessionAgreed:
 @dataclass(frozen=True)
 class GameStarted:
     """Game ``game`` of the session is dealt (or, ``resumed``, restored from the journal
-    with its log replayed); we play ``seat``."""
+    with its log replayed); we play ``seat``.  ``state_hash`` is the hash of the public
+    state (what every seat may know); ``shown`` is the seat that showed the lowest
+    trump, and the card (None when nobody holds a trump or a match set the attack)."""
 
     sid: int
     game: int
@@ -101,11 +143,14 @@ class GameStarted:
     state_hash: str
     at: float
     resumed: bool = False
+    shown: tuple[int, Card] | None = None
 
 
 @dataclass(frozen=True)
 class ActionApplied:
-    """Log entry ``index`` was applied here (``by_me``: our seat's action)."""
+    """Log entry ``index`` was applied here (``by_me``: our seat's action).  ``forced``
+    says why the seat did not choose it itself: ``"timeout"`` (its move clock ran out)
+    or ``"bot"`` (a bot plays the seat while its player is away); ``""`` otherwise."""
 
     sid: int
     game: int
@@ -114,6 +159,18 @@ class ActionApplied:
     events: tuple[Event, ...]
     by_me: bool
     state_hash: str
+    at: float
+    forced: str = ""
+
+
+@dataclass(frozen=True)
+class CardsRevealed:
+    """Cards we drew were opened for us (the other seats' keys arrived)."""
+
+    sid: int
+    game: int
+    seat: int
+    cards: tuple[Card, ...]
     at: float
 
 
@@ -139,13 +196,49 @@ class PeerActionRefused:
 
 @dataclass(frozen=True)
 class GameFinished:
-    """Game ``game`` is over; both peers should report the same hashes."""
+    """Game ``game`` is over; both peers report the same hashes (``state_hash`` of the
+    public state).  The audit follows (:class:`GameAudited`)."""
 
     sid: int
     game: int
     durak: int | None
     losers: tuple[int, ...]
     actions: int
+    state_hash: str
+    log_hash: str
+    at: float
+
+
+@dataclass(frozen=True)
+class GameStopped:
+    """Game ``game`` was stopped before its end because a seat broke the deal or the
+    rules (``culprit`` is whom the evidence names so far; the audit decides).
+    ``by_peer``: the peer stopped it and told us."""
+
+    sid: int
+    game: int
+    culprit: int
+    detail: str
+    by_peer: bool
+    at: float
+
+
+@dataclass(frozen=True)
+class GameAudited:
+    """Every seat published its keys and game ``game`` was checked from them.
+
+    ``verdict`` is ``"audited: fair"`` or the fault and whose it is; ``fair``,
+    ``culprit`` (a seat or None) and ``code`` say the same for programs.
+    ``state_hash`` is the hash of the full game the audit rebuilt (equal on both
+    sides), ``log_hash`` the hash of its action log.
+    """
+
+    sid: int
+    game: int
+    fair: bool
+    verdict: str
+    code: str
+    culprit: int | None
     state_hash: str
     log_hash: str
     at: float
@@ -162,18 +255,54 @@ class NextGameRequested:
 
 @dataclass(frozen=True)
 class PeerLost:
-    """Nothing heard from the peer for a while: "connection lost, waiting..."."""
+    """Nothing heard from a peer for a while: "connection lost, waiting..." (``seat``:
+    the seat whose link went silent; a seated player's only link is the host's)."""
 
     sid: int
     silent_for: float
     at: float
+    seat: int = -1
 
 
 @dataclass(frozen=True)
 class PeerBack:
-    """The peer is heard again; the game goes on from where it stopped."""
+    """A lost peer is heard again; the game goes on from where it stopped."""
 
     sid: int
+    at: float
+    seat: int = -1
+
+
+@dataclass(frozen=True)
+class SeatTaken:
+    """Host: a player sat down at ``seat`` (its hello arrived)."""
+
+    sid: int
+    seat: int
+    name: str
+    at: float
+
+
+@dataclass(frozen=True)
+class TableChanged:
+    """A seated player: the host says who sits where (``seats``: seat, name, kind) and
+    whether play has started."""
+
+    sid: int
+    seats: tuple[tuple[int, str, str], ...]
+    started: bool
+    at: float
+
+
+@dataclass(frozen=True)
+class SeatStatus:
+    """The host says another seat's connection is ``"lost"`` or ``"back"``, or that its
+    player ``"left"``."""
+
+    sid: int
+    seat: int
+    state: str
+    detail: str
     at: float
 
 
@@ -213,15 +342,22 @@ NetEvent = (
     | PeerGone
     | InviteReceived
     | InviteClosed
+    | JoinRequested
     | SessionAgreed
     | GameStarted
+    | CardsRevealed
     | ActionApplied
     | ActionRefused
     | PeerActionRefused
     | GameFinished
+    | GameStopped
+    | GameAudited
     | NextGameRequested
     | PeerLost
     | PeerBack
+    | SeatTaken
+    | TableChanged
+    | SeatStatus
     | DesyncDetected
     | ProtocolViolation
     | SessionClosed

@@ -1,19 +1,22 @@
 """A session's journal on disk, so a restarted kernel can resume its game.
 
 One JSON object per line, appended as the session produces them (session header with
-rules and key, epochs, deal state with the seed material, log entries, proposals,
-goodbye).  :meth:`~durak_net.session.Session.restore` rebuilds the session from them.
-Records are written before the datagrams they concern are sent (the node does that),
-so a peer never knows of an entry its partner could forget.
+rules and key, epochs, each game's deal seed and the deal messages received, log
+entries with the cards they opened, proposals, stops, audits, goodbye).
+:meth:`~durak_net.session.Session.restore` rebuilds the session from them.  Records
+are written before the datagrams they concern are sent (the node does that), so a
+peer never knows of an entry its partner could forget.
 
-The file holds the session key: it lives in the user's own state directory.
+The file holds secrets (the session key, and each game's seed, which opens every card
+of ours): it lives in the user's own state directory, the folder is created
+readable by its owner only (0700) and each journal file likewise (0600).
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
->>> with Journal.create(folder, 0x2A, "sequencer") as j:
-...     j.write([{"t": "session", "sid": 42}])
->>> read_journal(folder / "2a-sequencer.jsonl")
-[{'t': 'session', 'sid': 42}]
+>>> with Journal.create(folder, 0x2A, 0) as j:
+...     j.write([{"t": "session", "table": 42}])
+>>> read_journal(folder / "2a-seat0.jsonl")
+[{'t': 'session', 'table': 42}]
 """
 
 from __future__ import annotations
@@ -40,11 +43,14 @@ class Journal:
         self._file: IO[str] | None = None
 
     @classmethod
-    def create(cls, folder: Path, sid: int, role: str) -> Journal:
-        """The journal of our side (``role``) of session ``sid``.  Both peers of a session
-        share its id, and two notebooks on one machine share the default folder."""
-        folder.mkdir(parents=True, exist_ok=True)
-        return cls(folder / f"{sid:x}-{role}.jsonl")
+    def create(cls, folder: Path, table: int, seat: int) -> Journal:
+        """The journal of our seat at ``table``: ``<table hex>-seat<seat>.jsonl``.  Every
+        seat of a table shares its id, and notebooks on one machine share the default
+        folder.  The folder is made private (0700) if we create it."""
+        if not folder.exists():
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            os.chmod(folder, 0o700)  # mkdir's mode is filtered by the umask
+        return cls(folder / f"{table:x}-seat{seat}.jsonl")
 
     def write(self, records: Iterable[dict[str, Any]]) -> None:
         """Append records and flush them to the operating system."""
@@ -52,7 +58,10 @@ class Journal:
         if not lines:
             return
         if self._file is None:
-            self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 (kept open)
+            # Created readable by its owner only: it holds the session key and seeds.
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            os.fchmod(fd, 0o600)
+            self._file = os.fdopen(fd, "a", encoding="utf-8")
         self._file.write("\n".join(lines) + "\n")
         self._file.flush()
 
@@ -94,8 +103,9 @@ def read_journal(path: Path) -> list[dict[str, Any]]:
 
 
 def resumable(folder: Path, name: str | None = None) -> list[tuple[Path, dict[str, Any]]]:
-    """Journals in ``folder`` of sessions that did not end, newest first, with headers;
-    with ``name``, only those of the player of that name (the folder may be shared)."""
+    """Journals in ``folder`` of sessions that did not end, newest first, with their
+    headers (plus ``peer_name``: the names of the seats we were linked to); with
+    ``name``, only those of the player of that name (the folder may be shared)."""
     if not folder.is_dir():
         return []
     out: list[tuple[Path, dict[str, Any]]] = []
@@ -110,5 +120,8 @@ def resumable(folder: Path, name: str | None = None) -> list[tuple[Path, dict[st
             and (name is None or records[0].get("name") == name)
             and not any(r.get("t") == "bye" for r in records)
         ):
-            out.append((path, records[0]))
+            head = dict(records[0])
+            peers = [str(r.get("name", "")) for r in records if r.get("t") == "link"]
+            head["peer_name"] = ", ".join(p for p in peers if p)
+            out.append((path, head))
     return out

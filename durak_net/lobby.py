@@ -5,11 +5,19 @@ random 64-bit node id, game port, rules) and forgets a peer silent for five seco
 Its own announcements come back and are filtered by node id; datagrams of other
 programs or protocol versions are dropped and counted.
 
-Invitations fix the original design's lost ``stop_scan``: every Invite, Answer and
-Cancel is acknowledged and resent with backoff until it is, and an invitation that
-nobody answers ends with a reason after a timeout, so nobody hangs.  The Invite
-and the accepting Answer carry X25519 public keys; both ends derive the session key
-from them (the session id is the invitation id).
+Invitations fix the original design's lost ``stop_scan``: every Invite, Answer,
+Confirm and Cancel is acknowledged (or answered) and resent with backoff until it is,
+and an invitation that nobody answers ends with a reason after a timeout, so nobody
+hangs.
+
+Pairing.  The Invite carries a commitment to the inviter's X25519 key, the accepting
+Answer the invitee's key, the Confirm the inviter's key itself and a proof that it
+derived the session key, the Paired the invitee's proof.  Both sides then show the
+same four words (the short authentication string): a man in the middle would hold a
+different key on each side, and having committed to its key first it cannot search
+for a pair that makes the words agree.  With a PIN, both sides also run SPAKE2 with
+it and mix its key in: a wrong PIN (or anyone in the middle) fails the proofs.  The
+session id is the invitation id.
 
 Datagrams to :data:`BROADCAST` are for the driver to send to every broadcast address
 on the discovery port; all other traffic is unicast to a peer's game port.
@@ -32,7 +40,18 @@ from typing import Any
 from durak_core import Rules
 
 from . import events as ev
-from .crypto import Entropy, KeyPair, random_id
+from .crypto import (
+    Entropy,
+    KeyPair,
+    Pin,
+    key_commitment,
+    pairing_proof,
+    proof_ok,
+    random_id,
+    session_key,
+    short_auth_string,
+    transcript,
+)
 from .wire import (
     PROTOCOL,
     PROTOCOL_VERSION,
@@ -40,10 +59,15 @@ from .wire import (
     Announce,
     Answer,
     Cancel,
+    Confirm,
     DiscoveryMessage,
     Invite,
+    Join,
+    Paired,
+    TableInfo,
     WireError,
     decode_discovery,
+    decode_old_announce,
     encode_discovery,
 )
 
@@ -84,16 +108,49 @@ class _Invitation:
     rules: Rules
     created: float
     keypair: KeyPair | None = None
-    peer_key: bytes = b""
-    #: "calling" (resending Invite), "ringing" (acked, awaiting answer), "received"
-    #: (awaiting our answer), "answering" (resending Answer), "done".
+    #: The inviter's key commitment (invitee side), then its key (both sides).
+    commit: bytes = b""
+    inviter_key: bytes = b""
+    invitee_key: bytes = b""
+    pin: Pin | None = None
+    #: The invitation asks for a PIN (invitee side: one must be given to accept).
+    wants_pin: bool = False
+    inviter_spake: bytes = b""
+    invitee_spake: bytes = b""
+    key: bytes = b""
+    #: "calling" (resending Invite), "ringing" (acked, awaiting answer), "confirming"
+    #: (inviter resending Confirm), "received" (awaiting our answer), "answering"
+    #: (resending Answer until the Confirm), "cancelling", "done".
     state: str = "calling"
     message: bytes = b""
+    #: The invitee's Paired, sent again for every copy of the Confirm.
+    paired: bytes = b""
     next_send: float = 0.0
     interval: float = 0.0
     sent_since: float = 0.0
     cancelled: bool = False
     accepted: bool = False
+    #: The table this invitation seats at (0: a game of two) and the seat offered.
+    table: int = 0
+    seat: int = 1
+
+
+@dataclass
+class _Join:
+    """Our request to sit at another peer's table, resent until acknowledged."""
+
+    host: ev.PeerInfo
+    table: int
+    team: int
+    created: float
+    message: bytes
+    next_send: float
+    interval: float
+    acked: bool = False
+
+
+#: Invitation states in which a message is resent until it is answered.
+_RESENDING = ("calling", "answering", "confirming", "cancelling")
 
 
 def _is_loopback(addr: Addr) -> bool:
@@ -117,8 +174,6 @@ class Lobby:
         name = " ".join(name.split())
         if not 1 <= len(name) <= 40:
             raise ValueError("the name must have 1 to 40 characters")
-        if rules.players != 2:
-            raise ValueError(f"LAN games are for 2 players, not {rules.players}")
         self.name = name
         self.game_port = game_port
         self.rules = rules
@@ -131,7 +186,13 @@ class Lobby:
         #: and peers that announced themselves to us unicast.
         self.direct: dict[Addr, float] = {}
         self.busy = False
-        self.sessions: list[int] = []
+        #: Rendezvous tags of the sessions we are resuming (see :func:`crypto.rendezvous_tag`).
+        self.tags: list[bytes] = []
+        #: The table we host, announced with us (None: not hosting).
+        self.table: TableInfo | None = None
+        #: Our requests to sit at other peers' tables, by table id.
+        self.joins: dict[int, _Join] = {}
+        self._join_requests: dict[tuple[int, int], float] = {}
         self.drops: Counter[str] = Counter()
         self._next_announce = now
         self._out: list[tuple[bytes, Addr]] = []
@@ -145,40 +206,76 @@ class Lobby:
         self.direct[addr] = float("inf")
         self._next_announce = float("-inf")
 
-    def invite(self, node: int, now: float, rules: Rules | None = None) -> int:
-        """Invite a peer seen on the LAN; returns the invitation id.  ``ValueError`` if
-        the peer is unknown."""
+    def invite(self, node: int, now: float, rules: Rules | None = None,
+               pin: str | None = None, table: int = 0, seat: int = 1) -> int:
+        """Invite a peer seen on the LAN; returns the invitation id.  With ``pin``, the
+        invitee must type the same PIN to accept.  ``table`` and ``seat``: the seat of
+        our table offered to a peer that asked to join (0: a game of two).
+        ``ValueError`` if the peer is unknown or cannot play this version, or the PIN
+        is not 4 to 12 digits."""
         peer = self.peers.get(node)
         if peer is None:
             raise ValueError(f"no peer {node:x} on the LAN (it may have left)")
+        if peer.info.incompatible:
+            raise ValueError(f"{peer.info.name} {peer.info.incompatible}")
         rules = rules or self.rules
-        if rules.players != 2:
-            raise ValueError(f"LAN games are for 2 players, not {rules.players}")
+        if table == 0 and rules.players != 2:
+            raise ValueError(f"an invitation is for a game of 2; host a table of "
+                             f"{rules.players} and let players join it")
+        pairing = Pin(pin, True, self._entropy) if pin is not None else None
         invite = random_id(self._entropy)
         keypair = KeyPair.generate(self._entropy)
+        spake = pairing.message if pairing is not None else b""
         message = encode_discovery(
-            Invite(self.node, node, invite, self.name, rules.to_dict(), keypair.public)
+            Invite(self.node, node, invite, self.name, rules.to_dict(),
+                   key_commitment(keypair.public), spake, table, seat)
         )
         self.invitations[invite] = _Invitation(
-            invite, peer.info, True, rules, now, keypair=keypair, message=message,
-            next_send=now, interval=self.config.retry_first, sent_since=now,
+            invite, peer.info, True, rules, now, keypair=keypair, inviter_key=keypair.public,
+            pin=pairing, wants_pin=pairing is not None, inviter_spake=spake, message=message,
+            next_send=now, interval=self.config.retry_first, sent_since=now, table=table,
+            seat=seat,
         )
         return invite
 
-    def accept(self, invite: int, now: float) -> None:
-        """Accept an incoming invitation: a :class:`~durak_net.events.SessionAgreed`
-        event follows at once (the peer learns it from our retried Answer)."""
+    def join(self, node: int, table: int, now: float, team: int = -1) -> None:
+        """Ask a peer hosting ``table`` for a seat (its Invite for a seat is accepted by
+        itself).  ``ValueError`` if the peer is unknown or hosts no such open table."""
+        peer = self.peers.get(node)
+        if peer is None:
+            raise ValueError(f"no peer {node:x} on the LAN (it may have left)")
+        info = peer.info.table
+        if info is None or info.get("table") != table:
+            raise ValueError(f"{peer.info.name} hosts no table {table:x}")
+        if not info.get("open", True) or info.get("started"):
+            raise ValueError(f"{peer.info.name}'s table takes no more players")
+        message = encode_discovery(Join(self.node, node, table, self.name, team))
+        self.joins[table] = _Join(peer.info, table, team, now, message, now,
+                                  self.config.retry_first)
+
+    def refuse_join(self, node: int, table: int, now: float, reason: str) -> None:
+        """Host: tell a peer that asked to join that it gets no seat (and why)."""
+        peer = self.peers.get(node)
+        self._join_requests.pop((node, table), None)
+        if peer is not None:
+            self._send(Cancel(self.node, node, table, reason[:200]), peer.info.addr)
+
+    def accept(self, invite: int, now: float, pin: str | None = None) -> None:
+        """Accept an incoming invitation (with the PIN the inviter read out, if it asked
+        for one).  :class:`~durak_net.events.SessionAgreed` follows once the inviter's
+        Confirm proves both hold the same key.  ``ValueError`` for an unknown
+        invitation, or a PIN missing or malformed."""
         inv = self._incoming(invite)
+        if inv.wants_pin and pin is None:
+            raise ValueError(f"{inv.peer.name} asked for a PIN: type the PIN they read out")
+        pairing = Pin(pin, False, self._entropy) if inv.wants_pin and pin is not None else None
         keypair = KeyPair.generate(self._entropy)
-        try:
-            key = keypair.shared_key(inv.peer_key, invite)
-        except ValueError:
-            self._answer(inv, False, "the invitation's key is invalid", b"", now)
-            self._close(inv, "the invitation's key is invalid", now)
-            return
-        self._answer(inv, True, "", keypair.public, now)
+        inv.keypair = keypair
+        inv.invitee_key = keypair.public
+        inv.pin = pairing
+        inv.invitee_spake = pairing.message if pairing is not None else b""
+        self._answer(inv, True, "", keypair.public, now, inv.invitee_spake)
         inv.accepted = True
-        self._emit(ev.SessionAgreed(invite, False, inv.peer, key, inv.rules, now))
 
     def decline(self, invite: int, now: float, reason: str = "declined") -> None:
         """Decline an incoming invitation (the inviter sees ``reason``)."""
@@ -199,6 +296,11 @@ class Lobby:
         return [i for i in self.invitations.values() if i.state in ("calling", "ringing",
                                                                       "received")]
 
+    def wants_pin(self, invite: int) -> bool:
+        """Does this incoming invitation ask for a PIN?"""
+        inv = self.invitations.get(invite)
+        return inv is not None and inv.wants_pin
+
     def events(self) -> list[Any]:
         out, self._events = self._events, []
         return out
@@ -212,6 +314,8 @@ class Lobby:
             message = decode_discovery(data)
         except WireError as exc:
             self.drops[exc.counter] += 1
+            if exc.counter == "old_version":
+                self._on_old_announce(data, addr, now)
             return
         if message.node == self.node:
             self.drops["own"] += 1
@@ -224,8 +328,14 @@ class Lobby:
             return
         if isinstance(message, Invite):
             self._on_invite(message, addr, now)
+        elif isinstance(message, Join):
+            self._on_join(message, addr, now)
         elif isinstance(message, Answer):
             self._on_answer(message, addr, now)
+        elif isinstance(message, Confirm):
+            self._on_confirm(message, addr, now)
+        elif isinstance(message, Paired):
+            self._on_paired(message, addr, now)
         elif isinstance(message, Cancel):
             self._on_cancel(message, addr, now)
         else:
@@ -237,12 +347,24 @@ class Lobby:
         for node, peer in list(self.peers.items()):
             if now >= peer.last_seen + self.config.forget_after:
                 del self.peers[node]
+                twins = [p for p in self.peers.values() if p.info.name == peer.info.name]
+                if len(twins) == 1:
+                    twins[0].info = replace(twins[0].info, same_name=False)
+                    self._emit(ev.PeerSeen(twins[0].info, now))
                 if self.direct.get(peer.info.addr, float("inf")) != float("inf"):
                     del self.direct[peer.info.addr]  # learned, not configured: forget it too
                 self._emit(ev.PeerGone(peer.info, now))
                 for inv in list(self.invitations.values()):
                     if inv.peer.node == node and inv.state in ("calling", "ringing", "received"):
                         self._close(inv, f"{peer.info.name} left", now)
+        for join in list(self.joins.values()):
+            if not join.acked and now >= join.next_send:
+                self._out.append((join.message, join.host.addr))
+                join.next_send = now + join.interval
+                join.interval = min(self.config.retry_max, join.interval * 2)
+            if now >= join.created + self.config.invite_timeout:
+                del self.joins[join.table]
+                self._emit(ev.InviteClosed(join.table, join.host, True, "no seat offered", now))
         for inv in list(self.invitations.values()):
             self._invitation_timer(inv, now)
             if inv.state == "done" and now >= inv.created + self.config.keep_done:
@@ -251,8 +373,12 @@ class Lobby:
     def next_timer(self) -> float | None:
         times = [self._next_announce]
         times += [p.last_seen + self.config.forget_after for p in self.peers.values()]
+        for join in self.joins.values():
+            times.append(join.created + self.config.invite_timeout)
+            if not join.acked:
+                times.append(join.next_send)
         for inv in self.invitations.values():
-            if inv.message and inv.state in ("calling", "answering", "cancelling"):
+            if inv.message and inv.state in _RESENDING:
                 times.append(inv.next_send)
             if inv.outgoing and inv.state in ("calling", "ringing"):
                 times.append(inv.created + self.config.invite_timeout)
@@ -276,7 +402,7 @@ class Lobby:
     def _announce(self, now: float) -> None:
         data = encode_discovery(
             Announce(PROTOCOL, PROTOCOL_VERSION, self.node, self.name, self.game_port,
-                     self.rules.to_dict(), self.busy, self.sessions[:8])
+                     self.rules.to_dict(), self.busy, self.tags[:8], self.table)
         )
         self._out.append((data, BROADCAST))
         for addr in self.direct:
@@ -306,10 +432,28 @@ class Lobby:
                 peer_addr = old  # the same peer heard on two paths: keep one address
             if peer_addr == old:
                 known.addr_seen = now
+        table = None
+        if msg.table is not None:
+            if len(msg.table.seats) != rules.players:
+                self.drops["malformed"] += 1
+                return
+            table = {"table": msg.table.table, "seats": tuple(msg.table.seats),
+                     "clock": msg.table.clock, "grace": msg.table.grace,
+                     "started": msg.table.started, "open": msg.table.open}
         info = ev.PeerInfo(msg.node, msg.name, peer_addr, rules.to_dict(), msg.busy,
-                           tuple(msg.sessions))
+                           tuple(msg.tags), table=table)
+        self._seen(msg.node, info, known, now)
+
+    def _seen(self, node: int, info: ev.PeerInfo, known: _Peer | None, now: float) -> None:
+        """Take in a peer's announcement; say when two peers announce the same name."""
+        twins = [p for n, p in self.peers.items() if n != node and p.info.name == info.name]
+        info = replace(info, same_name=bool(twins))
+        for twin in twins:
+            if not twin.info.same_name:
+                twin.info = replace(twin.info, same_name=True)
+                self._emit(ev.PeerSeen(twin.info, now))
         if known is None:
-            self.peers[msg.node] = _Peer(info, now, now)
+            self.peers[node] = _Peer(info, now, now)
             self._emit(ev.PeerSeen(info, now))
             return
         known.last_seen = now
@@ -317,6 +461,15 @@ class Lobby:
             known.info = info
             known.addr_seen = now
             self._emit(ev.PeerSeen(info, now))
+
+    def _on_old_announce(self, data: bytes, addr: Addr, now: float) -> None:
+        old = decode_old_announce(data)
+        if old is None or old.node == self.node:
+            return
+        info = ev.PeerInfo(old.node, old.name, addr, {},
+                           incompatible=f"runs an older durak (LAN protocol {old.version}); "
+                           "both players need the same version")
+        self._seen(old.node, info, self.peers.get(old.node), now)
 
     def _peer_from(self, node: int, name: str, addr: Addr, rules: Rules) -> ev.PeerInfo:
         known = self.peers.get(node)
@@ -337,13 +490,41 @@ class Lobby:
             self.drops["malformed"] += 1
             return
         peer = replace(self._peer_from(msg.node, msg.name, addr, rules), addr=addr)
-        inv = _Invitation(msg.invite, peer, False, rules, now, peer_key=msg.key, state="received")
+        inv = _Invitation(msg.invite, peer, False, rules, now, commit=msg.commit,
+                          wants_pin=bool(msg.spake), inviter_spake=msg.spake, state="received",
+                          table=msg.table, seat=msg.seat)
         self.invitations[msg.invite] = inv
-        if rules.players != 2:
-            self._answer(inv, False, "LAN games are for 2 players", b"", now)
-            self._close(inv, "the invitation was for more than 2 players", now)
+        if not 0 < msg.seat < rules.players or (msg.table == 0 and rules.players != 2):
+            self._answer(inv, False, "an invitation for a seat the rules do not have", b"",
+                         now)
+            self._close(inv, f"the invitation offered seat {msg.seat} of {rules.players}", now)
             return
-        self._emit(ev.InviteReceived(msg.invite, peer, rules, now))
+        join = self.joins.get(msg.table) if msg.table else None
+        if msg.table and (join is None or join.host.node != msg.node):
+            self._answer(inv, False, "we did not ask to join that table", b"", now)
+            self._close(inv, "an unrequested seat", now, force=True)
+            return
+        if join is not None and not inv.wants_pin:
+            del self.joins[msg.table]  # the seat we asked for: take it
+            self.accept(msg.invite, now)
+            return
+        self._emit(ev.InviteReceived(msg.invite, peer, rules, now, pin=inv.wants_pin,
+                                     table=msg.table, seat=msg.seat))
+
+    def _on_join(self, msg: Join, addr: Addr, now: float) -> None:
+        self._send(Ack(self.node, msg.node, msg.table, "join"), addr)
+        table = self.table
+        if table is None or table.table != msg.table:
+            self._send(Cancel(self.node, msg.node, msg.table, "no such table here"), addr)
+            return
+        if (msg.node, msg.table) in self._join_requests:
+            self.drops["duplicate"] += 1
+            return
+        self._join_requests[(msg.node, msg.table)] = now
+        peer = self._peer_from(msg.node, msg.name, addr, self.rules)
+        if msg.node not in self.peers:  # a joiner we have not heard announce yet
+            self.peers[msg.node] = _Peer(replace(peer, addr=addr), now, now)
+        self._emit(ev.JoinRequested(msg.table, self.peers[msg.node].info, msg.team, now))
 
     def _on_answer(self, msg: Answer, addr: Addr, now: float) -> None:
         inv = self.invitations.get(msg.invite)
@@ -359,22 +540,118 @@ class Lobby:
             return
         assert inv.keypair is not None
         try:
-            key = inv.keypair.shared_key(msg.key, inv.invite)
+            shared = inv.keypair.exchange(msg.key)
+            pin_key = b""
+            if inv.pin is not None:
+                pin_key = inv.pin.key(msg.spake)
         except ValueError:
+            self._send_cancel(inv, now)
             self._close(inv, "the answer's key is invalid", now)
             return
+        inv.invitee_key = msg.key
+        inv.invitee_spake = msg.spake
+        inv.key = session_key(shared, pin_key, inv.invite)
+        proof = pairing_proof(inv.key, True, self._transcript(inv))
+        inv.peer = replace(inv.peer, addr=addr)
+        inv.message = encode_discovery(Confirm(self.node, inv.peer.node, inv.invite,
+                                               inv.inviter_key, proof))
+        inv.state = "confirming"
+        inv.next_send = now
+        inv.interval = self.config.retry_first
+        inv.sent_since = now
+
+    @staticmethod
+    def _transcript(inv: _Invitation) -> bytes:
+        return transcript(inv.invite, inv.inviter_key, inv.invitee_key, inv.inviter_spake,
+                          inv.invitee_spake)
+
+    def _on_confirm(self, msg: Confirm, addr: Addr, now: float) -> None:
+        inv = self.invitations.get(msg.invite)
+        if inv is None or inv.outgoing or inv.peer.node != msg.node or not inv.accepted:
+            self.drops["stranger"] += 1
+            return
+        if inv.paired:  # a copy: our Paired was lost
+            self._out.append((inv.paired, addr))
+            return
+        if inv.state != "answering":
+            self.drops["duplicate"] += 1
+            return
+        failure = ""
+        if key_commitment(msg.key) != inv.commit:
+            failure = "the inviter's key does not match its commitment: someone is in the middle"
+        else:
+            inv.inviter_key = msg.key
+            assert inv.keypair is not None
+            try:
+                shared = inv.keypair.exchange(msg.key)
+                pin_key = inv.pin.key(inv.inviter_spake) if inv.pin is not None else b""
+            except ValueError:
+                failure = "the inviter's key is invalid"
+            else:
+                inv.key = session_key(shared, pin_key, inv.invite)
+                if not proof_ok(inv.key, True, self._transcript(inv), msg.proof):
+                    failure = ("the PIN does not match, or someone is in the middle"
+                               if inv.pin is not None else
+                               "the pairing proof is wrong: someone is in the middle")
+        if failure:
+            inv.paired = encode_discovery(Paired(self.node, inv.peer.node, inv.invite, False,
+                                                 b"", failure))
+            self._out.append((inv.paired, addr))
+            inv.state = "done"
+            inv.message = b""
+            self._close(inv, f"pairing failed: {failure}", now, force=True)
+            return
+        proof = pairing_proof(inv.key, False, self._transcript(inv))
+        inv.paired = encode_discovery(Paired(self.node, inv.peer.node, inv.invite, True, proof))
+        self._out.append((inv.paired, addr))
         inv.state = "done"
         inv.message = b""
         peer = replace(inv.peer, addr=addr)
-        self._emit(ev.SessionAgreed(inv.invite, True, peer, key, inv.rules, now))
+        self._emit(ev.SessionAgreed(inv.invite, False, peer, inv.key, inv.rules, now,
+                                    self._sas(inv), inv.pin is not None, inv.table, inv.seat))
+
+    def _on_paired(self, msg: Paired, addr: Addr, now: float) -> None:
+        inv = self.invitations.get(msg.invite)
+        if inv is None or not inv.outgoing or inv.peer.node != msg.node:
+            self.drops["stranger"] += 1
+            return
+        if inv.state != "confirming":
+            self.drops["duplicate"] += 1
+            return
+        inv.state = "done"
+        inv.message = b""
+        if not msg.ok:
+            self._close(inv, f"pairing failed: {msg.reason or 'refused by the invitee'}", now,
+                        force=True)
+            return
+        if not proof_ok(inv.key, False, self._transcript(inv), msg.proof):
+            failure = ("the PIN does not match, or someone is in the middle"
+                       if inv.pin is not None else "the invitee's proof is wrong: someone is "
+                       "in the middle")
+            self._close(inv, f"pairing failed: {failure}", now, force=True)
+            return
+        peer = replace(inv.peer, addr=addr)
+        self._emit(ev.SessionAgreed(inv.invite, True, peer, inv.key, inv.rules, now,
+                                    self._sas(inv), inv.pin is not None, inv.table, inv.seat))
+
+    @staticmethod
+    def _sas(inv: _Invitation) -> str:
+        return short_auth_string(inv.invite, inv.inviter_key, inv.invitee_key)
 
     def _on_cancel(self, msg: Cancel, addr: Addr, now: float) -> None:
         self._send(Ack(self.node, msg.node, msg.invite, "cancel"), addr)
+        join = self.joins.get(msg.invite)
+        if join is not None and join.host.node == msg.node:  # no seat for us
+            del self.joins[msg.invite]
+            self._emit(ev.InviteClosed(msg.invite, join.host, True,
+                                       msg.reason or "the host gave no seat", now))
+            return
         inv = self.invitations.get(msg.invite)
         if inv is None or inv.outgoing or inv.peer.node != msg.node:
             return
-        if inv.state == "received":
-            self._close(inv, "cancelled by the inviter", now)
+        if inv.state in ("received", "answering"):
+            inv.message = b""
+            self._close(inv, "cancelled by the inviter", now, force=True)
         elif inv.accepted and not inv.cancelled:
             # We accepted, but the inviter had already given up: the session we started
             # has nobody on the other side; the driver closes it on this event.
@@ -382,13 +659,21 @@ class Lobby:
             self._emit(ev.InviteClosed(inv.invite, inv.peer, False, "cancelled by the inviter",
                                        now))
 
-    def _on_ack(self, msg: Ack, now: float) -> None:
+    def _on_ack(self, msg: Ack | Join, now: float) -> None:
+        if isinstance(msg, Join):  # pragma: no cover (dispatched to _on_join)
+            return
+        join = self.joins.get(msg.invite)
+        if msg.what == "join" and join is not None and join.host.node == msg.node:
+            join.acked = True
+            return
         inv = self.invitations.get(msg.invite)
         if inv is None or inv.peer.node != msg.node:
             self.drops["stranger"] += 1
             return
         if msg.what == "invite" and inv.state == "calling":
             inv.state = "ringing"
+        elif (msg.what, inv.state) == ("answer", "answering") and inv.accepted:
+            inv.message = b""  # received: now the inviter's Confirm is awaited
         elif (msg.what, inv.state) in (("answer", "answering"), ("cancel", "cancelling")):
             inv.state = "done"
             inv.message = b""
@@ -402,9 +687,9 @@ class Lobby:
         return inv
 
     def _answer(self, inv: _Invitation, accept: bool, reason: str, key: bytes,
-                now: float) -> None:
+                now: float, spake: bytes = b"") -> None:
         inv.message = encode_discovery(
-            Answer(self.node, inv.peer.node, inv.invite, accept, reason, key)
+            Answer(self.node, inv.peer.node, inv.invite, accept, reason, key, spake)
         )
         inv.state = "answering"
         inv.next_send = now
@@ -418,10 +703,11 @@ class Lobby:
         inv.interval = self.config.retry_first
         inv.sent_since = now
 
-    def _close(self, inv: _Invitation, reason: str, now: float) -> None:
+    def _close(self, inv: _Invitation, reason: str, now: float, force: bool = False) -> None:
         if not inv.cancelled:
             inv.cancelled = True
-            if inv.state in ("calling", "ringing", "received"):
+            closing = force or inv.state in ("calling", "ringing", "received", "confirming")
+            if closing and inv.state != "cancelling":
                 inv.state = "done"
             self._emit(ev.InviteClosed(inv.invite, inv.peer, inv.outgoing, reason, now))
 
@@ -431,14 +717,16 @@ class Lobby:
         ):
             self._send_cancel(inv, now)
             self._close(inv, "no answer", now)
-        if inv.state in ("answering", "cancelling") and (
+        if inv.state in ("answering", "confirming", "cancelling") and (
             now >= inv.sent_since + self.config.give_up_after
         ):
+            if inv.state == "confirming":
+                self._close(inv, "the pairing was never confirmed", now, force=True)
+            elif inv.state == "answering" and inv.accepted:
+                self._close(inv, "the inviter never confirmed", now, force=True)
             inv.state = "done"
             inv.message = b""
-        if inv.message and inv.state in ("calling", "answering", "cancelling") and (
-            now >= inv.next_send
-        ):
+        if inv.message and inv.state in _RESENDING and now >= inv.next_send:
             self._out.append((inv.message, inv.peer.addr))
             inv.next_send = now + inv.interval
             inv.interval = min(self.config.retry_max, inv.interval * 2)

@@ -85,9 +85,19 @@ class ReliableChannel(Generic[F]):
         """
         self._next_seq = 1
         self._unacked: dict[int, _Outgoing] = {}
+        self._earliest: float | None = None  # the soonest next_send within the flight
         self._expected = 1
         self._held: dict[int, Frame] = {}
         self.ack_due = False
+
+    def _recompute(self) -> None:
+        earliest: float | None = None
+        for count, item in enumerate(self._unacked.values()):
+            if count >= self.flight:
+                break
+            if earliest is None or item.next_send < earliest:
+                earliest = item.next_send
+        self._earliest = earliest
 
     # ---------------------------------------------------------------- sending
 
@@ -96,6 +106,8 @@ class ReliableChannel(Generic[F]):
         numbered = msgspec.structs.replace(frame, seq=self._next_seq)
         self._unacked[self._next_seq] = _Outgoing(numbered, next_send=now)
         self._next_seq += 1
+        if len(self._unacked) <= self.flight and (self._earliest is None or now < self._earliest):
+            self._earliest = now
         return numbered
 
     @property
@@ -106,6 +118,8 @@ class ReliableChannel(Generic[F]):
     def due(self, now: float) -> list[Frame]:
         """Frames to send now (first sends and retransmissions), in sequence order."""
         out: list[Frame] = []
+        if self._earliest is None or self._earliest > now:
+            return out  # nothing is due (the common case, asked after every input)
         for count, item in enumerate(self._unacked.values()):
             if count >= self.flight:
                 break
@@ -117,16 +131,12 @@ class ReliableChannel(Generic[F]):
                 backoff = self.rto * (2 ** min(item.tries - 1, 16))
                 item.next_send = now + min(self.config.maximum, backoff)
                 out.append(item.frame)
+        self._recompute()
         return out
 
     def next_timer(self) -> float | None:
         """When the earliest unacknowledged frame is due again."""
-        times = [
-            item.next_send
-            for count, item in enumerate(self._unacked.values())
-            if count < self.flight
-        ]
-        return min(times, default=None)
+        return self._earliest
 
     def on_ack(self, ack: int, sack: list[int], now: float) -> None:
         """The peer holds every frame up to ``ack`` and those in ``sack``."""
@@ -140,6 +150,8 @@ class ReliableChannel(Generic[F]):
             if item.tries == 1:  # Karn: a resent frame's ack is ambiguous
                 rtt = now - item.last_sent
                 sample = rtt if sample is None else min(sample, rtt)
+        if acked:
+            self._recompute()
         if sample is not None:
             self._update_rto(max(sample, 0.0))
 

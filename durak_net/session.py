@@ -1,4 +1,4 @@
-"""One game session between two peers, as a state machine with no I/O.
+"""One table's game session, from one seat, as a state machine with no I/O.
 
 Like h11 or aioquic: bytes and a clock go in, bytes and events come out; no sockets,
 no threads, no clock reads.  The driver (:class:`~durak_net.node.LanNode` over UDP, or
@@ -14,18 +14,24 @@ the in-memory link of the tests) calls
 The application calls :meth:`Session.act` for its seat's moves and
 :meth:`Session.start_next_game` for a rematch.
 
-How the two peers stay in agreement:
+**A table** has 2 to 6 seats.  The host (seat 0) orders every action into one log
+(the *sequencer*) and is the hub: every other seat has one :class:`~durak_net.link.Link`
+with it, and the host passes on what the others need (deal messages, entries).  A game
+between two notebooks is a table of two.  Messages a seat authors for the others (its
+deal messages, its proposals) are signed with its own key
+(:mod:`durak_net.identity`), so the host cannot speak for another seat.
 
-* The inviting peer is the **sequencer** (seat 0): it orders every action into one log.
-  The other, the **follower** (seat 1), proposes its actions; the sequencer checks
-  each with durak_core and appends it, or refuses it with the reason.
-* Both validate every entry with durak_core, and every entry carries the state hash
-  after it; an illegal or forged entry, or a different hash, is reported as a desync
-  (:class:`~durak_net.events.DesyncDetected`), never applied silently.
-* The deck comes from a :class:`~durak_net.dealer.Dealer` (commit/reveal by default).
-* Frames travel over a :class:`~durak_net.reliable.ReliableChannel`; packets are
-  authenticated with the session key; a peer that restarts from its journal starts a
-  new *epoch*, both streams restart, and each side sends what the other lacks.
+**Hidden hands.** Each seat holds only its own view of the game (``self.game`` is a
+:meth:`~durak_core.Game.view`): the deck is dealt by mental poker
+(:class:`~durak_net.dealer.MentalDealer`), a card reaches a hand when every other seat
+publishes its key for it, and leaves a hidden hand only with its holder's key, which
+proves it was dealt there.  Log entries carry the hash of the *public* state, which
+every view shares.  When a game ends (or stops on a fault), every seat publishes its
+seed and each audits the whole game (:mod:`durak_net.audit`).
+
+Every entry is validated by every seat: an illegal or forged entry, a different hash,
+a card not proven, a proposal that shows the host told seats different logs: the game
+stops and is audited, never silently diverges.
 """
 
 from __future__ import annotations
@@ -33,50 +39,66 @@ from __future__ import annotations
 import hashlib
 import os
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from durak_core import Action, Game, IllegalAction, Pass, Rules, parse_action
+from durak_core import (
+    Action,
+    Attack,
+    Card,
+    Defend,
+    Game,
+    IllegalAction,
+    Pass,
+    Rules,
+    Take,
+    Transfer,
+    parse_action,
+)
+from durak_core.events import Drew
 
+from . import escrow
 from . import events as ev
-from .crypto import Entropy, mac, mac_ok
-from .dealer import DealContext, Dealer, DealerFactory, DealError, commit_reveal_dealer
-from .reliable import ReliableChannel, RtoConfig
+from .audit import Stop, Verdict, audit
+from .crypto import Entropy
+from .dealer import DealContext, DealFault, MentalDealer, Reveal
+from .identity import Identity, verify
+from .link import Addr, Link
+from .reliable import RtoConfig
 from .wire import (
-    KIND_SESSION,
-    MAX_DATAGRAM,
-    SESSION_PREFIX,
-    TAG_BYTES,
     Bye,
     Deal,
-    Desync,
     Entry,
+    Fault,
     Frame,
-    Packet,
+    Hello,
     Propose,
     Refused,
+    SeatInfo,
+    Seating,
+    Status,
     Sync,
     WireError,
-    check_header,
-    decode_packet_body,
-    encode_packet_body,
-    encoded_size,
-    session_header,
+    session_id_of,
 )
+from .words import WORDS
 
-Addr = tuple[str, int]
+JOURNAL_VERSION = 3
+HOST = 0
 
-#: Bytes of a packet besides its frames (header, tag, epochs, numbers, a full sack).
-_PACKET_OVERHEAD = SESSION_PREFIX + 48 + 32 * 9
-#: Packet numbers remembered behind the newest one: within it a late packet is told
-#: from a replay; anything older is dropped (as IPsec and DTLS do).
-REPLAY_WINDOW = 64
-_WINDOW_MASK = (1 << REPLAY_WINDOW) - 1
+#: Builds the dealer of one game (``seed``: restore one from the journal).
+DealerFactory = Callable[[DealContext, "bytes | None"], MentalDealer]
+
+
+def mental_dealer(context: DealContext, seed: bytes | None = None) -> MentalDealer:
+    """The default :data:`DealerFactory`."""
+    return MentalDealer(context, seed)
 
 
 class Role(str, Enum):
-    """Who orders the log: the inviter (sequencer, seat 0) or the invitee (follower, seat 1)."""
+    """Who orders the log: the host (sequencer, seat 0) or a seated player (follower)."""
 
     SEQUENCER = "sequencer"
     FOLLOWER = "follower"
@@ -95,26 +117,46 @@ class SessionConfig:
 
     #: Send a packet at least this often (seconds) so the peer knows we are alive.
     heartbeat: float = 1.0
-    #: Declare the peer lost after this long without a valid packet.
+    #: Declare a peer lost after this long without a valid packet.
     lost_after: float = 3.0
-    #: Retransmission timing of the reliable stream.
+    #: Retransmission timing of the reliable streams.
     rto: RtoConfig = field(default_factory=RtoConfig)
     #: Propose our seat's pass by ourselves when it is our only legal action
     #: (durak_core requires that explicit pass; nobody should have to click it).
     auto_pass: bool = True
-    #: After saying goodbye, keep acknowledging the peer for this long.
+    #: After saying goodbye, keep acknowledging for this long.
     linger: float = 5.0
     #: Give up waiting for the goodbye to be acknowledged after this long.
     close_timeout: float = 2.0
+    #: A seat that is connected but has not published its seed this long after the
+    #: game ended refuses the audit.
+    audit_timeout: float = 30.0
 
 
 @dataclass(frozen=True)
 class LogEntry:
-    """One applied action: its text, the full-state hash after it, its proposal id."""
+    """One applied action: its text, the public-state hash after it, its proposal id,
+    the reveals of the cards it opened (``(position, key)``) and, for another seat's
+    proposal, what that seat signed (``seen``, ``seen_hash``, ``sig``)."""
 
     action: str
     hash: bytes
     pid: int = 0
+    reveals: tuple[tuple[int, bytes], ...] = ()
+    seen: int = 0
+    seen_hash: bytes = b""
+    sig: bytes = b""
+    forced: str = ""
+
+
+@dataclass
+class Player:
+    """Who sits at a seat, as the table knows it."""
+
+    seat: int
+    name: str
+    sign_key: bytes = b""
+    kind: str = "open"  # host, player, bot, open
 
 
 def log_hash(entries: list[LogEntry]) -> str:
@@ -123,8 +165,50 @@ def log_hash(entries: list[LogEntry]) -> str:
     return hashlib.blake2b(text, digest_size=16).hexdigest()
 
 
+def action_cards(action: Action) -> list[Card]:
+    """The cards an action takes out of its player's hand or shows from it."""
+    if isinstance(action, Attack):
+        return [action.card, *action.more]
+    if isinstance(action, Defend | Transfer):
+        return [action.card]
+    return []
+
+
+def table_words(table: int, keys: list[bytes]) -> str:
+    """``BLAKE2b-256("durak-lan v3 table" || u64be(table) || ([seat] || key) for every
+    seat in order)``, its first four bytes as words (section 5 of the protocol)."""
+    data = b"durak-lan v3 table" + _u64(table)
+    for seat, key in enumerate(keys):
+        data += bytes([seat]) + key
+    digest = hashlib.blake2b(data, digest_size=32).digest()
+    return " ".join(WORDS[b] for b in digest[:4])
+
+
+def _u64(n: int) -> bytes:
+    return n.to_bytes(8, "big")
+
+
+def deal_signed(table: int, game: int, seat: int, data: bytes) -> list[bytes]:
+    """What a seat signs for one of its deal messages (section 8 of the protocol)."""
+    return [b"durak-lan v3 deal", _u64(table), game.to_bytes(4, "big"), bytes([seat]), data]
+
+
+def proposal_signed(table: int, game: int, seat: int, pid: int, action: str,
+                    reveals: list[tuple[int, bytes]], seen: int, seen_hash: bytes) -> list[bytes]:
+    """What a seat signs for one of its proposals (section 7 of the protocol)."""
+    opened = b"".join(bytes([p]) + k for p, k in reveals)
+    return [b"durak-lan v3 propose", _u64(table), game.to_bytes(4, "big"), bytes([seat]),
+            _u64(pid), action.encode() + b"\x00", bytes([len(reveals)]) + opened,
+            seen.to_bytes(4, "big"), seen_hash]
+
+
 class Session:
-    """A two-peer game session (see the module docstring)."""
+    """One seat's side of a table (see the module docstring).
+
+    The two-seat constructor: ``role`` says which side of an invitation we are (the
+    inviter hosts, seat 0); ``sid``, ``key``, ``peer_addr`` are the pairing's.  Tables of
+    more seats are made with :meth:`host_table` and joined with ``table`` and ``seat``.
+    """
 
     def __init__(
         self,
@@ -136,82 +220,246 @@ class Session:
         now: float,
         *,
         entropy: Entropy = os.urandom,
-        dealer_factory: DealerFactory = commit_reveal_dealer,
+        dealer_factory: DealerFactory = mental_dealer,
         config: SessionConfig | None = None,
         peer_name: str = "",
         name: str = "",
+        sas: str = "",
+        table: int | None = None,
+        seat: int | None = None,
+        identity: Identity | None = None,
         _restoring: bool = False,
     ) -> None:
-        if rules.players != 2:
-            raise ValueError(f"a LAN session is for 2 players, not {rules.players}")
         if len(key) != 32:
             raise ValueError("the session key has 32 bytes")
-        self.sid = sid
         self.role = Role(role)
-        self.seat = 0 if self.role is Role.SEQUENCER else 1
-        self.peer_seat = 1 - self.seat
+        host = self.role is Role.SEQUENCER
+        if seat is None:
+            seat = HOST if host else 1
+        if not 0 <= seat < rules.players or (seat == HOST) != host:
+            raise ValueError(f"seat {seat} of a {rules.players}-seat table, as "
+                             f"{self.role.value}")
+        if rules.players > 2 and table is None and not host:
+            raise ValueError("a table of more than two seats is joined with its table id")
+        self._setup(table if table is not None else sid, rules, seat, now, entropy=entropy,
+                    dealer_factory=dealer_factory, config=config, name=name,
+                    identity=identity, restoring=_restoring)
+        if host:
+            self.players[1] = Player(1, peer_name, b"", "player")
+            self._open_link(sid, key, 1, peer_addr, now, peer_name, sas)
+            if not _restoring and rules.players == 2:
+                self._seating(now, start=True)
+        else:
+            self.players[HOST] = Player(HOST, peer_name, b"", "host")
+            self._open_link(sid, key, HOST, peer_addr, now, peer_name, sas)
+
+    @classmethod
+    def host_table(cls, table: int, rules: Rules, now: float, *, name: str = "",
+                   entropy: Entropy = os.urandom, dealer_factory: DealerFactory = mental_dealer,
+                   config: SessionConfig | None = None, clock: int = 0, grace: int = 60,
+                   identity: Identity | None = None) -> Session:
+        """A table we host, with no player seated yet (see :meth:`seat_player`)."""
+        session = cls.__new__(cls)
+        session.role = Role.SEQUENCER
+        session._setup(table, rules, HOST, now, entropy=entropy, dealer_factory=dealer_factory,
+                       config=config, name=name, identity=identity, restoring=False)
+        session.clock, session.grace = clock, grace
+        return session
+
+    def _setup(self, table: int, rules: Rules, seat: int, now: float, *, entropy: Entropy,
+               dealer_factory: DealerFactory, config: SessionConfig | None, name: str,
+               identity: Identity | None, restoring: bool) -> None:
+        self.sid = table
+        self.table = table
+        self.seat = seat
         self.rules = rules
-        self.peer_addr = peer_addr
-        self.peer_name = peer_name
         self.name = name
         self.config = config or SessionConfig()
-        self._key = key
         self._entropy = entropy
         self._dealer_factory = dealer_factory
-        self._header = session_header(sid)
-        # The tag covers the sender's role, so a datagram reflected back to its own
-        # sender (same key, same session) fails authentication.
-        self._my_label = self.role.value.encode()
-        self._peer_label = (
-            Role.FOLLOWER if self.role is Role.SEQUENCER else Role.SEQUENCER
-        ).value.encode()
-        #: Datagrams dropped, by reason (malformed, oversized, foreign, unknown_session,
-        #: bad_mac, stale, duplicate...); never raised.
-        self.drops: Counter[str] = Counter()
-        self.stats: Counter[str] = Counter()
-        self.channel: ReliableChannel[Frame] = ReliableChannel(self.config.rto)
+        self.identity = identity or Identity.generate(entropy)
+        self.clock = 0
+        self.grace = 60
+        self.players: dict[int, Player] = {
+            s: Player(s, "", b"", "open") for s in range(rules.players)
+        }
+        self.players[seat] = Player(seat, name, self.identity.public,
+                                    "host" if seat == HOST else "player")
+        #: The stream to each other seat (the host) or to the host (a seated player).
+        self.links: dict[int, Link] = {}
+        self._by_sid: dict[int, Link] = {}
+        self._pairing: dict[int, tuple[str, str]] = {}  # seat -> (name, sas)
+        self._drops: Counter[str] = Counter()
+        self._stats: Counter[str] = Counter()
         self.epoch = 1
-        self.peer_epoch = 0
-        self._pn = 0
-        self._peer_pn = -1
-        self._seen_pns = 0  # bit k: packet number _peer_pn - k has arrived
-        self._last_recv = now
-        self._last_send = float("-inf")
-        self.lost = False
+        self.started = False
         self.closed = False
         self._closing_since: float | None = None
         self._linger_until: float | None = None
         self.close_reason = ""
+        self._catch_up: set[int] = set()
+        #: Host: a player left after play began; the table ends after the audit.
+        self._ending = ""
+        #: When each seat's move clock runs out (``now`` of this seat's driver).
+        self.deadlines: dict[int, float] = {}
+        #: Seats that are not simply playing: ``"lost"`` (its connection), ``"left"``.
+        self.seat_state: dict[int, str] = {}
+        #: How often each seat was the durak in this table's finished games.
+        self.duraks: Counter[int] = Counter()
+        #: Host: since when each lost seat has been silent.
+        self._lost_since: dict[int, float] = {}
+        #: Seats a bot plays while their player is away (the host runs the bot).
+        self.bots: set[int] = set()
+        #: Host: seats told their time was up for a lead, and in which state.
+        self._nudged: dict[int, tuple[int, int]] = {}
         # games
         self.game_no = 0
+        #: Our seat's view of the current game (never the full game).
         self.game: Game | None = None
         self.logs: dict[int, list[LogEntry]] = {}
-        self.dealers: dict[int, Dealer] = {}
+        self.dealers: dict[int, MentalDealer] = {}
+        #: Every deal message of every seat, as signed (the host resends them).
+        self._deal_log: dict[int, list[Deal]] = {}
         self._broken: set[int] = set()
-        self._previous_durak: int | None = None
+        self._stops: dict[int, Stop] = {}
+        self._faults: dict[int, Fault] = {}
+        #: Audit verdicts by game.
+        self.audits: dict[int, Verdict] = {}
+        self._audit_due: dict[int, float] = {}
         self._requested: set[int] = set()
         # proposals
         self._next_pid = 1
         self.pending: dict[int, Action] = {}
-        self._handled: dict[int, str | None] = {}
-        self._catch_up = False
+        self._pending_frames: dict[int, Propose] = {}
+        self._handled: dict[tuple[int, int], str | None] = {}
+        self._proposed: dict[tuple[int, int], tuple[int, str]] = {}
+        #: Actions the host refused in the current state: text -> reason.
+        self.refused: dict[str, str] = {}
+        self._refused_state: tuple[int, int] = (0, -1)
+        self._last_events: list[Any] = []
         self._finished_reported = 0
+        self._replaying = restoring
         self._events: list[Any] = []
         self._journal: list[dict[str, Any]] = []
-        if not _restoring:
+        if not restoring:
             self._record(
-                t="session",
-                sid=sid,
-                role=self.role.value,
-                key=key.hex(),
-                rules=rules.to_dict(),
-                peer_addr=list(peer_addr),
-                peer_name=peer_name,
-                name=name,
+                t="session", version=JOURNAL_VERSION, table=table, seat=seat,
+                role=self.role.value, rules=rules.to_dict(), name=name,
+                identity=self.identity.private.hex(),
             )
             self._record(t="epoch", epoch=self.epoch)
-            self.channel.push(Sync(0, 0, 0), now)
-            self.start_next_game(now)
+
+    # ================================================================ seating
+
+    def _open_link(self, sid: int, key: bytes, seat: int, addr: Addr, now: float,
+                   name: str, sas: str, kind: str = "player") -> Link:
+        link = Link(sid, key, self.seat, seat, addr, now, self.config.rto, self.epoch)
+        self.links[seat] = link
+        self._by_sid[sid] = link
+        self._pairing[seat] = (name, sas)
+        self._record(t="link", sid=sid, key=key.hex(), seat=seat, addr=list(addr), name=name,
+                     sas=sas, kind=kind)
+        if not self._replaying:
+            link.push(Sync(0, self.game_no, len(self.log)), now)
+            if self.seat != HOST:
+                link.push(Hello(0, self.seat, self.name or "player", self.identity.public), now)
+        return link
+
+    def seat_player(self, sid: int, key: bytes, addr: Addr, seat: int, name: str, now: float,
+                    sas: str = "", kind: str = "player") -> None:
+        """Host: a player paired for ``seat`` (its key arrives in its Hello); ``kind``
+        ``"bot"`` for a bot the host runs (every seat sees it labelled so)."""
+        if self.seat != HOST:
+            raise SessionError("only the host seats players")
+        if self.started:
+            raise SessionError("the game has started")
+        if seat in self.links or not 0 < seat < self.rules.players:
+            raise SessionError(f"seat {seat} is not free")
+        self.players[seat] = Player(seat, name, b"", kind)
+        self._open_link(sid, key, seat, addr, now, name, sas, kind)
+        self._seating(now)
+
+    def free_seats(self) -> list[int]:
+        """Seats nobody holds yet (host)."""
+        return [s for s, p in sorted(self.players.items()) if p.kind == "open"]
+
+    def start(self, now: float) -> None:
+        """Host: the table is full; deal game 1 (every seat learns it from the Seating)."""
+        if self.seat != HOST:
+            raise SessionError("only the host starts the table")
+        if self.started:
+            return
+        missing = [s for s, p in self.players.items() if not p.sign_key]
+        if missing:
+            raise SessionError("every seat must be taken (and have said hello) first: "
+                               f"seat{'s' if len(missing) > 1 else ''} "
+                               f"{', '.join(map(str, missing))} not yet")
+        self._seating(now, start=True)
+
+    def _seating(self, now: float, start: bool = False) -> None:
+        """Host: tell every seat who sits where (and, with ``start``, begin)."""
+        if start and not self.started:
+            missing = [s for s, p in self.players.items() if not p.sign_key]
+            if missing:  # a two-seat game starts once the other's Hello is in
+                self._start_when_ready = True
+                start = False
+        seats = [SeatInfo(p.seat, p.name[:40], p.sign_key, p.kind)
+                 for _, p in sorted(self.players.items())]
+        frame = Seating(0, self.table, seats, self.clock, self.grace, start or self.started)
+        for link in self.links.values():
+            self._push_to(link, frame, now)
+        if start and not self.started:
+            self._record(t="start")
+            self._begin_play(now)
+
+    def _begin_play(self, now: float) -> None:
+        self.started = True
+        self.start_next_game(now)
+
+    def _on_hello(self, link: Link, frame: Hello, now: float) -> None:
+        if self.seat != HOST or frame.seat != link.peer_seat:
+            self._violation(f"a hello for seat {frame.seat} on seat {link.peer_seat}'s link", now)
+            return
+        player = self.players[frame.seat]
+        if player.sign_key and player.sign_key != frame.sign_key:
+            self._violation(f"seat {frame.seat} changed its signing key", now)
+            return
+        player.name, player.sign_key = frame.name, frame.sign_key
+        if player.kind == "open":
+            player.kind = "player"
+        self._record(t="hello", seat=frame.seat, name=frame.name, key=frame.sign_key.hex())
+        if getattr(self, "_start_when_ready", False) and all(
+            p.sign_key for p in self.players.values()
+        ):
+            self._start_when_ready = False
+            self._seating(now, start=True)
+        else:
+            self._seating(now)
+        self._emit(ev.SeatTaken(self.sid, frame.seat, frame.name, now))
+
+    def _on_seating(self, frame: Seating, now: float) -> None:
+        if self.seat == HOST:
+            self._violation("a seated player sent the seating", now)
+            return
+        for info in frame.seats:
+            if info.seat == self.seat:
+                if info.sign_key and info.sign_key != self.identity.public:
+                    self._violation("the host seated another key at our seat", now)
+                    return
+                continue
+            old = self.players.get(info.seat)
+            if old is not None and old.sign_key and info.sign_key != old.sign_key:
+                self._violation(f"the host changed seat {info.seat}'s signing key", now)
+                return
+            self.players[info.seat] = Player(info.seat, info.name, info.sign_key, info.kind)
+        self.clock, self.grace = frame.clock, frame.grace
+        self._record(t="seating", seats=[[i.seat, i.name, i.sign_key.hex(), i.kind]
+                                         for i in frame.seats], clock=frame.clock,
+                     grace=frame.grace, start=frame.start)
+        self._emit(ev.TableChanged(self.sid, tuple((i.seat, i.name, i.kind) for i in frame.seats),
+                                   frame.start, now))
+        if frame.start and not self.started:
+            self._begin_play(now)
 
     # ================================================================ public API
 
@@ -222,18 +470,129 @@ class Session:
 
     @property
     def in_game(self) -> bool:
-        """Is a game dealt and not over (nor broken by a desync)?"""
+        """Is a game dealt and not over (nor stopped)?"""
         return (
             self.game is not None and not self.game.is_over and self.game_no not in self._broken
         )
+
+    @property
+    def closing(self) -> bool:
+        """Is the session closed, or saying goodbye (no new game can start)?"""
+        return self.closed or self._closing_since is not None
+
+    @property
+    def dealer(self) -> MentalDealer | None:
+        """The current game's dealer (our keys and what we know of the cards)."""
+        return self.dealers.get(self.game_no)
+
+    @property
+    def waiting_for_cards(self) -> bool:
+        """Have we drawn cards whose keys have not all arrived yet?"""
+        dealer = self.dealer
+        return self.in_game and dealer is not None and dealer.waiting_for_cards
+
+    @property
+    def table_words(self) -> str:
+        """Four words everybody at the table compares: a hash of the table id and every
+        seat's signing key ("" until every seat's key is known).  A host that showed
+        seats different keys (to speak for one of them) makes them differ."""
+        keys = [self.players[s].sign_key for s in range(self.rules.players)]
+        if not all(keys):
+            return ""
+        return table_words(self.table, keys)
+
+    @property
+    def names(self) -> list[str]:
+        """Each seat's player's name."""
+        return [self.players[s].name or f"seat {s}" for s in range(self.rules.players)]
+
+    # --- the two-seat view of the one link (what the tests and the old API read) ---
+
+    @property
+    def link(self) -> Link:
+        """The only link (a seated player's to the host, a two-seat host's to the other)."""
+        if len(self.links) != 1:
+            raise SessionError(f"this session has {len(self.links)} links")
+        return next(iter(self.links.values()))
+
+    @property
+    def peer_seat(self) -> int:
+        return self.link.peer_seat
+
+    @property
+    def peer_name(self) -> str:
+        return self.players[self.peer_seat].name
+
+    @property
+    def sas(self) -> str:
+        """The pairing words of our (only) link."""
+        return self._pairing.get(self.peer_seat, ("", ""))[1] if len(self.links) == 1 else ""
+
+    @property
+    def channel(self) -> Any:
+        return self.link.channel
+
+    @property
+    def peer_addr(self) -> Addr:
+        return self.link.peer_addr
+
+    @peer_addr.setter
+    def peer_addr(self, addr: Addr) -> None:
+        self.link.peer_addr = addr
+
+    @property
+    def peer_epoch(self) -> int:
+        return self.link.peer_epoch
+
+    @property
+    def lost(self) -> bool:
+        """Is any link lost (for a seated player: the host)?"""
+        return any(link.lost for link in self.links.values())
+
+    @property
+    def _last_recv(self) -> float:
+        return self.link.last_recv
+
+    @property
+    def rendezvous_tag(self) -> bytes:
+        return self.link.rendezvous
+
+    @property
+    def rendezvous_tags(self) -> list[bytes]:
+        """The tags of the links that look for their peer (resumed, or lost)."""
+        return [link.rendezvous for link in self.links.values()
+                if link.lost or link.peer_epoch == 0]
+
+    @property
+    def drops(self) -> Counter[str]:
+        """Datagrams dropped, by reason, over every link; never raised."""
+        total = Counter(self._drops)
+        for link in self.links.values():
+            total.update(link.drops)
+        return total
+
+    @property
+    def stats(self) -> Counter[str]:
+        total = Counter(self._stats)
+        for link in self.links.values():
+            total.update(link.stats)
+        return total
+
+    def sids(self) -> list[int]:
+        """The pairing ids our links' datagrams carry (the node routes by them)."""
+        return list(self._by_sid)
+
+    # ================================================================ commands
 
     def act(self, action: Action, now: float) -> None:
         """Play ``action`` for our seat.
 
         Raises :class:`~durak_core.IllegalAction` (with the reason) if it is not legal
-        in our copy of the game, :class:`SessionError` if the session is closed.  The
-        sequencer applies a legal action at once; the follower proposes it, and
-        learns the outcome from an :class:`~durak_net.events.ActionApplied` or
+        in our view of the game, if our drawn cards are still being opened, if the host
+        refused this very action in this state, or while our previous proposal is on
+        its way; :class:`SessionError` if the session is closed.  The host applies a
+        legal action at once; a seated player proposes it, and learns the outcome from
+        an :class:`~durak_net.events.ActionApplied` or
         :class:`~durak_net.events.ActionRefused` event.
         """
         if self.closed or self._closing_since is not None:
@@ -242,25 +601,38 @@ class Session:
             raise IllegalAction("no game in progress", action)
         if getattr(action, "player", None) != self.seat:
             raise IllegalAction(f"you play seat {self.seat}", action)
+        if self.waiting_for_cards:
+            raise IllegalAction("your drawn cards are still being dealt; a moment", action)
         reason = self.game.why_illegal(action)
         if reason is not None:
             raise IllegalAction(reason, action)
-        if self.role is Role.SEQUENCER:
-            self._append(action, 0, now)
+        if self.seat != HOST:
+            self._check_proposal_allowed(action)
+        dealer = self.dealer
+        assert dealer is not None
+        # The host's move is in the log at once; a proposal opens its cards only when
+        # it comes back as an entry (a refused proposal opens nothing).
+        commit = self.seat == HOST
+        reveals = [r for r in (dealer.reveal(c, commit) for c in action_cards(action))
+                   if r is not None]
+        pairs = [(r.position, r.key) for r in reveals]
+        if self.seat == HOST:
+            self._append(action, 0, pairs, now)
         else:
-            self._propose(action, now)
+            self._propose(action, pairs, now)
 
     def start_next_game(self, now: float, game: int | None = None) -> int:
         """Agree to deal the next game (a rematch); returns its number.
 
-        The game starts when the peer agrees too (it gets a
-        :class:`~durak_net.events.NextGameRequested` event). ``game`` names the
-        game agreed to, e.g. the one of a ``NextGameRequested`` event: agreeing
-        to a game that has already been dealt meanwhile (both sides asked at
-        once) does nothing and returns its number.
+        The game starts when every seat agrees (the others get a
+        :class:`~durak_net.events.NextGameRequested` event). ``game`` names the game
+        agreed to, e.g. the one of a ``NextGameRequested`` event: agreeing to a game
+        that has already been dealt meanwhile does nothing and returns its number.
         """
         if self.closed or self._closing_since is not None:
             raise SessionError("the session is closed")
+        if not self.started:
+            raise SessionError("the table has not started")
         if game is not None and game <= self.game_no:
             return game
         if self.game is not None and not self.game.is_over and self.game_no not in self._broken:
@@ -268,19 +640,27 @@ class Session:
         number = self.game_no + 1
         dealer = self._dealer(number)
         if not dealer.began:
-            for data in dealer.begin():
-                self.channel.push(Deal(0, number, data), now)
-            self._record(t="deal", game=number, state=dealer.record())
+            self._record(t="begin", game=number)
+            self._deal_out(number, dealer.begin(), now)
             self._maybe_deal(number, now)
         return number
 
     def close(self, now: float, reason: str = "") -> None:
-        """Say goodbye; the session ends when the peer acknowledges (or after a timeout)."""
+        """Say goodbye; the session ends when every link acknowledges (or after a
+        timeout).  A game in progress is left: our seed is published first, so the
+        others can still audit the cards played so far."""
         if self.closed or self._closing_since is not None:
             return
+        number = self.game_no
+        dealer = self.dealer
+        if dealer is not None and dealer.locked is not None and number not in self.audits:
+            if self.in_game:
+                self._broken.add(number)
+                self._set_stop(number, Stop(self.seat, len(self.log), "left the game", False))
+            self._publish_seed(number, now)
         self.close_reason = reason
         self._closing_since = now
-        self.channel.push(Bye(0, reason[:200]), now)
+        self._broadcast(Bye(0, reason[:200]), now)
         self._record(t="bye", reason=reason[:200])
 
     def finished(self, now: float) -> bool:
@@ -303,174 +683,319 @@ class Session:
         """Take in one datagram.  Anything not authentic and well-formed is dropped and
         counted in :attr:`drops`; nothing is ever raised."""
         try:
-            packet = self._open(data)
+            link = self._by_sid.get(session_id_of(data))
+            if link is None:
+                raise WireError("unknown_session", "another session's datagram")
+            packet = link.open(data)
         except WireError as exc:
-            self.drops[exc.counter] += 1
+            self._drops[exc.counter] += 1
             return
-        if packet.peer_epoch not in (0, self.epoch) or packet.epoch < self.peer_epoch:
-            self.drops["stale"] += 1
+        arrival = link.accept(packet, addr, now)
+        if arrival.restarted:
+            self._peer_restarted(link, now)
+        if not arrival.accepted:
             return
-        if packet.epoch > self.peer_epoch:
-            if self.peer_epoch != 0:
-                self._peer_restarted(now)
-            self.peer_epoch = packet.epoch
-            self._peer_pn = -1
-            self._seen_pns = 0
-        if packet.pn > self._peer_pn:
-            ahead = min(packet.pn - self._peer_pn, REPLAY_WINDOW)
-            self._seen_pns = (self._seen_pns << ahead | 1) & _WINDOW_MASK
-            self._peer_pn = packet.pn
-            self.peer_addr = addr  # the peer may have moved (a restarted kernel's new port)
-        else:
-            behind = self._peer_pn - packet.pn
-            if behind >= REPLAY_WINDOW or self._seen_pns >> behind & 1:
-                # A copy of a packet already taken in (the network's or a replay), or
-                # one too old to tell: it would say nothing new, nor prove the peer alive.
-                self.drops["duplicate"] += 1
-                return
-            self._seen_pns |= 1 << behind
-            self.stats["packets_reordered"] += 1
-        self._last_recv = now
-        if self.lost:
-            self.lost = False
-            self._emit(ev.PeerBack(self.sid, now))
-        self.stats["packets_received"] += 1
-        self.channel.on_ack(packet.ack, list(packet.sack), now)
-        for frame in packet.frames:
-            for ready in self.channel.receive(frame):
-                try:
-                    self._handle(ready, now)
-                except Exception as exc:  # a bug must not kill the receiving thread
-                    self.drops["internal_error"] += 1
-                    self._emit(ev.ProtocolViolation(self.sid, f"internal error: {exc!r}", now))
+        if arrival.back:
+            self._emit(ev.PeerBack(self.sid, now, seat=link.peer_seat))
+            self.seat_state.pop(link.peer_seat, None)
+            self._lost_since.pop(link.peer_seat, None)
+            if link.peer_seat in self.bots:  # the seat is its player's again
+                self.bots.discard(link.peer_seat)
+                self._record(t="back", seat=link.peer_seat)
+            if self.seat == HOST:
+                self._broadcast(Status(0, link.peer_seat, "back"), now, but=link.peer_seat)
+        for frame in link.frames(packet):
+            try:
+                self._handle(link, frame, now)
+            except Exception as exc:  # a bug must not kill the receiving thread
+                self._drops["internal_error"] += 1
+                self._emit(ev.ProtocolViolation(self.sid, f"internal error: {exc!r}", now))
         self._check_closed(now)
 
     def timer(self, now: float) -> None:
-        """Let time pass: detect a silent peer, give up a goodbye nobody acknowledges."""
-        silent = now - self._last_recv
-        if not self.lost and not self.closed and now >= self._last_recv + self.config.lost_after:
-            self.lost = True
-            self._emit(ev.PeerLost(self.sid, silent, now))
+        """Let time pass: detect a silent seat, give up a goodbye nobody acknowledges,
+        and name a connected seat that withholds its seed from the audit."""
+        if not self.closed:
+            for link in self.links.values():
+                silent = link.silent_since(now, self.config.lost_after)
+                if silent is not None:
+                    self._emit(ev.PeerLost(self.sid, silent, now, seat=link.peer_seat))
+                    self.seat_state[link.peer_seat] = "lost"
+                    self._lost_since[link.peer_seat] = now - silent
+                    if self.seat == HOST:
+                        self._broadcast(Status(0, link.peer_seat, "lost"), now,
+                                        but=link.peer_seat)
+            if self.seat == HOST and self.deadlines and self.in_game:
+                for seat, deadline in sorted(self.deadlines.items()):
+                    if now >= deadline and self.in_game:
+                        self._clock_ran_out(seat, now)
+            handover = self._handover_due()
+            if handover is not None and now >= handover[1]:
+                self._hand_over(handover[0], now)
+        waiting = self.lost or any(v in ("lost", "bot") for v in self.seat_state.values())
+        for number, due in list(self._audit_due.items()):
+            if waiting:  # a lost seat is waited for (it may resume)
+                self._audit_due[number] = max(due, now + self.config.audit_timeout)
+            elif now >= due:
+                self._conclude(number, now, refused=True)
         self._check_closed(now)
 
     def next_timer(self) -> float | None:
         """When :meth:`timer` (or :meth:`datagrams_to_send`) next has work to do."""
         if self.closed:
             return None  # lingering is the driver's business (see finished())
-        times = [self._last_send + self.config.heartbeat]
-        retransmit = self.channel.next_timer()
-        if retransmit is not None:
-            times.append(retransmit)
-        if not self.lost:
-            times.append(self._last_recv + self.config.lost_after)
+        heartbeat, lost_after = self.config.heartbeat, self.config.lost_after
+        due: float | None = None
+        for link in self.links.values():
+            t = link.next_timer(heartbeat, lost_after)
+            if due is None or t < due:
+                due = t
+        if self._audit_due and not self.lost and not any(
+                v in ("lost", "bot") for v in self.seat_state.values()):
+            t = min(self._audit_due.values())
+            due = t if due is None else min(due, t)
         if self._closing_since is not None:
-            times.append(self._closing_since + self.config.close_timeout)
-        if self.channel.ack_due:
-            times.append(float("-inf"))
-        return min(times)
+            t = self._closing_since + self.config.close_timeout
+            due = t if due is None else min(due, t)
+        if self.seat == HOST and self.deadlines and self.in_game:
+            t = min(self.deadlines.values())
+            due = t if due is None else min(due, t)
+        handover = self._handover_due()
+        if handover is not None:
+            due = handover[1] if due is None else min(due, handover[1])
+        return due
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
         """The datagrams to send now: new frames, retransmissions, acks, heartbeats."""
-        frames = self.channel.due(now)
-        heartbeat = now >= self._last_send + self.config.heartbeat
-        if self.closed and not self.channel.ack_due:
-            return []
-        if not frames and not self.channel.ack_due and not heartbeat:
-            return []
         out: list[tuple[bytes, Addr]] = []
-        batch: list[Frame] = []
-        size = _PACKET_OVERHEAD
-        for frame in frames:
-            frame_size = encoded_size(frame)
-            if batch and size + frame_size > MAX_DATAGRAM:
-                out.append((self._seal(batch), self.peer_addr))
-                batch, size = [], _PACKET_OVERHEAD
-            batch.append(frame)
-            size += frame_size
-        out.append((self._seal(batch), self.peer_addr))
-        self.channel.ack_due = False
-        self._last_send = now
-        self.stats["packets_sent"] += len(out)
+        for link in self.links.values():
+            out += link.datagrams_to_send(now, self.config.heartbeat, quiet=self.closed)
         return out
-
-    def _seal(self, frames: list[Frame]) -> bytes:
-        self._pn += 1
-        ack, sack = self.channel.ack_state()
-        body = encode_packet_body(Packet(self.epoch, self.peer_epoch, self._pn, ack, sack, frames))
-        return self._header + mac(self._key, self._header, self._my_label, body) + body
-
-    def _open(self, data: bytes) -> Packet:
-        if check_header(data) != KIND_SESSION or len(data) < SESSION_PREFIX:
-            raise WireError("malformed", "not a session datagram")
-        header = data[: SESSION_PREFIX - TAG_BYTES]
-        if header != self._header:
-            raise WireError("unknown_session", "another session's datagram")
-        tag = data[SESSION_PREFIX - TAG_BYTES : SESSION_PREFIX]
-        body = data[SESSION_PREFIX:]
-        if not mac_ok(self._key, tag, header, self._peer_label, body):
-            raise WireError("bad_mac", "authentication failed")
-        return decode_packet_body(body)
 
     # ================================================================ frames
 
-    def _handle(self, frame: Frame, now: float) -> None:
+    def _handle(self, link: Link, frame: Frame, now: float) -> None:
         if isinstance(frame, Entry):
-            self._on_entry(frame, now)
+            self._on_entry(link, frame, now)
         elif isinstance(frame, Propose):
-            self._on_propose(frame, now)
-        elif isinstance(frame, Refused):
-            self._on_refused(frame, now)
+            self._on_propose(link, frame, now)
         elif isinstance(frame, Deal):
-            self._on_deal(frame, now)
+            self._on_deal(link, frame, now)
+        elif isinstance(frame, Refused):
+            self._on_refused(link, frame, now)
+        elif isinstance(frame, Hello):
+            self._on_hello(link, frame, now)
+        elif isinstance(frame, Seating):
+            if link.peer_seat == HOST:
+                self._on_seating(frame, now)
         elif isinstance(frame, Sync):
-            self._on_sync(frame, now)
-        elif isinstance(frame, Desync):
-            self._emit(
-                ev.DesyncDetected(self.sid, frame.game, frame.index, frame.detail, True, now)
-            )
-            self._broken.add(frame.game)
+            self._on_sync(link, frame, now)
+        elif isinstance(frame, Fault):
+            self._on_fault(link, frame, now)
+        elif isinstance(frame, Status):
+            if self.seat != HOST and link.peer_seat == HOST:
+                self._on_status(frame, now)
         elif isinstance(frame, Bye) and not self.closed:
-            self.closed = True
-            self._linger_until = now + self.config.linger
-            self.close_reason = frame.reason
-            self._record(t="bye", reason=frame.reason, by_peer=True)
-            self._emit(ev.SessionClosed(self.sid, frame.reason, True, now))
+            self._on_bye(link, frame, now)
+
+    def _on_bye(self, link: Link, frame: Bye, now: float) -> None:
+        seat = link.peer_seat
+        number = self.game_no
+        if self.seat == HOST and len(self.links) > 1 and not self.started:
+            # Before play a player may just get up: its seat opens again.
+            self._record(t="left", seat=seat, reason=frame.reason[:200])
+            del self.links[seat]
+            self._by_sid = {s: lk for s, lk in self._by_sid.items() if lk is not link}
+            self.players[seat] = Player(seat, "", b"", "open")
+            self._broadcast(Status(0, seat, "left", frame.reason[:200]), now)
+            self._seating(now)
+            self._emit(ev.SeatStatus(self.sid, seat, "left", frame.reason, now))
+            return
+        if self.seat == HOST and len(self.links) > 1:
+            self._seat_left(seat, frame.reason, now)
+            return
+        self._record(t="bye", reason=frame.reason, by_peer=True, seat=seat)
+        if self.in_game:  # a seat left mid-game: audit what was played
+            self._broken.add(number)
+            self._set_stop(number, Stop(seat, len(self.log), "left the game", False))
+        self.closed = True
+        self._linger_until = now + self.config.linger
+        self.close_reason = frame.reason
+        dealer = self.dealers.get(number)
+        if dealer is not None and dealer.locked is not None and (
+            number in self._audit_due or (number in self._stops and number not in self.audits)
+        ):
+            self._publish_seed(number, now)
+            self._conclude(number, now, refused=not dealer.seeds_in)
+        self._emit(ev.SessionClosed(self.sid, frame.reason, True, now))
+
+    def _seat_left(self, seat: int, reason: str, now: float) -> None:
+        """Host: a seated player said goodbye after play began.  The game in progress
+        stops and is audited by everyone (the player published its seed before its Bye,
+        and we passed it on); then the table ends."""
+        name = self.players[seat].name or f"seat {seat}"
+        self._record(t="gone", seat=seat, reason=reason[:200])
+        self.seat_state[seat] = "left"
+        self._broadcast(Status(0, seat, "left", reason[:200]), now, but=seat)
+        self._emit(ev.SeatStatus(self.sid, seat, "left", reason, now))
+        self._ending = f"{name} left the table"
+        number = self.game_no
+        if self.in_game:
+            self._broken.add(number)
+            self._set_stop(number, Stop(seat, len(self.log), "left the game", False))
+            self._publish_seed(number, now)  # the audit ends the table (see _conclude)
+            return
+        if number in self._audit_due or (number in self._stops and number not in self.audits):
+            return  # the audit under way ends the table
+        self.close(now, self._ending)
+
+    def _on_status(self, frame: Status, now: float) -> None:
+        """A seated player: the host reports a seat lost, back, or gone, or that our
+        move clock ran out while we must lead."""
+        if frame.state == "timeout":
+            if frame.seat == self.seat and frame.detail == f"{self.game_no}:{len(self.log)}":
+                self._emit(ev.SeatStatus(self.sid, frame.seat, "timeout", "", now))
+                if self.due(self.seat) == "lead":
+                    self._lead_cheapest(now)
+            return
+        if frame.state in ("lost", "left", "bot"):
+            self.seat_state[frame.seat] = frame.state
+        elif frame.state == "back":
+            self.seat_state.pop(frame.seat, None)
+        self._emit(ev.SeatStatus(self.sid, frame.seat, frame.state, frame.detail, now))
+        if frame.state == "bot" and frame.seat != self.seat and frame.detail == str(
+                self.game_no) and self.in_game:
+            self._publish_share(frame.seat, now)  # open its hand, as every seat does
+        if frame.state == "left" and self.started and frame.seat != self.seat and self.in_game:
+            # The game cannot go on without it: stop it, and publish our seed for the
+            # audit of what was played (the host ends the table afterwards).
+            number = self.game_no
+            self._broken.add(number)
+            self._set_stop(number, Stop(frame.seat, len(self.log), "left the game", False))
+            self._publish_seed(number, now)
 
     # --------------------------------------------------------------- dealing
 
-    def _dealer(self, number: int, record: dict[str, Any] | None = None) -> Dealer:
+    def _dealer(self, number: int, seed: bytes | None = None) -> MentalDealer:
         dealer = self.dealers.get(number)
         if dealer is None:
-            context = DealContext(self.sid, number, self.seat, self._entropy)
-            dealer = self._dealer_factory(context, record)
+            previous = None
+            if self.rules.match and self.game is not None and self.game.is_over:
+                previous = self.game.durak
+            dealer = self._dealer_factory(self._deal_context(number, previous), seed)
             self.dealers[number] = dealer
+            self._record(t="dealer", game=number, seed=dealer.seed.hex(), previous=previous)
         return dealer
 
-    def _on_deal(self, frame: Deal, now: float) -> None:
+    def _deal_context(self, number: int, previous: int | None) -> DealContext:
+        """What game ``number``'s dealer needs; at a table of three or more, with the
+        seats' escrow keys (from their signing keys), so a lost seat can go to a bot."""
+        n = self.rules.players
+        keys = [self.players[s].sign_key for s in range(n)]
+        box_public: tuple[bytes, ...] = ()
+        box_secret = b""
+        if n >= 3 and all(keys):
+            box_public = tuple(escrow.box_public(k) for k in keys)
+            box_secret = escrow.box_keys(self.identity.private)[1]
+        return DealContext(self.table, number, self.seat, n, self.rules.deck_size,
+                           self._entropy, previous, box_public, box_secret)
+
+    def _deal_out(self, number: int, messages: list[bytes], now: float) -> None:
+        for data in messages:
+            sig = self.identity.sign(*deal_signed(self.table, number, self.seat, data))
+            frame = Deal(0, number, self.seat, data, sig)
+            self._deal_log.setdefault(number, []).append(frame)
+            self._broadcast(frame, now)
+
+    def _on_deal(self, link: Link, frame: Deal, now: float) -> None:
         number = frame.game
+        author = frame.seat
+        if self.seat == HOST and author != link.peer_seat:
+            self._violation(f"seat {link.peer_seat} sent a deal message as seat {author}", now)
+            return
+        if author == self.seat or not 0 <= author < self.rules.players:
+            self._violation(f"a deal message of seat {author}", now)
+            return
         if number > self.game_no + 1 or number < 1:
-            self._violation(f"deal message for game {number} while at game {self.game_no}", now)
+            self._violation(f"deal message for game {number} while at game {self.game_no}",
+                            now)
             return
+        # The host checks the signature of what it will pass on (it came over the
+        # author's own link, so a bad one is the author's); a seated player keeps it and
+        # checks it only if the audit blames its author (see _conclude).
+        if self.seat == HOST and not verify(
+            self.players[author].sign_key, frame.sig,
+            *deal_signed(self.table, number, author, frame.data),
+        ):
+            self._violation(f"seat {author}'s deal message is not signed by it", now)
+            return
+        if number < self.game_no and number not in self.dealers:
+            return
+        self._deal_log.setdefault(number, []).append(frame)
+        if self.seat == HOST:
+            self._broadcast(frame, now, but=author)  # pass it on to every other seat
         dealer = self._dealer(number)
+        self._record(t="dealmsg", game=number, seat=author, data=frame.data.hex(),
+                     sig=frame.sig.hex())
         try:
-            replies = dealer.receive(frame.data)
-        except DealError as exc:
-            self._broken.add(number)
-            self._violation(f"game {number}: {exc}", now)
+            replies = dealer.receive(frame.data, author)
+        except DealFault as fault:
+            self._fault(number, fault, now)
             return
-        for data in replies:
-            self.channel.push(Deal(0, number, data), now)
-        self._record(t="deal", game=number, state=dealer.record())
+        self._deal_out(number, replies, now)
+        self._after_deal_message(number, now)
+
+    def _after_deal_message(self, number: int, now: float) -> None:
+        if number == self.game_no and self.game is not None and self.in_game:
+            self._take_new_cards(now)
+            self._after_change(now)
         self._maybe_request(now)
         self._maybe_deal(number, now)
+        self._maybe_audit(number, now)
+
+    def _take_new_cards(self, now: float) -> None:
+        """Reveal our drawn cards to our view once their keys are in."""
+        dealer = self.dealer
+        if dealer is None or self.game is None:
+            return
+        try:
+            fresh = dealer.new_cards()
+        except DealFault as fault:
+            self._fault(self.game_no, fault, now)
+            return
+        if fresh:
+            self.game.reveal(self.seat, fresh)
+            self._emit(ev.CardsRevealed(self.sid, self.game_no, self.seat, tuple(fresh), now))
+        self._reveal_open_hands(now)
+
+    def _reveal_open_hands(self, now: float) -> None:
+        """The hands of seats whose seed was rebuilt (handed to a bot) are open to every
+        seat: show their cards in our view as they become known."""
+        dealer, game = self.dealer, self.game
+        if dealer is None or game is None or not dealer.adopted:
+            return
+        for seat in sorted(dealer.adopted):
+            if seat == self.seat:
+                continue
+            try:
+                cards = dealer.hand_of(seat)
+            except DealFault as fault:
+                self._fault(self.game_no, fault, now)
+                return
+            known = set(game.hand(seat))
+            fresh = [c for c in cards if c not in known]
+            if fresh and game.unknown_count(seat) >= len(fresh):
+                game.reveal(seat, fresh)
+                self._emit(ev.CardsRevealed(self.sid, self.game_no, seat, tuple(fresh), now))
 
     def _maybe_request(self, now: float) -> None:
-        """Tell the application once that the peer wants the next game."""
+        """Tell the application once that another seat wants the next game."""
         number = self.game_no + 1
         dealer = self.dealers.get(number)
         if (
             dealer is not None
             and not dealer.began
+            and dealer.heard
             and number not in self._requested
             and not self.in_game
         ):
@@ -479,94 +1004,423 @@ class Session:
 
     def _maybe_deal(self, number: int, now: float) -> None:
         dealer = self.dealers.get(number)
-        if dealer is None or not dealer.done or number <= self.game_no:
+        if dealer is None or number <= self.game_no or number in self._broken:
             return
-        if self.game is not None and self.game.is_over and self.rules.match:
-            self._previous_durak = self.game.durak
+        if self._closing_since is not None or (self.closed and not self._replaying):
+            return  # a session that is ending deals no new game
+        try:
+            if not dealer.done:
+                return
+        except DealFault as fault:
+            self._fault(number, fault, now)
+            return
         self.game_no = number
-        self.game = dealer.deal(self.rules, self._previous_durak)
+        self.game = dealer.deal(self.rules)
         self.logs.setdefault(number, [])
-        self._emit(ev.GameStarted(self.sid, number, self.seat, self.game.state_hash(), now))
+        self.refused = {}
+        self._emit(ev.GameStarted(self.sid, number, self.seat, self.game.public_hash(), now,
+                                  shown=dealer.shown_trump))
+        self._restart_clock(now)
         self._after_change(now)
 
     # ------------------------------------------------------------ sequencing
 
-    def _append(self, action: Action, pid: int, now: float) -> None:
-        """Sequencer: apply a checked action and log it."""
+    def _head(self) -> tuple[int, bytes]:
+        """The log length we have seen and the hash after its last entry."""
+        log = self.log
+        return len(log), (log[-1].hash if log else b"")
+
+    def _append(self, action: Action, pid: int, reveals: list[tuple[int, bytes]],
+                now: float, proposal: Propose | None = None, forced: str = "") -> None:
+        """Host: apply a checked action (its reveals checked too) and log it."""
         assert self.game is not None
-        core_events = self.game.apply(action)
-        digest = self.game.state_hash()
-        entry = LogEntry(str(action), bytes.fromhex(digest), pid)
         index = len(self.log)
+        digest, keys = self._apply(action)
+        seen, seen_hash, sig = (proposal.seen, proposal.seen_hash, proposal.sig) if (
+            proposal is not None) else (0, b"", b"")
+        entry = LogEntry(str(action), bytes.fromhex(digest), pid, tuple(reveals), seen,
+                         seen_hash, sig, forced)
         self.logs[self.game_no].append(entry)
         if pid:
-            self._handled[pid] = None
+            self._handled[(action.player, pid)] = None
         self._record(t="entry", game=self.game_no, index=index, action=entry.action,
-                     hash=digest, pid=pid)
-        self.channel.push(
-            Entry(0, self.game_no, index, entry.action, entry.hash, pid), now
-        )
+                     hash=digest, pid=pid, reveals=[[p, k.hex()] for p, k in reveals],
+                     seen=seen, seen_hash=seen_hash.hex(), sig=sig.hex(), forced=forced)
+        self._broadcast(Entry(0, self.game_no, index, entry.action, entry.hash, pid, reveals,
+                              seen, seen_hash, sig, forced), now)
+        self._deal_out(self.game_no, keys, now)  # our keys for the cards others drew
+        self._after_apply(action, index, digest, now, forced)
+
+    def _apply(self, action: Action) -> tuple[str, list[bytes]]:
+        """Apply an action to our view: the public hash after it, and the dealer messages
+        with our keys for the cards another seat drew (to send after the entry)."""
+        assert self.game is not None
+        self._last_events = self.game.apply(action)
+        dealer = self.dealer
+        assert dealer is not None
+        keys: list[bytes] = []
+        for e in self._last_events:
+            if isinstance(e, Drew):
+                keys += dealer.drawn(e.player, len(e.cards))
+        return self.game.public_hash(), keys
+
+    def _after_apply(self, action: Action, index: int, digest: str, now: float,
+                     forced: str = "") -> None:
+        self.refused = {}  # the state changed: what was refused may be legal again
         self._emit(
-            ev.ActionApplied(self.sid, self.game_no, index, action, tuple(core_events),
-                             action.player == self.seat, digest, now)
+            ev.ActionApplied(self.sid, self.game_no, index, action, tuple(self._last_events),
+                             action.player == self.seat, digest, now, forced)
         )
+        self._take_new_cards(now)
+        self._restart_clock(now)
         self._after_change(now)
 
-    def _refuse(self, pid: int, action: str, reason: str, now: float) -> None:
-        self._handled[pid] = reason
-        self._record(t="refused", pid=pid, reason=reason[:200])
-        self.channel.push(Refused(0, pid, reason[:200]), now)
+    # ------------------------------------------------------------- the clock
+
+    def due(self, seat: int) -> str | None:
+        """What the game waits for from ``seat``, if anything: ``"take"`` (it defends
+        against a card it has not beaten), ``"pass"`` (it may throw in, and the bout
+        ends only when it passes), ``"lead"`` (it attacks an empty table); None when
+        nothing depends on it now.  Public information only: every seat agrees."""
+        game = self.game
+        if game is None or not self.in_game or seat not in game.active_players:
+            return None
+        if game.why_illegal(Take(seat)) is None:
+            return "take"
+        if game.why_illegal(Pass(seat)) is None:
+            return "pass"
+        if seat == game.attacker and not game.table:
+            return "lead"
+        return None
+
+    def _restart_clock(self, now: float) -> None:
+        """After every entry (and a new deal): each seat the game waits for has the
+        table's ``clock`` seconds.  The host's deadlines are the ones that count; a
+        seated player keeps its own to show."""
+        self.deadlines = {}
+        if not self.clock or not self.in_game:
+            return
+        for seat in range(self.rules.players):
+            if self.due(seat) is not None:
+                self.deadlines[seat] = now + self.clock
+
+    def _clock_ran_out(self, seat: int, now: float) -> None:
+        """Host: ``seat`` did not move in time.  Take and pass need no card: the host
+        plays them (a forced entry, "timeout").  A lead needs a card only the seat can
+        open: the host tells the seat its time is up, and its peer leads its cheapest
+        card (a seat whose peer is gone waits for the grace period)."""
+        self.deadlines.pop(seat, None)
+        due = self.due(seat)
+        game = self.game
+        if due is None or game is None:
+            return
+        if due == "take":
+            self._append(Take(seat), 0, [], now, forced="timeout")
+        elif due == "pass":
+            self._append(Pass(seat), 0, [], now, forced="timeout")
+        elif seat == self.seat:
+            self._lead_cheapest(now, forced="timeout")
+        else:
+            state = (self.game_no, len(self.log))
+            self._nudged[seat] = state
+            link = self.links.get(seat)
+            if link is not None:
+                self._push_to(link, Status(0, seat, "timeout", f"{state[0]}:{state[1]}"), now)
+
+    # ------------------------------------------------------ lost seats to bots
+
+    def _handover_due(self) -> tuple[int, float] | None:
+        """Host: the lost seat whose grace period ends first, and when (None: none can
+        be handed over: no grace, a table of two, no game, or its escrow not usable)."""
+        if self.seat != HOST or not self.grace or self.rules.players < 3 or not self.in_game:
+            return None
+        dealer = self.dealer
+        if dealer is None or not dealer.done:
+            return None
+        due = [(since + self.grace, seat) for seat, since in self._lost_since.items()
+               if seat not in self.bots and dealer.can_rebuild(seat)
+               and seat not in dealer.bad_escrows]
+        if not due:
+            return None
+        when, seat = min(due)
+        return seat, when
+
+    def _hand_over(self, seat: int, now: float) -> None:
+        """Host: ``seat`` has been lost for the grace period: a bot plays it from now on
+        (every seat publishes its share of the seat's seed, so its hand opens to all),
+        until its player is back."""
+        self.bots.add(seat)
+        self.seat_state[seat] = "bot"
+        self._record(t="handover", seat=seat)
+        self._broadcast(Status(0, seat, "bot", str(self.game_no)), now, but=seat)
+        self._emit(ev.SeatStatus(self.sid, seat, "bot", "", now))
+        self._publish_share(seat, now)
+
+    def _publish_share(self, seat: int, now: float) -> None:
+        dealer = self.dealer
+        if dealer is None:
+            return
+        self._record(t="share", game=self.game_no, seat=seat)
+        self._deal_out(self.game_no, dealer.share(seat), now)
+        self._reveal_open_hands(now)
+        self._after_change(now)
+
+    def play_for(self, seat: int, action: Action, now: float) -> None:
+        """Host: the bot that plays lost seat ``seat`` makes its move (the node's bot
+        calls this).  Raises :class:`~durak_core.IllegalAction` as :meth:`act` does."""
+        if self.seat != HOST or seat not in self.bots:
+            raise SessionError(f"seat {seat} is not played by a bot of ours")
+        game, dealer = self.game, self.dealer
+        if game is None or dealer is None or not self.in_game:
+            raise IllegalAction("no game in progress", action)
+        if getattr(action, "player", None) != seat:
+            raise IllegalAction(f"the bot plays seat {seat}", action)
+        if seat not in dealer.adopted or game.unknown_count(seat):
+            raise IllegalAction(f"seat {seat}'s cards are still being opened", action)
+        reason = game.why_illegal(action)
+        if reason is not None:
+            raise IllegalAction(reason, action)
+        hidden = set(dealer.hand_of(seat))
+        known = self._open_to_all(seat)
+        reveals: list[tuple[int, bytes]] = []
+        for card in action_cards(action):
+            if card not in hidden and card not in known:
+                raise IllegalAction(f"seat {seat} does not hold {card}", action)
+        for card in action_cards(action):
+            if card in hidden:
+                reveal = dealer.reveal_for(seat, card)
+                if reveal is None:  # pragma: no cover (hand_of just opened it)
+                    raise IllegalAction(f"{card} cannot be opened", action)
+                dealer.commit_reveal(seat, card, reveal)
+                reveals.append((reveal.position, reveal.key))
+        self._append(action, 0, reveals, now, forced="bot")
+
+    def _lead_cheapest(self, now: float, forced: str = "") -> None:
+        """Our seat leads its cheapest card (non-trumps first, then by rank)."""
+        game = self.game
+        if game is None or self.waiting_for_cards:
+            return
+        trump = game.trump_suit
+        leads = [a for a in game.legal_actions(self.seat)
+                 if isinstance(a, Attack) and not a.more]
+        if not leads:
+            return
+        action = min(leads, key=lambda a: (a.card.suit == trump, a.card.rank, a.card.index))
+        if self.seat == HOST:
+            dealer = self.dealer
+            assert dealer is not None
+            reveals = [(r.position, r.key) for r in (dealer.reveal(action.card),)
+                       if r is not None]
+            self._append(action, 0, reveals, now, forced=forced)
+        elif not self.pending:
+            self.act(action, now)
+
+    def _check_reveals(self, seat: int, action: Action, reveals: list[tuple[int, bytes]],
+                       now: float, commit: bool = True) -> bool:
+        """Check the cards another seat opens with ``action``; a fault stops the game.
+        ``commit=False``: only check (a proposal, which may yet be refused)."""
+        assert self.game is not None
+        dealer = self.dealer
+        assert dealer is not None
+        known = self._open_to_all(seat)
+        pending = list(reveals)
+        try:
+            for card in action_cards(action):
+                if card in known:
+                    continue
+                if not self._could_hold(seat, card):
+                    raise DealFault(seat, "not_held", f"played {card}, a card it cannot hold")
+                if not pending:
+                    raise DealFault(seat, "not_held", f"played {card} without opening it")
+                position, key = pending.pop(0)
+                dealer.check_reveal(seat, card, Reveal(position, key), commit)
+            if pending:
+                raise DealFault(seat, "protocol", "opened more cards than it played")
+        except DealFault as fault:
+            self._fault(self.game_no, fault, now)
+            return False
+        return True
+
+    def _check_own_bot_move(self, action: Action, reveals: list[tuple[int, bytes]],
+                            index: int, now: float) -> bool:
+        """A bot played our seat while we were away: its cards must be ours, opened with
+        our own keys (the others rebuilt our seed)."""
+        dealer = self.dealer
+        assert dealer is not None and self.game is not None
+        pending = list(reveals)
+        for card in action_cards(action):
+            if dealer.hidden_position(card) is None:
+                continue  # open to all already (picked up, shown)
+            if not pending or not dealer.check_own_reveal(card, Reveal(*pending.pop(0))):
+                self._stop(self.game_no, HOST, "forged", f"sent entry {index}, a bot's "
+                           f"move for our seat ({action}) with cards that are not ours", now)
+                return False
+        if pending:
+            self._stop(self.game_no, HOST, "forged", f"sent entry {index}, a bot's move for "
+                       "our seat that opens more cards than it plays", now)
+            return False
+        for card in action_cards(action):
+            dealer.reveal(card)
+        return True
+
+    def _open_to_all(self, seat: int) -> set[Card]:
+        """The cards of ``seat``'s hand every seat knows without a reveal (picked up
+        from the table, shown, the open trump): what our view knows of that hand, but
+        for the cards of an open hand (a seat handed to a bot) that were never opened."""
+        assert self.game is not None
+        dealer = self.dealer
+        known = set(self.game.hand(seat))
+        if dealer is not None and seat in dealer.adopted and seat != self.seat:
+            known -= set(dealer.hand_of(seat))
+        return known
+
+    def _could_hold(self, seat: int, card: Card) -> bool:
+        assert self.game is not None
+        return card in self.game.hand(seat) or (
+            self.game.unknown_count(seat) > 0 and card in self.game.unseen
+        )
+
+    def _refuse(self, link: Link, pid: int, action: str, reason: str, now: float) -> None:
+        seat = link.peer_seat
+        self._handled[(seat, pid)] = reason
+        self._record(t="refused", seat=seat, pid=pid, reason=reason[:200])
+        self._push_to(link, Refused(0, pid, reason[:200]), now)
         self._emit(ev.PeerActionRefused(self.sid, action, reason, now))
 
-    def _on_propose(self, frame: Propose, now: float) -> None:
-        if self.role is not Role.SEQUENCER:
-            self._violation("the sequencing peer sent a proposal", now)
+    def _on_propose(self, link: Link, frame: Propose, now: float) -> None:
+        seat = link.peer_seat
+        if self.seat != HOST:
+            self._violation("the host sent a proposal", now)
             return
-        if frame.pid in self._handled:  # re-proposed after a restart
-            reason = self._handled[frame.pid]
+        ident = (seat, frame.pid)
+        if ident in self._handled:
+            if self._proposed.get(ident, (frame.game, frame.action)) != (frame.game,
+                                                                          frame.action):
+                # A new proposal under an old id: ids count per seat and are never reused.
+                self._push_to(link, Refused(0, frame.pid, f"proposal id {frame.pid} was used "
+                                            "before (ids count from 1 per session and are "
+                                            "never reused)"), now)
+                return
+            reason = self._handled[ident]  # the same proposal again, after a restart
             if reason is not None:
-                self.channel.push(Refused(0, frame.pid, reason[:200]), now)
+                self._push_to(link, Refused(0, frame.pid, reason[:200]), now)
+            return
+        self._proposed[ident] = (frame.game, frame.action)
+        reveals = [(p, bytes(k)) for p, k in frame.reveals]
+        signed = proposal_signed(self.table, frame.game, seat, frame.pid, frame.action,
+                                 reveals, frame.seen, frame.seen_hash)
+        if not verify(self.players[seat].sign_key, frame.sig, *signed):
+            self._refuse(link, frame.pid, frame.action, "the proposal is not signed by "
+                         "its seat", now)
             return
         if frame.game != self.game_no or not self.in_game:
-            self._refuse(frame.pid, frame.action, f"game {frame.game} is not in play", now)
+            self._refuse(link, frame.pid, frame.action, f"game {frame.game} is not in play",
+                         now)
             return
         try:
             action = parse_action(frame.action)
         except ValueError as exc:
-            self._refuse(frame.pid, frame.action, str(exc), now)
+            self._refuse(link, frame.pid, frame.action, str(exc), now)
             return
-        if action.player != self.peer_seat:
-            self._refuse(frame.pid, frame.action,
-                         f"seat {self.peer_seat} may only play its own actions", now)
+        if action.player != seat:
+            self._refuse(link, frame.pid, frame.action,
+                         f"seat {seat} may only play its own actions", now)
             return
         assert self.game is not None
+        if not self._check_seen(seat, frame.seen, frame.seen_hash, now):
+            return
+        self._record(t="proposal", seat=seat, pid=frame.pid, game=frame.game,
+                     action=frame.action, reveals=[[p, k.hex()] for p, k in reveals])
+        if not self._check_reveals(seat, action, reveals, now, commit=False):
+            return
         reason = self.game.why_illegal(action)
         if reason is not None:
-            self._refuse(frame.pid, frame.action, reason, now)
+            # A stale proposal (the table changed meanwhile): refused, and it opens
+            # nothing (we saw its keys; no other seat did).
+            self._refuse(link, frame.pid, frame.action, reason, now)
             return
-        self._append(action, frame.pid, now)
+        self._commit_reveals(seat, action, reveals)
+        nudged = self._nudged.pop(seat, None) == (self.game_no, len(self.log))
+        self._append(action, frame.pid, reveals, now, proposal=frame,
+                     forced="timeout" if nudged else "")
 
-    def _propose(self, action: Action, now: float) -> None:
+    def _commit_reveals(self, seat: int, action: Action, reveals: list[tuple[int, bytes]]
+                        ) -> None:
+        """A checked proposal is logged: its cards are open from now on."""
+        assert self.game is not None
+        dealer = self.dealer
+        assert dealer is not None
+        known = self._open_to_all(seat)
+        pending = list(reveals)
+        for card in action_cards(action):
+            if card not in known and pending:
+                position, key = pending.pop(0)
+                dealer.commit_reveal(seat, card, Reveal(position, key))
+
+    def _check_seen(self, seat: int, seen: int, seen_hash: bytes, now: float) -> bool:
+        """A proposal names the log it was made on: it must be a prefix of ours.  (A host
+        that shows seats different logs is caught when any of them proposes.)"""
+        log = self.log
+        if seen > len(log) or (seen and log[seen - 1].hash != seen_hash) or (
+            not seen and seen_hash
+        ):
+            culprit = seat if self.seat == HOST else HOST
+            self._stop(self.game_no, culprit, "forked",
+                       f"seat {seat} proposed on a log that differs from ours at entry "
+                       f"{max(seen - 1, 0)}", now)
+            return False
+        return True
+
+    def _check_proposal_allowed(self, action: Action) -> None:
+        """The proposal rate limit: only one proposal is on its way at a time (so at most
+        one per round trip), and an action the host refused is not proposed again
+        until the state changes (so at most one per legal move and state)."""
+        if self.pending:
+            raise IllegalAction("your previous move is still on its way", action)
+        state = (self.game_no, len(self.log))
+        if self._refused_state != state:
+            self._refused_state = state
+            self.refused = {}
+        reason = self.refused.get(str(action))
+        if reason is not None:
+            raise IllegalAction(f"{self.players[HOST].name or 'the host'} refused this move: "
+                                f"{reason}", action)
+
+    def _propose(self, action: Action, reveals: list[tuple[int, bytes]], now: float) -> None:
         pid = self._next_pid
         self._next_pid += 1
+        seen, seen_hash = self._head()
+        text = str(action)
+        sig = self.identity.sign(*proposal_signed(self.table, self.game_no, self.seat, pid,
+                                                   text, reveals, seen, seen_hash))
+        frame = Propose(0, pid, self.game_no, text, reveals, seen, seen_hash, sig)
         self.pending[pid] = action
-        self._record(t="propose", pid=pid, game=self.game_no, action=str(action))
-        self.channel.push(Propose(0, pid, self.game_no, str(action)), now)
+        self._pending_frames[pid] = frame
+        self._record(t="propose", pid=pid, game=self.game_no, action=text,
+                     reveals=[[p, k.hex()] for p, k in reveals], seen=seen,
+                     seen_hash=seen_hash.hex(), sig=sig.hex())
+        self._push_to(self.links[HOST], frame, now)
 
-    def _on_refused(self, frame: Refused, now: float) -> None:
+    def _on_refused(self, link: Link, frame: Refused, now: float) -> None:
         action = self.pending.pop(frame.pid, None)
-        if action is None:
+        self._pending_frames.pop(frame.pid, None)
+        if action is None or link.peer_seat != HOST:
             return
-        self._record(t="refused", pid=frame.pid, reason=frame.reason)
+        self._record(t="refused", seat=self.seat, pid=frame.pid, reason=frame.reason)
+        state = (self.game_no, len(self.log))
+        if self._refused_state != state:
+            self._refused_state = state
+            self.refused = {}
+        self.refused[str(action)] = frame.reason
         self._emit(ev.ActionRefused(self.sid, action, frame.reason, now))
         self._after_change(now)
 
-    def _on_entry(self, frame: Entry, now: float) -> None:
-        if self.role is not Role.FOLLOWER:
-            self._violation("the following peer sent a log entry", now)
+    def _on_entry(self, link: Link, frame: Entry, now: float) -> None:
+        if self.seat == HOST or link.peer_seat != HOST:
+            self._violation("a seated player sent a log entry", now)
             return
         if frame.game in self._broken:
-            self.drops["after_desync"] += 1
+            self._drops["after_stop"] += 1
             return
         if frame.game != self.game_no or self.game is None:
             self._desync(frame.game, frame.index,
@@ -584,120 +1438,324 @@ class Session:
         except ValueError as exc:
             self._desync(frame.game, frame.index, f"unreadable entry: {exc}", now)
             return
-        if action.player == self.seat:
+        reveals = [(p, bytes(k)) for p, k in frame.reveals]
+        actor = action.player
+        if not 0 <= actor < self.rules.players:
+            self._stop(frame.game, HOST, "illegal", f"sent entry {frame.index} for seat "
+                       f"{actor}", now)
+            return
+        if frame.forced not in ("", "timeout", "bot"):
+            self._stop(frame.game, HOST, "forged", f"sent entry {frame.index} ({action}) "
+                       f"marked {frame.forced!r}", now)
+            return
+        # The host plays take or pass for a seat whose move clock ran out (no proposal,
+        # no signature: the host's word, like the clock itself).
+        timed_out = (frame.forced == "timeout" and not frame.pid and self.clock > 0
+                     and isinstance(action, Take | Pass))
+        dealer = self.dealer
+        assert dealer is not None
+        # A bot the host runs plays a seat whose seed every seat rebuilt (lost for the
+        # grace period); its cards open with keys from that seed.
+        by_bot = frame.forced == "bot" and not frame.pid and actor in dealer.adopted
+        if frame.forced == "bot" and not by_bot:
+            self._stop(frame.game, HOST, "forged", f"sent entry {frame.index} ({action}) "
+                       f"as a bot's move for seat {actor}, whose hand was never opened", now)
+            return
+        if actor == self.seat and timed_out:
+            pass  # our clock ran out (a proposal of ours on its way will be refused)
+        elif actor == self.seat and by_bot:
+            if not self._check_own_bot_move(action, reveals, frame.index, now):
+                return
+        elif actor == self.seat:
             proposed = self.pending.get(frame.pid) if frame.pid else None
             if proposed != action:
-                self._desync(frame.game, frame.index,
-                             f"entry {frame.index} plays my seat ({action}) "
-                             "but I did not propose it", now)
+                self._stop(frame.game, HOST, "forged", f"sent entry {frame.index}, "
+                           f"which plays our seat ({action}) though we did not propose it",
+                           now)
                 return
             del self.pending[frame.pid]
-        elif frame.pid:
-            self._desync(frame.game, frame.index, "an entry of the peer's own seat names a "
-                         "proposal of mine", now)
-            return
+            self._pending_frames.pop(frame.pid, None)
+            dealer = self.dealer
+            assert dealer is not None
+            for card in action_cards(action):  # our proposal is logged: its cards open
+                dealer.reveal(card)
+        else:
+            if actor != HOST and not timed_out and not by_bot:
+                # Another seat's proposal, passed on with its signature (kept, and
+                # checked if the audit blames that seat: see _conclude).
+                if not frame.pid or len(frame.sig) != 64:
+                    self._stop(frame.game, HOST, "forged", f"sent entry {frame.index} "
+                               f"({action}) without seat {actor}'s proposal", now)
+                    return
+                if not self._check_seen(actor, frame.seen, frame.seen_hash, now):
+                    return
+            elif frame.pid:
+                self._desync(frame.game, frame.index, "an entry of the host's own seat "
+                             "names a proposal", now)
+                return
+            if not self._check_reveals(actor, action, reveals, now):
+                return
         reason = self.game.why_illegal(action)
         if reason is not None:
-            self._desync(frame.game, frame.index, f"entry {frame.index} ({action}) is "
-                         f"illegal here: {reason}", now)
+            self._stop(frame.game, HOST, "illegal", f"sent entry {frame.index} "
+                       f"({action}), which is illegal: {reason}", now)
             return
-        core_events = self.game.apply(action)
-        digest = self.game.state_hash()
-        log.append(LogEntry(str(action), frame.hash, frame.pid))
+        digest, keys = self._apply(action)
+        self._deal_out(frame.game, keys, now)
+        log.append(LogEntry(str(action), frame.hash, frame.pid, tuple(reveals), frame.seen,
+                            frame.seen_hash, frame.sig, frame.forced))
         self._record(t="entry", game=frame.game, index=frame.index, action=str(action),
-                     hash=frame.hash.hex(), pid=frame.pid)
-        self._emit(
-            ev.ActionApplied(self.sid, frame.game, frame.index, action, tuple(core_events),
-                             action.player == self.seat, digest, now)
-        )
+                     hash=frame.hash.hex(), pid=frame.pid,
+                     reveals=[[p, k.hex()] for p, k in reveals], seen=frame.seen,
+                     seen_hash=frame.seen_hash.hex(), sig=frame.sig.hex(), forced=frame.forced)
         if digest != frame.hash.hex():
+            self._emit(
+                ev.ActionApplied(self.sid, frame.game, frame.index, action,
+                                 tuple(self._last_events), actor == self.seat, digest, now)
+            )
             self._desync(frame.game, frame.index,
                          f"state hash after entry {frame.index} differs "
-                         f"(mine {digest[:12]}, the sequencer's {frame.hash.hex()[:12]})", now)
+                         f"(mine {digest[:12]}, the host's {frame.hash.hex()[:12]})", now)
             return
-        self._after_change(now)
+        self._after_apply(action, frame.index, digest, now, frame.forced)
 
     def _after_change(self, now: float) -> None:
-        """Game over, or our seat's automatic pass."""
+        """Game over (publish our seed for the audit), or our seat's automatic pass."""
         game = self.game
         if game is None or self.game_no in self._broken:
             return
         if game.is_over:
             if self._finished_reported != self.game_no:
                 self._finished_reported = self.game_no
+                if game.durak is not None:
+                    self.duraks[game.durak] += 1
                 self._emit(ev.GameFinished(
                     self.sid, self.game_no, game.durak, tuple(game.losers), len(self.log),
-                    game.state_hash(), log_hash(self.log), now))
+                    game.public_hash(), log_hash(self.log), now))
+                self._publish_seed(self.game_no, now)
             self._maybe_request(now)
             return
-        if not self.config.auto_pass or self._closing_since is not None or self.closed:
+        if self._replaying or not self.config.auto_pass:
             return
+        if self._closing_since is not None or self.closed or self.waiting_for_cards:
+            return
+        if self.seat == HOST:
+            for action in game.automatic_actions():
+                if action.player in self.bots and self.in_game:
+                    self.play_for(action.player, action, now)
+                    return
         automatic = [a for a in game.automatic_actions() if a.player == self.seat]
         if not automatic:
             return
-        if self.role is Role.SEQUENCER:
-            self._append(automatic[0], 0, now)
-        elif not any(isinstance(a, Pass) for a in self.pending.values()):
-            self._propose(automatic[0], now)
+        if self.seat == HOST:
+            self._append(automatic[0], 0, [], now)
+        elif not self.pending:
+            self._propose(automatic[0], [], now)
+
+    # -------------------------------------------------------- stops and audits
+
+    def _fault(self, number: int, fault: DealFault, now: float) -> None:
+        """The dealer caught a seat breaking the deal: stop the game and audit it."""
+        self._stop(number, fault.seat, fault.code, fault.detail, now)
+
+    def _stop(self, number: int, culprit: int, code: str, detail: str, now: float,
+              stopper: int | None = None) -> None:
+        """Stop game ``number`` (the evidence names ``culprit``); every seat then
+        publishes its seed and the audit decides."""
+        if number in self._stops or number in self.audits:
+            return
+        by = self.seat if stopper is None else stopper
+        self._broken.add(number)
+        index = len(self.logs.get(number, []))
+        self._set_stop(number, Stop(by, index, detail[:200], True, culprit, code[:24]))
+        fault = Fault(0, number, index, culprit, code[:24], detail[:200], by)
+        self._faults[number] = fault
+        if by == self.seat:
+            self._broadcast(fault, now)
+        elif self.seat == HOST:
+            self._broadcast(fault, now, but=by)  # pass a seat's fault on to the others
+        self._emit(ev.GameStopped(self.sid, number, culprit, detail, by != self.seat, now))
+        self._publish_seed(number, now)
+
+    def _set_stop(self, number: int, stop: Stop) -> None:
+        self._stops[number] = stop
+        self._record(t="stop", game=number, seat=stop.seat, index=stop.index,
+                     reason=stop.reason, claim=stop.claim, culprit=stop.culprit, code=stop.code)
+
+    def _on_fault(self, link: Link, frame: Fault, now: float) -> None:
+        if frame.game not in self.dealers:
+            self._violation(f"a fault reported for game {frame.game}, never dealt", now)
+            return
+        by = link.peer_seat if self.seat == HOST else frame.by
+        if frame.code == "desync" and frame.game not in self._stops:
+            self._emit(ev.DesyncDetected(self.sid, frame.game, frame.index, frame.detail, True,
+                                         now))
+        self._stop(frame.game, frame.seat, frame.code, frame.detail, now, stopper=by)
+
+    def _publish_seed(self, number: int, now: float) -> None:
+        dealer = self.dealers.get(number)
+        if dealer is None:
+            return
+        messages = dealer.publish_seed()
+        if messages:
+            self._record(t="publish", game=number)
+            self._deal_out(number, messages, now)
+            self._audit_due.setdefault(number, now + self.config.audit_timeout)
+        self._maybe_audit(number, now)
+
+    def _maybe_audit(self, number: int, now: float) -> None:
+        dealer = self.dealers.get(number)
+        if dealer is None or number in self.audits or not dealer.seeds_in:
+            return
+        game_over = number == self.game_no and self.game is not None and self.game.is_over
+        if not game_over and number not in self._stops:
+            return
+        self._conclude(number, now)
+
+    def _conclude(self, number: int, now: float, refused: bool = False) -> None:
+        """Audit game ``number`` (or name the seat that did not publish its seed)."""
+        if number in self.audits:
+            return
+        dealer = self.dealers[number]
+        log = self.logs.get(number, [])
+        names = self.names
+        names[self.seat] = self.name or "you"
+        if refused and not dealer.seeds_in:
+            missing = next(s for s in range(dealer.n) if s not in dealer.seeds)
+            verdict = Verdict(False, "refused", f"{names[missing]} did not publish its keys "
+                              "for the audit", missing)
+        else:
+            verdict = audit(dealer, self.rules, [(e.action, e.hash) for e in log], names,
+                            self._stops.get(number))
+            verdict = self._check_blame(number, verdict, names)
+        self.audits[number] = verdict
+        self._audit_due.pop(number, None)
+        self._record(t="audit", game=number, fair=verdict.fair, code=verdict.code,
+                     detail=verdict.detail, culprit=verdict.culprit,
+                     state_hash=verdict.state_hash)
+        self._emit(ev.GameAudited(self.sid, number, verdict.fair, verdict.text, verdict.code,
+                                  verdict.culprit, verdict.state_hash, log_hash(log), now))
+        if self._ending and not self._replaying:
+            self.close(now, self._ending)
+
+    def _check_blame(self, number: int, verdict: Verdict, names: list[str]) -> Verdict:
+        """The audit blames a seat for what the host passed on to us: was it really that
+        seat's (its signature), or did the host make it up?"""
+        culprit = verdict.culprit
+        if verdict.fair or culprit is None or self.seat == HOST or culprit in (HOST, self.seat):
+            return verdict
+        key = self.players[culprit].sign_key
+        forged = [d for d in self._deal_log.get(number, []) if d.seat == culprit and not verify(
+            key, d.sig, *deal_signed(self.table, number, culprit, d.data))]
+        for e in self.logs.get(number, []):
+            action = parse_action(e.action)
+            if action.player == culprit and not verify(key, e.sig, *proposal_signed(
+                    self.table, number, culprit, e.pid, e.action, list(e.reveals), e.seen,
+                    e.seen_hash)):
+                forged.append(e)  # type: ignore[arg-type]
+        if not forged:
+            return verdict
+        return Verdict(False, "forged", f"{names[HOST]} cheated: passed on messages of "
+                       f"{names[culprit]} that {names[culprit]} did not sign",
+                       HOST, verdict.state_hash)
 
     # ---------------------------------------------------------------- resync
 
-    def _peer_restarted(self, now: float) -> None:
-        """The peer came back from its journal: restart both streams and catch up."""
-        self.stats["peer_restarts"] += 1
-        self.channel.reset()
-        self.channel.push(Sync(0, self.game_no, len(self.log)), now)
-        self._catch_up = True
+    def _peer_restarted(self, link: Link, now: float) -> None:
+        """A seat came back from its journal: both streams of that link restart and each
+        side sends what the other may lack (on the other's Sync)."""
+        self._push_to(link, Sync(0, self.game_no, len(self.log)), now)
+        if self.seat != HOST:
+            self._push_to(link, Hello(0, self.seat, self.name or "player",
+                                      self.identity.public), now)
+        self._catch_up.add(link.peer_seat)
 
-    def _on_sync(self, frame: Sync, now: float) -> None:
-        if not self._catch_up:
+    def _on_sync(self, link: Link, frame: Sync, now: float) -> None:
+        if link.peer_seat not in self._catch_up:
             return
-        self._catch_up = False
+        self._catch_up.discard(link.peer_seat)
+        if self.seat == HOST:
+            seats = [SeatInfo(p.seat, p.name[:40], p.sign_key, p.kind)
+                     for _, p in sorted(self.players.items())]
+            self._push_to(link, Seating(0, self.table, seats, self.clock, self.grace,
+                                        self.started), now)
         first = max(frame.game, 1)
         for number in sorted(set(self.dealers) | set(self.logs)):
             if number < first:
                 continue
-            dealer = self.dealers.get(number)
-            if dealer is not None:
-                for data in dealer.sent():
-                    self.channel.push(Deal(0, number, data), now)
-            if self.role is Role.SEQUENCER:
+            entries = self.logs.get(number, [])
+            if self.seat == HOST:
                 start = frame.log_len if number == frame.game else 0
-                entries = self.logs.get(number, [])
                 if number == frame.game and frame.log_len > len(entries):
-                    self._desync(number, len(entries), "the peer has entries I never sent", now)
+                    self._desync(number, len(entries), "a seat has entries I never sent", now)
                     return
+            for deal in self._deal_log.get(number, []):
+                # The host resends everybody's but the restarted seat's own messages; a
+                # seated player resends its own.
+                ours = deal.seat == self.seat
+                if (ours or self.seat == HOST) and deal.seat != link.peer_seat:
+                    self._push_to(link, deal, now)
+            if self.seat == HOST:
                 for index in range(start, len(entries)):
                     e = entries[index]
-                    self.channel.push(Entry(0, number, index, e.action, e.hash, e.pid), now)
-        if self.role is Role.FOLLOWER:
-            for pid in sorted(self.pending):
-                self.channel.push(Propose(0, pid, self.game_no, str(self.pending[pid])), now)
+                    self._push_to(link, Entry(0, number, index, e.action, e.hash, e.pid,
+                                              list(e.reveals), e.seen, e.seen_hash, e.sig,
+                                              e.forced), now)
+            fault = self._faults.get(number)
+            if fault is not None:
+                self._push_to(link, fault, now)
+        if self.seat != HOST:
+            for pid in sorted(self._pending_frames):
+                self._push_to(link, self._pending_frames[pid], now)
 
     # --------------------------------------------------------------- helpers
 
     def _desync(self, game: int, index: int, detail: str, now: float) -> None:
-        self._broken.add(game)
+        """Our states disagree: reported to every seat, and the game is stopped for the
+        audit (which finds who made them disagree)."""
+        if game in self._broken:
+            return
         self._emit(ev.DesyncDetected(self.sid, game, index, detail, False, now))
-        self.channel.push(Desync(0, game, index, detail[:200]), now)
+        culprit = HOST if self.seat != HOST else next(iter(self.links), HOST)
+        if game in self.dealers:
+            self._stop(game, culprit, "desync", detail, now)
+        else:
+            self._broken.add(game)
+            self._broadcast(Fault(0, game, index, culprit, "desync", detail[:200], self.seat),
+                            now)
 
     def _violation(self, detail: str, now: float) -> None:
-        self.drops["violation"] += 1
+        self._drops["violation"] += 1
         self._emit(ev.ProtocolViolation(self.sid, detail, now))
 
     def _check_closed(self, now: float) -> None:
         if self._closing_since is None or self.closed:
             return
-        if self.channel.in_flight == 0 or now >= self._closing_since + self.config.close_timeout:
+        in_flight = sum(link.channel.in_flight for link in self.links.values())
+        if in_flight == 0 or now >= self._closing_since + self.config.close_timeout:
             self.closed = True
             self._linger_until = now + self.config.linger
             self._emit(ev.SessionClosed(self.sid, self.close_reason, False, now))
 
+    def _push_to(self, link: Link, frame: Frame, now: float) -> None:
+        if not self._replaying:
+            link.push(frame, now)
+
+    def _broadcast(self, frame: Frame, now: float, but: int | None = None) -> None:
+        """To every link (a seated player has one: the host's), except seat ``but``."""
+        if self._replaying:
+            return
+        for seat, link in self.links.items():
+            if seat != but:
+                link.push(frame, now)
+
     def _emit(self, event: Any) -> None:
-        self._events.append(event)
+        if not self._replaying:
+            self._events.append(event)
 
     def _record(self, **record: Any) -> None:
-        self._journal.append(record)
+        if not self._replaying:
+            self._journal.append(record)
 
     # ================================================================= restore
 
@@ -708,92 +1766,18 @@ class Session:
         now: float,
         *,
         entropy: Entropy = os.urandom,
-        dealer_factory: DealerFactory = commit_reveal_dealer,
+        dealer_factory: DealerFactory = mental_dealer,
         config: SessionConfig | None = None,
     ) -> Session:
         """Rebuild a session from its journal records (a restarted kernel resumes).
 
-        The session starts a new epoch; when the peer hears it, both streams restart
-        and each side resends what the other may lack.  Raises ``ValueError`` if the
-        journal is not a session journal or does not replay.
+        The records are replayed through the same code that made them (nothing is sent
+        or reported meanwhile); then a new epoch starts, and when a peer hears it both
+        streams of that link restart and each side resends what the other may lack.
+        Raises ``ValueError`` if the journal is not a session journal of this version or
+        does not replay.
         """
-        if not records or records[0].get("t") != "session":
-            raise ValueError("not a session journal (no header record)")
-        head = records[0]
-        session = cls(
-            int(head["sid"]),
-            head["role"],
-            bytes.fromhex(head["key"]),
-            Rules.from_dict(head["rules"]),
-            (str(head["peer_addr"][0]), int(head["peer_addr"][1])),
-            now,
-            entropy=entropy,
-            dealer_factory=dealer_factory,
-            config=config,
-            peer_name=str(head.get("peer_name", "")),
-            name=str(head.get("name", "")),
-            _restoring=True,
-        )
-        session._replay(records[1:], now)
-        return session
+        from .restore import replay_journal
 
-    def _replay(self, records: list[dict[str, Any]], now: float) -> None:
-        epoch = 0
-        deals: dict[int, dict[str, Any]] = {}
-        entries: dict[int, list[dict[str, Any]]] = {}
-        proposals: dict[int, Action] = {}
-        refused: dict[int, str] = {}
-        closed = False
-        for rec in records:
-            kind = rec.get("t")
-            if kind == "epoch":
-                epoch = max(epoch, int(rec["epoch"]))
-            elif kind == "deal":
-                deals[int(rec["game"])] = rec["state"]
-            elif kind == "entry":
-                entries.setdefault(int(rec["game"]), []).append(rec)
-            elif kind == "propose":
-                proposals[int(rec["pid"])] = parse_action(rec["action"])
-            elif kind == "refused":
-                refused[int(rec["pid"])] = str(rec.get("reason", ""))
-            elif kind == "bye":
-                closed = True
-        self.epoch = epoch + 1
-        self._record(t="epoch", epoch=self.epoch)
-        applied: set[int] = set()
-        for number in sorted(deals):
-            dealer = self._dealer(number, deals[number])
-            if not dealer.done:
-                continue
-            if self.game is not None and self.game.is_over and self.rules.match:
-                self._previous_durak = self.game.durak
-            self.game_no = number
-            self.game = dealer.deal(self.rules, self._previous_durak)
-            log = self.logs.setdefault(number, [])
-            for index, rec in enumerate(entries.get(number, [])):
-                if int(rec["index"]) != index:
-                    raise ValueError(f"journal: game {number} entry {index} is missing")
-                action = parse_action(rec["action"])
-                self.game.apply(action)
-                if self.game.state_hash() != rec["hash"]:
-                    raise ValueError(f"journal: game {number} entry {index} does not replay")
-                pid = int(rec.get("pid", 0))
-                applied.add(pid)
-                log.append(LogEntry(rec["action"], bytes.fromhex(rec["hash"]), pid))
-            if self.game.is_over:
-                self._finished_reported = number
-        self._next_pid = max([*proposals, *refused, 0]) + 1
-        if self.role is Role.FOLLOWER:
-            self.pending = {
-                pid: a for pid, a in proposals.items() if pid not in applied and pid not in refused
-            }
-        else:
-            self._handled = {pid: None for pid in applied if pid}
-            self._handled.update(refused)
-        self.closed = closed
-        self._linger_until = now if closed else None
-        self.channel.push(Sync(0, self.game_no, len(self.log)), now)
-        self._catch_up = True
-        if self.game is not None:
-            self._emit(ev.GameStarted(self.sid, self.game_no, self.seat, self.game.state_hash(),
-                                      now, resumed=True))
+        return replay_journal(cls, records, now, entropy=entropy,
+                              dealer_factory=dealer_factory, config=config)

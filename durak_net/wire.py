@@ -3,18 +3,20 @@
 Two kinds of datagram share one 4-byte header, ``b"DK"``, the wire version and a kind
 byte, so a stray datagram from another program is recognised and dropped cheaply::
 
-    discovery:  b"DK" 0x01 b"D"  msgpack(Announce | Invite | Answer | Cancel | Ack)
-    session:    b"DK" 0x01 b"S"  sid (8 bytes, big-endian)  tag (16 bytes)  msgpack(Packet)
+    discovery:  b"DK" 0x03 b"D"  msgpack(Announce | Join | Invite | Answer | Confirm
+                                         | Paired | Cancel | Ack)
+    session:    b"DK" 0x03 b"S"  sid (8 bytes, big-endian)  tag (16 bytes)  msgpack(Packet)
 
 Discovery messages travel in clear (they are what lets two strangers meet).  Session
-datagrams are authenticated: ``tag`` is a keyed BLAKE2b over everything before and
-after it, with the session key the two peers agreed by X25519 during the invitation
-(see :mod:`durak_net.crypto`), so a third host cannot inject or alter moves.
+datagrams are authenticated: ``tag`` is a keyed BLAKE2b over the header, the sender's
+seat and the body, with the session key the two peers agreed by X25519 (and, with a
+PIN, SPAKE2) during the invitation (see :mod:`durak_net.crypto`), so a third host
+cannot inject or alter moves.  docs/lan-protocol.md is the specification of every
+byte; this module implements it.
 
 The schema is written as msgspec Structs (tagged unions, encoded as msgpack arrays).
 Decoding validates types and lengths; anything that fails is dropped and counted by
-the caller, never raised into the notebook.  docs/lan-protocol.md describes the same
-layout for people who want to write another client.
+the caller, never raised into the notebook.
 """
 
 from __future__ import annotations
@@ -26,11 +28,14 @@ from msgspec import Meta, Struct
 
 #: Every datagram of the protocol starts with these two bytes.
 MAGIC: Final = b"DK"
-#: Version of the framing below; a peer speaking another version is "foreign".
-WIRE_VERSION: Final = 1
+#: Version of the framing below; a datagram of another version is dropped (an
+#: announcement of an older version is recognised, so the lobby can say the peer runs
+#: an older durak).
+WIRE_VERSION: Final = 3
+OLD_WIRE_VERSIONS: Final = (1, 2)
 #: Name and version announced in discovery, so other LAN games on port 37020 are ignored.
 PROTOCOL: Final = "durak-lan"
-PROTOCOL_VERSION: Final = 1
+PROTOCOL_VERSION: Final = 3
 #: Largest datagram sent or accepted: fits one Ethernet frame with room for tunnels.
 MAX_DATAGRAM: Final = 1200
 #: Default UDP port of discovery broadcasts (the tutorial's port).
@@ -52,6 +57,26 @@ Reason = Annotated[str, Meta(max_length=200)]
 ActionText = Annotated[str, Meta(min_length=1, max_length=64)]
 Key = Annotated[bytes, Meta(min_length=32, max_length=32)]
 Hash16 = Annotated[bytes, Meta(min_length=16, max_length=16)]
+Tag8 = Annotated[bytes, Meta(min_length=8, max_length=8)]
+#: A SPAKE2 message (33 bytes with the library's ed25519 group; empty without a PIN).
+SpakeMessage = Annotated[bytes, Meta(max_length=64)]
+Seat = Annotated[int, Meta(ge=0, le=5)]
+Signature = Annotated[bytes, Meta(min_length=64, max_length=64)]
+MaybeSignature = Annotated[bytes, Meta(max_length=64)]
+
+
+class TableInfo(Struct, array_like=True, frozen=True):
+    """A table being hosted: who sits where ("" for an open seat), the move clock
+    (seconds, 0 for none), the grace period before a lost seat may go to a bot
+    (seconds), whether play has started, and whether it takes players."""
+
+    table: U64
+    seats: Annotated[list[Annotated[str, Meta(max_length=40)]], Meta(min_length=2,
+                                                                        max_length=6)]
+    clock: Annotated[int, Meta(ge=0, le=3600)] = 0
+    grace: Annotated[int, Meta(ge=0, le=3600)] = 60
+    started: bool = False
+    open: bool = True
 RuleValue = bool | int | str | None
 RulesDict = Annotated[dict[Annotated[str, Meta(max_length=40)], RuleValue], Meta(max_length=16)]
 
@@ -64,8 +89,9 @@ class Announce(Struct, tag="announce", array_like=True, frozen=True):
 
     ``port`` is the sender's game port (unicast traffic goes there, never to the shared
     discovery port, where the kernel would hand it to just one of the listeners).
-    ``sessions`` lists the sessions the sender is playing or resuming, so a peer whose
-    address changed (a restarted kernel gets a new port) is found again.
+    ``tags`` are rendezvous tags of sessions the sender is resuming: 8 bytes derived
+    from each session's key, which only the other peer of that session recognises (a
+    peer whose address changed is found again; nobody else learns anything).
     """
 
     proto: Annotated[str, Meta(max_length=32)]
@@ -75,22 +101,44 @@ class Announce(Struct, tag="announce", array_like=True, frozen=True):
     port: Annotated[int, Meta(ge=1, le=65535)]
     rules: RulesDict
     busy: bool = False
-    sessions: Annotated[list[U64], Meta(max_length=8)] = []
+    tags: Annotated[list[Tag8], Meta(max_length=8)] = []
+    table: TableInfo | None = None
+
+
+class Join(Struct, tag="join", array_like=True, frozen=True):
+    """"Seat me at your table" (``team``: the team wanted with ``Rules(teams=True)``,
+    -1 for any).  The host answers with an Invite for a seat, or a Cancel with no seat."""
+
+    node: U64
+    to: U64
+    table: U64
+    name: Name
+    team: Annotated[int, Meta(ge=-1, le=2)] = -1
 
 
 class Invite(Struct, tag="invite", array_like=True, frozen=True):
-    """``node`` invites ``to`` to a game with ``rules``; ``key`` is its X25519 public key."""
+    """``node`` invites ``to`` to a game with ``rules``.
+
+    ``commit`` is a hash of the inviter's X25519 public key, which it reveals only in
+    :class:`Confirm`, after the invitee's key is fixed: a man in the middle cannot then
+    choose keys that make the two short authentication strings agree.  With a PIN,
+    ``spake`` is the inviter's SPAKE2 message.
+    """
 
     node: U64
     to: U64
     invite: U64
     name: Name
     rules: RulesDict
-    key: Key
+    commit: Key
+    spake: SpakeMessage = b""
+    table: U64 = 0
+    seat: Annotated[int, Meta(ge=1, le=5)] = 1
 
 
 class Answer(Struct, tag="answer", array_like=True, frozen=True):
-    """The invitee's answer; on accept, ``key`` is its X25519 public key."""
+    """The invitee's answer; on accept, ``key`` is its X25519 public key (and ``spake``
+    its SPAKE2 message when the invitation asked for a PIN)."""
 
     node: U64
     to: U64
@@ -98,18 +146,45 @@ class Answer(Struct, tag="answer", array_like=True, frozen=True):
     accept: bool
     reason: Reason = ""
     key: bytes = b""
+    spake: SpakeMessage = b""
 
 
-class Cancel(Struct, tag="cancel", array_like=True, frozen=True):
-    """The inviter withdraws an invitation (the invitee drops its Accept/Decline prompt)."""
+class Confirm(Struct, tag="confirm", array_like=True, frozen=True):
+    """Inviter -> invitee: its X25519 public key (opening ``commit``) and a tag proving
+    it derived the session key."""
 
     node: U64
     to: U64
     invite: U64
+    key: Key
+    proof: Hash16
+
+
+class Paired(Struct, tag="paired", array_like=True, frozen=True):
+    """Invitee -> inviter: the pairing worked (``proof`` shows the invitee holds the same
+    key) or failed (``reason``: a wrong PIN, or someone in the middle)."""
+
+    node: U64
+    to: U64
+    invite: U64
+    ok: bool
+    proof: bytes = b""
+    reason: Reason = ""
+
+
+class Cancel(Struct, tag="cancel", array_like=True, frozen=True):
+    """The inviter withdraws an invitation (the invitee drops its Accept/Decline prompt);
+    a host that cannot seat a Join answers with one too (``invite`` = the table id)."""
+
+    node: U64
+    to: U64
+    invite: U64
+    reason: Reason = ""
 
 
 class Ack(Struct, tag="ack", array_like=True, frozen=True):
-    """Receipt of an Invite, Answer or Cancel (``what`` names which): stops its retries."""
+    """Receipt of a Join, Invite, Answer or Cancel (``what`` names which): stops its
+    retries."""
 
     node: U64
     to: U64
@@ -117,7 +192,18 @@ class Ack(Struct, tag="ack", array_like=True, frozen=True):
     what: Annotated[str, Meta(max_length=16)]
 
 
-DiscoveryMessage = Announce | Invite | Answer | Cancel | Ack
+DiscoveryMessage = Announce | Join | Invite | Answer | Confirm | Paired | Cancel | Ack
+
+
+class OldAnnounce(Struct, array_like=True, frozen=True):
+    """An announcement of an older wire version, read only to say who runs an older
+    durak."""
+
+    tag: str
+    proto: str
+    version: int
+    node: U64
+    name: Name
 
 
 # ------------------------------------------------------------------ session frames
@@ -132,52 +218,122 @@ class Sync(Struct, tag="sync", array_like=True, frozen=True):
     log_len: Count
 
 
+class Hello(Struct, tag="hello", array_like=True, frozen=True):
+    """A seated player to the host, first thing on every stream: its seat, name and the
+    public key its messages to the table are signed with."""
+
+    seq: U64
+    seat: Seat
+    name: Name
+    sign_key: Key
+
+
+class SeatInfo(Struct, array_like=True, frozen=True):
+    """One seat of a table: its player's name and signing key (empty for an open seat)
+    and kind: ``"host"``, ``"player"``, ``"bot"`` or ``"open"``."""
+
+    seat: Seat
+    name: Annotated[str, Meta(max_length=40)]
+    sign_key: Annotated[bytes, Meta(max_length=32)]
+    kind: Annotated[str, Meta(max_length=8)]
+
+
+class Seating(Struct, tag="seating", array_like=True, frozen=True):
+    """Host -> every seat: the table (each seat's player and key), the move clock and
+    the grace period (seconds, 0: none), and whether play has started."""
+
+    seq: U64
+    table: U64
+    seats: Annotated[list[SeatInfo], Meta(min_length=2, max_length=6)]
+    clock: Annotated[int, Meta(ge=0, le=3600)]
+    grace: Annotated[int, Meta(ge=0, le=3600)]
+    start: bool
+
+
 class Deal(Struct, tag="deal", array_like=True, frozen=True):
-    """A step of the dealer of game ``game`` (commit or reveal for the default dealer)."""
+    """A message of seat ``seat``'s dealer for game ``game`` (opaque to the session; its
+    schema is the dealer's, see :mod:`durak_net.dealer`), signed by that seat."""
 
     seq: U64
     game: Count
-    data: Annotated[bytes, Meta(max_length=256)]
+    seat: Seat
+    data: Annotated[bytes, Meta(max_length=760)]
+    sig: Signature
+
+
+#: A card opened by its holder: ``[position, key]`` (the position the deal gave it, the
+#: holder's 32-byte key for that position).
+Reveal = tuple[Annotated[int, Meta(ge=0, le=51)], Key]
+Reveals = Annotated[list[Reveal], Meta(max_length=6)]
 
 
 class Propose(Struct, tag="propose", array_like=True, frozen=True):
-    """Follower -> sequencer: "please append this action of mine" (proposal ``pid``)."""
+    """A seated player -> the host: "please append this action of mine" (proposal
+    ``pid``), with a reveal for every card it opens from its hidden hand, the length of
+    the log it has seen and the hash after its last entry, all signed."""
 
     seq: U64
     pid: U64
     game: Count
     action: ActionText
+    reveals: Reveals
+    seen: Count
+    seen_hash: Annotated[bytes, Meta(max_length=16)]
+    sig: Signature
 
 
 class Entry(Struct, tag="entry", array_like=True, frozen=True):
-    """Sequencer -> follower: log entry ``index`` of game ``game`` and the state hash after it.
+    """Host -> every seat: log entry ``index`` of game ``game``, the hash of the public
+    state after it, and the reveals of the cards the action opened.
 
-    ``pid`` names the follower's proposal it came from, 0 for the sequencer's own actions.
-    """
+    An action of another seat carries its proposal: ``pid``, ``seen``, ``seen_hash``
+    and ``sig`` as the proposer signed them (``pid`` 0 and an empty ``sig`` for the
+    host's own actions and for what the host plays for a seat: ``forced`` then says why,
+    ``"timeout"``)."""
 
     seq: U64
     game: Count
     index: Count
     action: ActionText
     hash: Hash16
-    pid: U64 = 0
+    pid: U64
+    reveals: Reveals
+    seen: Count
+    seen_hash: Annotated[bytes, Meta(max_length=16)]
+    sig: MaybeSignature
+    forced: Annotated[str, Meta(max_length=16)] = ""
 
 
 class Refused(Struct, tag="refused", array_like=True, frozen=True):
-    """Sequencer -> follower: proposal ``pid`` was not applied, and why."""
+    """Host -> the proposer: proposal ``pid`` was not applied, and why."""
 
     seq: U64
     pid: U64
     reason: Reason
 
 
-class Desync(Struct, tag="desync", array_like=True, frozen=True):
-    """"After entry ``index`` my state differs from yours" (or the entry was refused)."""
+class Fault(Struct, tag="fault", array_like=True, frozen=True):
+    """"Game ``game`` stops after entry ``index``: seat ``seat`` broke the deal or the
+    rules (``code``, ``detail``)", as seat ``by`` found; the host passes a seat's Fault on
+    to every seat.  All then publish their seeds for the audit."""
 
     seq: U64
     game: Count
     index: Count
+    seat: Seat
+    code: Annotated[str, Meta(max_length=24)]
     detail: Reason
+    by: Seat
+
+
+class Status(Struct, tag="status", array_like=True, frozen=True):
+    """Host -> every seat: seat ``seat``'s connection is ``"lost"``, ``"back"``, or the
+    player ``"left"``."""
+
+    seq: U64
+    seat: Seat
+    state: Annotated[str, Meta(max_length=8)]
+    detail: Reason = ""
 
 
 class Bye(Struct, tag="bye", array_like=True, frozen=True):
@@ -187,7 +343,7 @@ class Bye(Struct, tag="bye", array_like=True, frozen=True):
     reason: Reason
 
 
-Frame = Sync | Deal | Propose | Entry | Refused | Desync | Bye
+Frame = Sync | Hello | Seating | Deal | Propose | Entry | Refused | Fault | Status | Bye
 
 
 class Packet(Struct, array_like=True, frozen=True):
@@ -213,6 +369,7 @@ class Packet(Struct, array_like=True, frozen=True):
 
 _encoder = msgspec.msgpack.Encoder()
 _discovery_decoder = msgspec.msgpack.Decoder(DiscoveryMessage)
+_old_announce_decoder = msgspec.msgpack.Decoder(OldAnnounce)
 _packet_decoder = msgspec.msgpack.Decoder(Packet)
 
 
@@ -232,7 +389,8 @@ def check_header(data: bytes) -> bytes:
     if len(data) < len(HEADER) + 1 or data[:2] != MAGIC:
         raise WireError("foreign", "not a durak-lan datagram")
     if data[2] != WIRE_VERSION:
-        raise WireError("foreign", f"wire version {data[2]}, this peer speaks {WIRE_VERSION}")
+        counter = "old_version" if data[2] in OLD_WIRE_VERSIONS else "foreign"
+        raise WireError(counter, f"wire version {data[2]}, this peer speaks {WIRE_VERSION}")
     return data[3:4]
 
 
@@ -252,6 +410,19 @@ def decode_discovery(data: bytes) -> DiscoveryMessage:
         return _discovery_decoder.decode(data[4:])
     except (msgspec.DecodeError, ValueError) as exc:  # ValueError: e.g. a string not UTF-8
         raise WireError("malformed", str(exc)) from None
+
+
+def decode_old_announce(data: bytes) -> OldAnnounce | None:
+    """The sender of an announcement of an older version (to tell the person it runs an
+    older durak), or None if ``data`` is not one."""
+    if (len(data) > MAX_DATAGRAM or data[:2] != MAGIC or data[2] not in OLD_WIRE_VERSIONS
+            or data[3:4] != KIND_DISCOVERY):
+        return None
+    try:
+        message = _old_announce_decoder.decode(data[4:])
+    except (msgspec.DecodeError, ValueError):
+        return None
+    return message if message.tag == "announce" and message.proto == PROTOCOL else None
 
 
 def encode_packet_body(packet: Packet) -> bytes:

@@ -10,6 +10,9 @@ In a notebook cell::
     from durak_widgets import lan
     lan(name="Alice")                             # another notebook on the LAN
 
+In a browser (the JupyterLite site, Pyodide) ``play()`` works as here, while ``lan()``
+says that LAN play needs a local Python; the network package is not imported there.
+
 The pieces, for custom tables and network play (see docs/widgets.md):
 :class:`TableBackend` (the protocol a game source implements), :class:`LocalBackend`
 (a match on this machine with bots), :class:`Handoff` (the one hand-off point onto
@@ -17,11 +20,16 @@ the kernel's event loop), :class:`TableController` and :class:`TableView`.
 """
 
 from .backend import LocalBackend, Score, TableBackend, waiting_on
+from .browser import IN_BROWSER
 from .controller import TableController, describe
 from .handoff import Handoff
-from .lan import lan
 from .play import default_bot, play
 from .view import TableModel, TableView
+
+if IN_BROWSER:
+    from .browser import lan  # LAN play needs UDP sockets, which a web page has not
+else:
+    from .lan import lan
 
 __all__ = [
     "Handoff",

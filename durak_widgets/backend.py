@@ -25,6 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 from durak_core import Action, Event, Game, GameOver, IllegalAction, Match, Rules
 from durak_core.bots import Bot, next_to_act, seat_events
 
+from .browser import threads_available
 from .handoff import Handoff
 
 log = logging.getLogger(__name__)
@@ -157,7 +158,9 @@ class LocalBackend:
         so people can follow the play; 0 in tests.
     threads: think on a worker thread (True) or inline on the UI thread (False).
         None: threads unless the hand-off is in ``"sync"`` mode, which is for tests
-        and scripts and wants every move done when a click returns.
+        and scripts and wants every move done when a click returns.  Where there are
+        no threads (a browser, see :mod:`durak_widgets.browser`), None means: think in
+        a later turn of the kernel's event loop and land the card with a timer on it.
     first_game: play this game first instead of dealing one (for tests and puzzles).
     """
 
@@ -181,6 +184,8 @@ class LocalBackend:
                 raise TypeError(f"seat {seat}: {bot!r} is not a durak_core.bots.Bot")
         if delay < 0:
             raise ValueError(f"delay must be >= 0 seconds, not {delay!r}")
+        if threads and not threads_available():
+            raise ValueError("threads=True: this Python has no threads (a browser)")
         if first_game is not None and first_game.rules != rules:
             raise ValueError("first_game was dealt with other rules than the table's")
         self._rules = rules
@@ -200,6 +205,7 @@ class LocalBackend:
         self._handoff: Handoff | None = None
         self._changed: Changed | None = None
         self._threads = False
+        self._deferred = False
         self._thinks = 0
         self._stop = threading.Event()
         self._closed = False
@@ -237,7 +243,11 @@ class LocalBackend:
         self._handoff = handoff
         self._changed = changed
         threads = self._threads_wanted
-        self._threads = handoff.mode != "sync" if threads is None else threads
+        if threads is None:
+            threads = handoff.mode != "sync" and threads_available()
+            # No threads but an event loop (a browser): think in a later turn of it.
+            self._deferred = not threads and handoff.mode == "kernel"
+        self._threads = threads
         # Run the opening (a bot may lead) through the hand-off like everything else.
         handoff.post(self._settle_and_schedule)
 
@@ -353,6 +363,9 @@ class LocalBackend:
             self._thinks += 1
             name = f"{self.thread_name_prefix}-{self._thinks}"
             threading.Thread(target=self._think, args=args, name=name, daemon=True).start()
+        elif self._deferred:
+            # After this turn of the loop, whose refresh tells the page "thinking...".
+            self._handoff.post(lambda: self._think(*args))
         else:
             self._think(*args)
 
@@ -364,7 +377,8 @@ class LocalBackend:
         think: _Think,
         inbox: list[tuple[str, Any]],
     ) -> None:
-        """Runs on the bot's worker thread (or inline): only the bot and copies are touched."""
+        """Runs on the bot's worker thread (or inline, or in a later turn of the loop):
+        only the bot and copies are touched."""
         started = time.monotonic()
         action: Action | None = None
         error: BaseException | None = None
@@ -389,6 +403,13 @@ class LocalBackend:
             if remaining > 0 and self._stop.wait(remaining):
                 return
         assert self._handoff is not None
+        if self._deferred:
+            # The same visible pause, from a timer on the loop instead of a waiting thread.
+            if self._closed:
+                return
+            remaining = max(0.0, self.delay - (time.monotonic() - started))
+            self._handoff.post_later(remaining, lambda: self._answer(think, action, error))
+            return
         self._handoff.post(lambda: self._answer(think, action, error))
 
     def _answer(self, think: _Think, action: Action | None, error: BaseException | None) -> None:

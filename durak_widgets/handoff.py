@@ -13,7 +13,9 @@ Three modes:
     Inside a running IPython kernel: functions run on the kernel's event loop
     (``kernel.io_loop.add_callback``, which is safe to call from any thread).  A
     function posted from the loop's own thread runs after the current callback, so
-    a click handler never re-enters the table while it is being changed.
+    a click handler never re-enters the table while it is being changed.  In a
+    browser (JupyterLite's Pyodide kernel, which has no ``io_loop`` and no threads)
+    the kernel's asyncio loop plays that part (:class:`~durak_widgets.browser.EventLoop`).
 ``"sync"``
     No kernel (plain Python, pytest): a function runs at once on the posting
     thread, unless another posted function is already running, in which case it
@@ -46,6 +48,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Literal
 
+from .browser import browser_loop
+
 Mode = Literal["auto", "kernel", "sync", "manual"]
 Task = Callable[[], None]
 
@@ -53,7 +57,10 @@ log = logging.getLogger(__name__)
 
 
 def kernel_loop() -> Any | None:
-    """The running IPython kernel's event loop (an object with ``add_callback``), or None."""
+    """The running IPython kernel's event loop (an object with ``add_callback``), or None.
+
+    ipykernel's tornado ``io_loop``; in Pyodide's kernel (a browser), its asyncio loop.
+    """
     try:
         from IPython.core.getipython import get_ipython
     except ImportError:  # pragma: no cover - IPython comes with ipykernel
@@ -61,7 +68,7 @@ def kernel_loop() -> Any | None:
     shell = get_ipython()
     kernel = getattr(shell, "kernel", None)
     loop = getattr(kernel, "io_loop", None)
-    return loop if hasattr(loop, "add_callback") else None
+    return loop if hasattr(loop, "add_callback") else browser_loop()
 
 
 class Handoff:
@@ -120,6 +127,29 @@ class Handoff:
                 return
             self._draining = True
         self._drain(None)
+
+    def post_later(self, delay: float, fn: Task) -> None:
+        """Like :meth:`post`, but not before ``delay`` seconds.  Call it on the UI thread.
+
+        For work that must wait without a thread to wait on (a bot's card landing after
+        the visible pause, in a browser): with a loop that has ``call_later`` (tornado's
+        and asyncio's do), a timer on the loop posts ``fn``; in ``"sync"`` and
+        ``"manual"`` mode, and with a loop without timers, it is posted at once.
+        """
+        call_later = getattr(self._loop, "call_later", None)
+        if delay <= 0 or self.mode != "kernel" or call_later is None:
+            self.post(fn)
+            return
+        with self._qlock:
+            if self._closed:
+                return
+            self._pending += 1  # not idle while the timer runs
+        call_later(delay, self._post_timed, fn)
+
+    def _post_timed(self, fn: Task) -> None:
+        with self._qlock:
+            self._pending -= 1
+        self.post(fn)
 
     def pump(self, limit: int | None = None) -> int:
         """Run queued functions on this thread (``"manual"`` mode); returns how many ran."""

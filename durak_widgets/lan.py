@@ -6,10 +6,14 @@ In a notebook cell::
     lan(name="Alice")                     # players seen on the LAN, Invite, Accept / Decline
     lan(name="Alice", connect="10.0.0.5:40123")   # where broadcasts do not reach
 
-The lobby lists the players it hears (each with an Invite button) and incoming
-invitations (Accept / Decline).  Once one is accepted, both notebooks show the same
-table as local play (:class:`~durak_widgets.controller.TableController`); the
-opponent's moves appear by themselves.
+The lobby lists the players it hears (each with Invite and Invite with a PIN) and
+incoming invitations (Accept / Decline).  Once one is accepted, both notebooks show
+four pairing words: the same words on both screens mean nobody sits in the middle
+("Not the same" ends the session).  Then both show the same table as local play
+(:class:`~durak_widgets.controller.TableController`), each from its own seat: the
+hands are hidden (mental poker), the opponent's moves appear by themselves, and after
+every game both seats publish their keys and the game is audited; the badge above the
+table says so.
 
 Threads: the network runs on :class:`durak_net.node.LanNode`'s receiving thread, which
 never touches a widget.  Every network event is posted to the table's
@@ -21,223 +25,40 @@ game can be resumed from the journal); ``close()`` stops the thread and frees th
 
 from __future__ import annotations
 
-import contextlib
 import getpass
 import html
 import logging
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
 
-from durak_core import Action, Game, IllegalAction, Pass, Rules
+from durak_core import Rules
 from durak_core.bots import Bot
 from durak_net import events as ev
 from durak_net.botplay import build_bot
+from durak_net.crypto import new_pin
 from durak_net.journal import default_journal_dir
 from durak_net.node import LanNode
 from durak_net.session import SessionError
 from durak_net.wire import DISCOVERY_PORT
 
-from .backend import Changed, Score, Update, waiting_on
+from .browser import IN_BROWSER, LAN_NEEDS_LOCAL_PYTHON
 from .controller import TableController
 from .handoff import Handoff
+from .lan_table import LanBackend
+
+__all__ = ["LanBackend", "LanLobby", "lan"]
+
+#: Why "Not the same" ends the session (the other player reads this).
+NOT_THE_SAME = "the pairing words differed: someone may be in the middle"
 
 log = logging.getLogger(__name__)
 
 #: Open lobbies by player name: re-running ``lan(name=...)`` closes the previous one.
 _OPEN: dict[str, LanLobby] = {}
-
-
-class LanBackend:
-    """A :class:`~durak_widgets.backend.TableBackend` for one LAN session.
-
-    The game the table shows is a *mirror* of the session's game, changed only on the
-    UI thread, as the session's :class:`~durak_net.events.ActionApplied` events arrive
-    through the hand-off; so the table never shows a state its log lines have not
-    reached.  Moves are sent with :meth:`LanNode.act` (the sequencer applies them, the
-    follower's are proposed and come back as events).
-
-    bot: plays our seat by itself (demos and tests), through the same :meth:`submit`.
-    """
-
-    def __init__(self, node: LanNode, sid: int, names: Sequence[str], seat: int,
-                 bot: Bot | None = None) -> None:
-        self.node = node
-        self.sid = sid
-        self.seat = seat
-        self._names = tuple(names)
-        self.bot = bot
-        self._game: Game | None = None
-        self._game_no = 0
-        self._duraks: list[int | None] = []
-        self._handoff: Handoff | None = None
-        self._changed: Changed | None = None
-        self._awaiting = False  # our move is on its way and not yet in the log
-        self._bot_posted = False
-        self._bot_started = 0
-        self.lost = False
-        self.closed = False
-        #: Finished games as reported by the session (hashes included).
-        self.results: list[ev.GameFinished] = []
-        self.resync()
-
-    # ------------------------------------------------------------ TableBackend
-
-    @property
-    def rules(self) -> Rules:
-        game = self._game
-        assert game is not None
-        return game.rules
-
-    @property
-    def names(self) -> Sequence[str]:
-        return self._names
-
-    @property
-    def local_seats(self) -> Sequence[int]:
-        return (self.seat,)
-
-    @property
-    def game(self) -> Game | None:
-        """The mirror of the game (UI thread only)."""
-        return self._game
-
-    def attach(self, handoff: Handoff, changed: Changed) -> None:
-        self._handoff = handoff
-        self._changed = changed
-        self._schedule_bot()
-
-    def observation(self, seat: int) -> dict[str, Any]:
-        assert self._game is not None
-        return self._game.observation(seat)
-
-    def why_illegal(self, action: Action) -> str | None:
-        player = getattr(action, "player", None)
-        if player != self.seat:
-            return f"Seat {player} is played by {self._names[1 - self.seat]} over the network."
-        if self.closed:
-            return "The game has ended: the session is closed."
-        if self._game is None:
-            return "The cards are being dealt."
-        return self._game.why_illegal(action)
-
-    def submit(self, action: Action) -> None:
-        reason = self.why_illegal(action)
-        if reason is not None:
-            raise IllegalAction(reason, action)
-        self.node.act(self.sid, action)  # raises IllegalAction if the session's game moved
-        self._awaiting = True
-
-    def thinking(self) -> Sequence[int]:
-        game = self._game
-        if game is None or game.is_over or self.lost:
-            return ()
-        peer = 1 - self.seat
-        return (peer,) if peer in waiting_on(game.observation(self.seat)) else ()
-
-    def score(self) -> Score | None:
-        counts = [0, 0]
-        for durak in self._duraks:
-            if durak is not None:
-                counts[durak] += 1
-        return Score(len(self._duraks), tuple(counts), self._duraks.count(None))
-
-    def new_game(self) -> None:
-        try:
-            number = self.node.start_next_game(self.sid)
-        except (SessionError, ValueError) as exc:
-            self._notify([f"No new game: {exc}"])
-            return
-        self._notify([f"Waiting for {self._names[1 - self.seat]} to agree to game {number}…"])
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            with contextlib.suppress(ValueError):
-                self.node.leave(self.sid, "closed the table")
-
-    # ------------------------------------------------------------ network events
-
-    def resync(self) -> None:
-        """Copy the session's current game (at start, after a gap, after resuming)."""
-        view = self.node.view(self.sid)
-        if view is not None and view.game is not None:
-            self._game = view.game
-            self._game_no = view.game_no
-
-    def on_event(self, event: Any) -> None:
-        """A session event, on the UI thread (posted through the hand-off)."""
-        updates: list[Update] = []
-        peer = self._names[1 - self.seat]
-        if isinstance(event, ev.GameStarted):
-            self.resync()
-            self._awaiting = False
-            updates.append(f"— game {event.game} {'resumed' if event.resumed else 'dealt'} —")
-        elif isinstance(event, ev.ActionApplied):
-            game = self._game
-            if event.by_me:
-                self._awaiting = False
-            if game is None or event.game != self._game_no or event.index > len(game.log):
-                self.resync()
-            elif event.index == len(game.log):
-                game.apply(event.action)
-                updates.extend(event.events)
-        elif isinstance(event, ev.ActionRefused):
-            self._awaiting = False
-            updates.append(f"Not played: {event.action} ({event.reason})")
-        elif isinstance(event, ev.GameFinished):
-            self._duraks.append(event.durak)
-            self.results.append(event)
-        elif isinstance(event, ev.NextGameRequested):
-            updates.append(f"{peer} wants another game: click New game.")
-        elif isinstance(event, ev.PeerLost):
-            self.lost = True
-            updates.append(f"Connection to {peer} lost, waiting…")
-        elif isinstance(event, ev.PeerBack):
-            self.lost = False
-            updates.append(f"{peer} is back.")
-        elif isinstance(event, ev.DesyncDetected):
-            updates.append(f"Out of step with {peer} after move {event.index}: {event.detail}. "
-                           "Finish with New game.")
-        elif isinstance(event, ev.ProtocolViolation):
-            updates.append(f"{peer}'s program broke the rules of the protocol: {event.detail}")
-        elif isinstance(event, ev.SessionClosed):
-            self.closed = True
-            updates.append(f"{peer} left the table." if event.by_peer else "You left the table.")
-        self._notify(updates)
-        self._schedule_bot()
-
-    def _notify(self, updates: list[Update]) -> None:
-        if self._changed is not None:
-            self._changed(updates)
-
-    # ------------------------------------------------------------ the bot seat
-
-    def _schedule_bot(self) -> None:
-        if self.bot is None or self._bot_posted or self._handoff is None:
-            return
-        self._bot_posted = True
-        self._handoff.post(self._bot_move)
-
-    def _bot_move(self) -> None:
-        self._bot_posted = False
-        game = self._game
-        if self.bot is None or game is None or game.is_over or self._awaiting or self.closed:
-            return
-        legal = game.legal_actions(self.seat)
-        if not legal or (len(legal) == 1 and isinstance(legal[0], Pass)):
-            return  # nothing to do, or the session's automatic pass
-        if self._bot_started != self._game_no:
-            self._bot_started = self._game_no
-            self.bot.start(self.seat, game.rules)
-        action = self.bot.choose(game.observation(self.seat), legal)
-        try:
-            self.submit(action)
-        except IllegalAction:
-            return  # the session's game had moved on; the next event brings it here
-        self._notify([])
 
 
 class LanLobby:
@@ -254,12 +75,15 @@ class LanLobby:
         seed: int | None = None,
         auto_accept: bool = False,
         invite: str | None = None,
+        pin: str | None = None,
         journal_dir: Path | str | None = None,
         loss: float = 0.0,
         handoff: Handoff | None = None,
     ) -> None:
         self.handoff = handoff if handoff is not None else Handoff()
+        self._entropy = os.urandom
         self.auto_accept = auto_accept
+        self.auto_pin = pin
         self.invite_name = invite
         self.bot: Bot | None = build_bot(bot, seed=seed) if isinstance(bot, str) else bot
         targets = [connect] if isinstance(connect, str) else list(connect or [])
@@ -270,6 +94,13 @@ class LanLobby:
         self.incoming: dict[int, ev.InviteReceived] = {}
         self.outgoing: dict[int, ev.PeerInfo] = {}
         self.notice = ""
+        #: The pairing words of the current session, and whether the person confirmed them.
+        self.sas = ""
+        self.sas_confirmed = False
+        self.pin_paired = False
+        #: The PIN to read out to the player we invited with one.
+        self.pin = ""
+        self._pin_inputs: dict[int, widgets.Text] = {}
         self._peer_names: dict[int, str] = {}
         self._early: list[Any] = []  # session events before the table exists
         self._build()
@@ -299,13 +130,27 @@ class LanLobby:
         self.leave_button = widgets.Button(description="Leave the game")
         self.leave_button.add_class("durak-lan-leave")
         self.leave_button.on_click(lambda _b: self._post_call(self.leave))
+        # Pairing: the four words, "Same" and "Not the same".
+        self.sas_label = widgets.HTML()
+        self.sas_label.add_class("durak-lan-sas")
+        self.same_button = widgets.Button(description="Same", button_style="success")
+        self.same_button.add_class("durak-lan-same")
+        self.same_button.on_click(lambda _b: self._post_call(self.confirm_words))
+        self.differ_button = widgets.Button(description="Not the same", button_style="danger")
+        self.differ_button.add_class("durak-lan-not-same")
+        self.differ_button.on_click(lambda _b: self._post_call(self.words_differ))
+        self.sas_box = widgets.HBox([self.sas_label, self.same_button, self.differ_button])
+        self.badge = widgets.HTML()
+        self.badge.add_class("durak-lan-badge")
         self.lobby_box = widgets.VBox([self.peer_box, self.invite_box, self.resume_box])
         self.root = widgets.VBox([
-            widgets.HBox([self.title, self.leave_button]), self.status, self.lobby_box,
-            self.table_box,
+            widgets.HBox([self.title, self.leave_button]), self.status, self.sas_box,
+            self.badge, self.lobby_box, self.table_box,
         ])
         self.root.add_class("durak-lan")
-        self._peer_rows: dict[int, tuple[widgets.HBox, widgets.HTML, widgets.Button]] = {}
+        self._peer_rows: dict[
+            int, tuple[widgets.HBox, widgets.HTML, widgets.Button, widgets.Button]
+        ] = {}
 
     @property
     def widget(self) -> widgets.VBox:
@@ -339,20 +184,33 @@ class LanLobby:
                 button = widgets.Button(description="Invite")
                 button.add_class("durak-lan-invite")
                 button.on_click(lambda _b, n=node_id: self._post_call(lambda: self.invite(n)))
-                row = (widgets.HBox([label, button]), label, button)
+                with_pin = widgets.Button(description="Invite with a PIN",
+                                          layout=widgets.Layout(width="auto"))
+                with_pin.add_class("durak-lan-invite-pin")
+                with_pin.on_click(
+                    lambda _b, n=node_id: self._post_call(lambda: self.invite(n, pin=True)))
+                row = (widgets.HBox([label, button, with_pin]), label, button, with_pin)
                 self._peer_rows[node_id] = row
             label_text = esc(peer.label) + (" · playing" if peer.busy else "")
+            if peer.same_name:
+                label_text += (" · <b>⚠ another player uses this name</b>: check the pairing "
+                               "words")
+            if peer.incompatible:
+                label_text += f" · {esc(peer.incompatible)}"
             if row[1].value != label_text:
                 row[1].value = label_text
             inviting = any(p.node == node_id for p in self.outgoing.values())
             row[2].description = "Invited…" if inviting else "Invite"
-            row[2].disabled = playing or inviting or peer.busy
+            blocked = playing or inviting or peer.busy or bool(peer.incompatible)
+            row[2].disabled = blocked
+            row[3].disabled = blocked
         self.peer_box.children = tuple(r[0] for r in self._peer_rows.values())
         rows = []
         for invite, received in self.incoming.items():
             text = widgets.HTML(
                 f"<b>{esc(received.peer.name)}</b> invites you "
                 f"({esc(received.rules.variant)}, {received.rules.deck_size} cards)"
+                + (" · type the PIN they read out" if received.pin else "")
             )
             accept = widgets.Button(description="Accept", button_style="success")
             accept.add_class("durak-lan-accept")
@@ -360,8 +218,17 @@ class LanLobby:
             decline.add_class("durak-lan-decline")
             accept.on_click(lambda _b, i=invite: self._post_call(lambda: self.accept(i)))
             decline.on_click(lambda _b, i=invite: self._post_call(lambda: self.decline(i)))
-            rows.append(widgets.HBox([text, accept, decline]))
+            items: list[widgets.Widget] = [text]
+            if received.pin:
+                box = self._pin_inputs.get(invite)
+                if box is None:
+                    box = widgets.Text(placeholder="PIN", layout=widgets.Layout(width="8em"))
+                    box.add_class("durak-lan-pin")
+                    self._pin_inputs[invite] = box
+                items.append(box)
+            rows.append(widgets.HBox([*items, accept, decline]))
         self.invite_box.children = tuple(rows)
+        self._render_pairing()
         resume_rows = []
         if not playing:
             for path, head in self.node.resumable()[:3]:
@@ -389,22 +256,80 @@ class LanLobby:
 
         self.handoff.post(run)
 
-    def invite(self, peer: int | str) -> int:
-        """Invite a peer (node id or name)."""
-        invite = self.node.invite(peer)
+    def _render_pairing(self) -> None:
+        """The pairing words while a session runs, and the hidden-hands badge."""
+        esc = html.escape
+        if self.sid is None or not self.sas:
+            self.sas_box.layout.display = "none"
+        else:
+            self.sas_box.layout.display = None
+            peer = esc(self._peer_names.get(self.sid, "the other player"))
+            if self.sas_confirmed:
+                text = f"Paired with {peer}: <b>{esc(self.sas)}</b> ✓"
+            else:
+                text = (f"Pairing words — check that {peer}'s screen shows the same: "
+                        f"<b>{esc(self.sas)}</b>")
+            if self.pin_paired:
+                text += " · PIN checked ✓"
+            self.sas_label.value = text
+            self.same_button.layout.display = "none" if self.sas_confirmed else None
+            self.differ_button.layout.display = "none" if self.sas_confirmed else None
+        backend = self.backend
+        if backend is not None and backend.sid == self.sid and backend.game is not None:
+            verdict = backend.verdict_html()
+            self.badge.value = ("<span class='durak-hidden-badge'>🔒 hidden hands · verified"
+                                "</span>" + (f" · {verdict}" if verdict else ""))
+        elif backend is not None and backend.verdicts:
+            self.badge.value = backend.verdict_html()
+        else:
+            self.badge.value = ""
+
+    def invite(self, peer: int | str, pin: bool | str = False) -> int:
+        """Invite a peer (node id or name).  ``pin``: ask for a PIN (True: a new random
+        one, shown to read out to the other player; or the PIN itself)."""
+        code = (new_pin(self._entropy) if pin is True else str(pin)) if pin else None
+        invite = self.node.invite(peer, pin=code)
         info = next((p for p in self.peers.values() if peer in (p.node, p.name)), None)
         if info is not None:
             self.outgoing[invite] = info
             self.notice = f"Inviting {html.escape(info.name)}…"
+            if code is not None:
+                self.pin = code
+                self.notice += (f" Read this PIN out to {html.escape(info.name)}: "
+                                f"<b class='durak-lan-pin-shown'>{code}</b>")
         return invite
 
-    def accept(self, invite: int | None = None) -> None:
-        """Accept an invitation (the only/latest one by default)."""
+    def accept(self, invite: int | None = None, pin: str | None = None) -> None:
+        """Accept an invitation (the only/latest one by default), with the PIN typed in
+        its box (or given here) when the inviter asked for one."""
         invite = invite if invite is not None else next(reversed(self.incoming), None)
         if invite is None:
             raise ValueError("no invitation to accept")
-        self.node.accept(invite)
+        received = self.incoming.get(invite)
+        if pin is None and received is not None and received.pin:
+            box = self._pin_inputs.get(invite)
+            pin = box.value if box is not None and box.value.strip() else None
+            if pin is None:
+                raise ValueError(f"{received.peer.name} asked for a PIN: type the PIN they "
+                                 "read out, then Accept")
+        self.node.accept(invite, pin=pin)
         self.incoming.pop(invite, None)
+        self._pin_inputs.pop(invite, None)
+
+    def confirm_words(self) -> None:
+        """The person saw the same pairing words on both screens."""
+        self.sas_confirmed = True
+
+    def words_differ(self) -> None:
+        """The pairing words differ: someone may be in the middle; end the session."""
+        if self.sid is None:
+            return
+        sid = self.sid
+        if self.backend is not None and self.backend.sid == sid:
+            self.backend.closed = True
+        self.node.leave(sid, NOT_THE_SAME)
+        self.notice = ("You ended the session: the pairing words differed, so someone may "
+                       "be in the middle. Invite again and compare the words.")
 
     def decline(self, invite: int | None = None) -> None:
         invite = invite if invite is not None else next(reversed(self.incoming), None)
@@ -457,15 +382,15 @@ class LanLobby:
             self.peers[event.peer.node] = event.peer
             self._peer_names[event.peer.node] = event.peer.name
             if (self.invite_name and event.peer.name == self.invite_name and self.sid is None
-                    and not self.outgoing):
-                self.invite(event.peer.node)
+                    and not self.outgoing and not event.peer.incompatible):
+                self.invite(event.peer.node, pin=self.auto_pin or False)
         elif isinstance(event, ev.PeerGone):
             self.peers.pop(event.peer.node, None)
         elif isinstance(event, ev.InviteReceived):
             if self.sid is not None:
                 self.node.decline(event.invite, "already playing")
-            elif self.auto_accept:
-                self.node.accept(event.invite)
+            elif self.auto_accept and (not event.pin or self.auto_pin):
+                self.node.accept(event.invite, pin=self.auto_pin if event.pin else None)
             else:
                 self.incoming[event.invite] = event
         elif isinstance(event, ev.InviteClosed):
@@ -479,6 +404,7 @@ class LanLobby:
             self.sid = event.sid
             self.outgoing.clear()
             self.incoming.clear()
+            self.sas, self.sas_confirmed, self.pin_paired = event.sas, False, event.pin
             self.notice = html.escape(f"Playing {event.peer.name}: dealing…")
             self._peer_names[event.sid] = event.peer.name
         elif getattr(event, "sid", None) == self.sid and self.sid is not None:
@@ -486,27 +412,41 @@ class LanLobby:
         self._render()
 
     def _on_session_event(self, event: Any) -> None:
-        if self.backend is None:
+        peer = html.escape(self._peer_names.get(event.sid, "The other player"))
+        if isinstance(event, ev.SessionClosed):
+            # Back to the lobby (even before a table opened, e.g. "Not the same" right
+            # after the pairing); the last table stays in view until the next game.
+            if self.backend is not None and self.backend.sid == event.sid:
+                self.backend.on_event(event)
+            self._early.clear()
+            if event.by_peer:
+                self.notice = f"{peer} left the game ({html.escape(event.reason)})."
+            elif event.reason == NOT_THE_SAME:
+                self.notice = ("You ended the session: the pairing words differed, so someone "
+                               "may be in the middle.")
+            else:
+                self.notice = "You left the game."
+            self.sid = None
+            self.sas = ""
+            return
+        if self.backend is None or self.backend.sid != event.sid:
             if not isinstance(event, ev.GameStarted):
                 self._early.append(event)
                 return
             self._open_table()
         assert self.backend is not None
         self.backend.on_event(event)
-        peer = html.escape(self.backend.names[1 - self.backend.seat])
         if isinstance(event, ev.PeerLost):
             self.notice = f"Connection to {peer} lost, waiting…"
         elif isinstance(event, ev.PeerBack):
             self.notice = f"Playing {peer}."
-        elif isinstance(event, ev.SessionClosed):
-            # Back to the lobby; the last table stays in view until the next game.
-            self.notice = f"{peer} left the game." if event.by_peer else "You left the game."
-            self.sid = None
 
     def _open_table(self) -> None:
         assert self.sid is not None
         view = self.node.view(self.sid)
         assert view is not None
+        if not self.sas:  # a resumed session: its words come from the journal
+            self.sas, self.sas_confirmed = view.sas, True
         me, peer = self.node.name, view.peer_name or self._peer_names.get(self.sid, "Opponent")
         names = [me, peer] if view.seat == 0 else [peer, me]
         if self.controller is not None:
@@ -530,6 +470,7 @@ def lan(
     seed: int | None = None,
     auto_accept: bool = False,
     invite: str | None = None,
+    pin: str | None = None,
     journal_dir: Path | str | bool | None = True,
     loss: float = 0.0,
     handoff: Handoff | None = None,
@@ -544,13 +485,18 @@ def lan(
     bot: let a bot play your seat (``"random"``, ``"greedy"``...): demos and tests.
     auto_accept: accept the first invitation at once; invite: invite the first player
         seen with this name.  Both for unattended demos and tests.
+    pin: the PIN ``invite`` asks for and ``auto_accept`` answers with (a PIN pairing
+        for people who cannot see each other's screen).
     journal_dir: where games are journaled so a restarted kernel can resume them
         (True: ``~/.local/state/durak/lan``; None or False: no journal).
     loss: drop this share of outgoing datagrams (to see the protocol cope).
     handoff: the hand-off point (tests pass ``Handoff(mode="sync")``).
 
-    Re-running the cell closes the previous lobby of the same name.
+    Re-running the cell closes the previous lobby of the same name.  In a browser
+    (JupyterLite) it raises RuntimeError: a web page has no UDP sockets.
     """
+    if IN_BROWSER:
+        raise RuntimeError(LAN_NEEDS_LOCAL_PYTHON)
     name = name or getpass.getuser() or "player"
     if rules is not None and rules.players != 2:
         raise ValueError(f"LAN games are for 2 players, not {rules.players}")
@@ -566,7 +512,7 @@ def lan(
     if previous is not None:
         previous.close()
     lobby = LanLobby(name, connect=connect, rules=rules, port=port, bot=bot, seed=seed,
-                     auto_accept=auto_accept, invite=invite, journal_dir=folder, loss=loss,
-                     handoff=handoff)
+                     auto_accept=auto_accept, invite=invite, pin=pin, journal_dir=folder,
+                     loss=loss, handoff=handoff)
     _OPEN[lobby.node.name] = lobby
     return lobby

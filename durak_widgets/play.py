@@ -8,6 +8,7 @@ from durak_core import Rules
 from durak_core.bots import REGISTRY, Bot, make_bot
 
 from .backend import LocalBackend
+from .browser import IN_BROWSER
 from .controller import TableController
 from .handoff import Handoff
 
@@ -15,6 +16,13 @@ from .handoff import Handoff
 PREFERRED_DEFAULT_BOTS = ("greedy", "random")
 #: Seconds between a bot being asked and its card landing, so people can follow.
 DEFAULT_DELAY = 0.6
+#: What ``"ismcts"`` means in a browser (the JupyterLite site): Pyodide runs the pure
+#: engine, about 1,200 ISMCTS iterations a second against 7,000 compiled, and the kernel
+#: can do nothing else while a bot thinks (no threads).  300 ms of search (a median 345
+#: iterations, half the 700 the default 100 ms buy compiled; the slowest of 30 decisions
+#: took 306 ms) keeps a bot's move well under a second and within the display delay:
+#: `python benchmarks/site_speed.py --ms 100 300`.
+BROWSER_ISMCTS = "ismcts?ms=300"
 
 
 def default_bot() -> str:
@@ -101,6 +109,8 @@ def play(
         if isinstance(spec, Bot):
             bots[seat] = spec
         elif isinstance(spec, str):
+            if IN_BROWSER and spec == "ismcts":
+                spec = BROWSER_ISMCTS  # a budget made for Pyodide; given options are kept
             bots[seat] = make_bot(spec, seed=_seed_for(seed, seat))  # ValueError names the bots
         else:
             raise TypeError(f"opponent {k}: expected a bot name or a Bot, not {spec!r}")

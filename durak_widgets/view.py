@@ -107,9 +107,13 @@ ROLE_WORDS = {"attacks": "attacking", "defends": "defending", "takes": "taking"}
 
 
 def _display(widget: widgets.DOMWidget, shown: bool) -> None:
-    value = None if shown else "none"
-    if widget.layout.display != value:
-        widget.layout.display = value
+    """Show or hide ``widget``.  Shown is ``""``, not None: JupyterLite's Pyodide kernel
+    sends None as JavaScript's undefined, which leaves a hidden widget hidden."""
+    hidden = widget.layout.display == "none"
+    if shown and hidden:
+        widget.layout.display = ""
+    elif not shown and not hidden:
+        widget.layout.display = "none"
 
 
 def _set_html(widget: widgets.HTML, value: str) -> None:

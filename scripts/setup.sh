@@ -84,6 +84,14 @@ PY
     echo "$want" 2>/dev/null >"$stamp" || true # a read-only prefix only means no stamp
   fi
 
+  # LAN play deals with libsodium (a system library, under pysodium); local play does not
+  # need it, so its absence is a warning, not a failure.
+  if ! "$py" -c 'import pysodium' >/dev/null 2>&1; then
+    echo "setup: warning: libsodium is missing, so LAN play (lan(), durak-lan) will not work;" \
+      "install it: 'sudo apt-get install libsodium23' (Debian/Ubuntu) or" \
+      "'brew install libsodium' (macOS)" >&2
+  fi
+
   # Put this environment first on PATH for what runs next (and for a sourcing shell).
   bindir="$(dirname "$py")"
   case ":$PATH:" in

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every check CI runs, in order: set-up, ruff, mypy, pytest (tests/ and the doctests of
+# Every check CI runs, in order: set-up, ruff, the JupyterLite site's build, mypy, pytest (tests/ and the doctests of
 # durak_core) on the installed engine (compiled where possible), pytest again on the
 # pure-Python engine for tests/core and durak_core, then nbval over notebooks/.  All
 # steps run even when one fails; the exit status is non-zero if any failed, and a
@@ -33,6 +33,8 @@ step() {
 }
 
 step "ruff" "$py" -m ruff check .
+# The JupyterLite site the browser tests open (reused from the cache when unchanged).
+step "site" "$py" scripts/lite_site.py build
 step "mypy" "$py" -m mypy
 # durak_core on the command line adds its doctests (see conftest.py).
 "$py" -c 'import durak_core as d; print("engine:", "compiled" if d.COMPILED else "pure Python")'

@@ -21,7 +21,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
@@ -466,3 +466,206 @@ def _click_menu(page: Any, menu: str, item: str, deadline: float) -> None:
 
 def _exactly(text: str) -> re.Pattern[str]:
     return re.compile(rf"^\s*{re.escape(text)}\s*$")
+
+
+# ---------------------------------------------------------------- the card table
+# The same table in every front end (JupyterLab, the JupyterLite site, a Voila app): the
+# helpers below read only what a person sees (the classes and texts the views set).
+
+TABLE_ROOT = ".durak-root"
+TABLE_STATUS = f"{TABLE_ROOT} .durak-status"
+
+# True when the table waits for the person (or the game is over) and the move marker in
+# the status line differs from `old`.  The status is the last widget a refresh updates,
+# so when it has changed the rest of the table has too.
+_SETTLED_JS = """
+(old) => {
+  const status = document.querySelector('.durak-root .durak-status');
+  if (!status) { return false; }
+  const marker = status.querySelector('.durak-move');
+  const now = marker ? marker.textContent : '';
+  if (status.classList.contains('durak-over')) { return true; }
+  return now !== old && status.classList.contains('durak-your-move')
+    && !status.classList.contains('durak-thinking');
+}
+"""
+
+
+def move_marker(page: Any) -> str:
+    """The "bout N · move M" text of the status line ("" before the first drawing)."""
+    marker = page.locator(f"{TABLE_STATUS} .durak-move")
+    return str(marker.inner_text()) if marker.count() else ""
+
+
+def wait_settled(page: Any, old: str, timeout_ms: float = 20_000) -> None:
+    """Wait until it is the person's move again (the marker moved on from `old`) or over."""
+    page.wait_for_function(_SETTLED_JS, arg=old, timeout=timeout_ms, polling=50)
+
+
+def play_game_by_clicking(
+    page: Any, timeout: float = 90.0, on_turn: Callable[[Any], None] | None = None
+) -> int:
+    """Play the table's game to its end as a simple person would; returns the clicks.
+
+    End a bout when allowed (Beaten/Pass), else play the first playable card (beating
+    with it if defending: when it fits several attack cards, beat the first the page
+    marks), else Take.  `on_turn(page)` runs at each of the person's turns before the
+    click (screenshots).  Raises AssertionError when the game does not end in time or
+    the page offers nothing to click.
+    """
+    root = TABLE_ROOT
+    playable = page.locator(f"{root} .durak-hand button.durak-playable:visible")
+    pass_button = page.locator(f"{root} .durak-btn-pass:visible")
+    take_button = page.locator(f"{root} .durak-btn-take:visible")
+    banner = page.locator(f"{root} .durak-banner")
+    selected = page.locator(f"{root} .durak-hand button.durak-selected")
+    marker = ""
+    clicks = 0
+    deadline = time.monotonic() + timeout
+    while True:
+        wait_settled(page, marker)
+        marker = move_marker(page)
+        if banner.is_visible():
+            return clicks
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the game did not end within {timeout:.0f} s")
+        # The status line can be drawn before the hand's buttons (each widget view renders
+        # on its own): wait for something to click before deciding what to click.
+        page.locator(
+            f"{root} .durak-hand button.durak-playable:visible, "
+            f"{root} .durak-btn-pass:visible, {root} .durak-btn-take:visible"
+        ).first.wait_for(state="visible", timeout=15_000)
+        if on_turn is not None:
+            on_turn(page)
+        if pass_button.count():
+            pass_button.first.click()
+        elif playable.count():
+            playable.first.click()
+            page.wait_for_function(
+                """(old) => {
+                  const m = document.querySelector('.durak-root .durak-status .durak-move');
+                  return (m && m.textContent !== old)
+                    || document.querySelector('.durak-root .durak-hand button.durak-selected');
+                }""",
+                arg=marker,
+                timeout=15_000,
+            )
+            if selected.count():
+                page.locator(f"{root} .durak-pair button.durak-target").first.click()
+        elif take_button.count():
+            take_button.first.click()
+        else:
+            status = page.locator(TABLE_STATUS).inner_text()
+            raise AssertionError(f"nothing to click; status: {status}")
+        clicks += 1
+
+
+# ---------------------------------------------------------------- offline pages
+
+#: Hosts a page may reach in an offline test: this machine's own servers only.
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+_LOCAL_NAMES = ("127.0.0.1", "localhost", "::1")
+
+
+class OfflineContext:
+    """A browser context cut off from everything but this machine.
+
+    Every request (the page's, its workers' and its service worker's) goes through
+    `route`: one for a local server continues, any other is aborted and recorded in
+    `blocked`.  As a second wall, the context's proxy is a dead local port for all hosts
+    but the local ones, so even a request the route did not see cannot leave.
+    """
+
+    def __init__(self, browser: Any, **options: Any) -> None:
+        self.blocked: list[str] = []
+        self.requests: list[tuple[float, str]] = []
+        self.context = browser.new_context(
+            proxy={"server": "http://127.0.0.1:9", "bypass": ",".join(LOCAL_HOSTS)},
+            **options,
+        )
+        self.context.route("**/*", self._route)
+        self.context.on(
+            "request", lambda request: self.requests.append((time.monotonic(), request.url))
+        )
+
+    def _route(self, route: Any) -> None:
+        url = route.request.url
+        parsed = urllib.parse.urlsplit(url)
+        if parsed.scheme in ("data", "blob") or parsed.hostname in _LOCAL_NAMES:
+            route.continue_()
+        else:
+            self.blocked.append(url)
+            route.abort("internetdisconnected")
+
+    def close(self) -> None:
+        self.context.close()
+
+
+# ---------------------------------------------------------------- the JupyterLite site
+
+def open_lite_notebook(page: Any, base_url: str, path: str, timeout: float = 180.0) -> None:
+    """Open `path` of a JupyterLite site in its JupyterLab and wait for a ready kernel.
+
+    Pyodide starts in the page's kernel worker: the interpreter, then the kernel's own
+    packages, which takes a while on a cold cache.  Ready means what it means for Lab's
+    kernels: the toolbar names the kernel and the status bar reads "| Idle".
+    """
+    deadline = time.monotonic() + timeout
+    page.goto(f"{base_url}lab/index.html?path={urllib.parse.quote(path)}",
+              timeout=_ms_left(deadline))
+    panel = page.locator(_ACTIVE_PANEL)
+    panel.locator(".jp-Notebook").wait_for(state="visible", timeout=_ms_left(deadline))
+    if not _poll_steady(page, _KERNEL_READY_JS, [_ACTIVE_PANEL, _INDICATOR], deadline, hold=1.0):
+        raise AssertionError(f"{path}: the Pyodide kernel never became ready\n{_describe(page)}")
+
+
+def run_cell_source(page: Any, index: int, source: str) -> None:
+    """Replace the source of code cell `index` of the open notebook and run it (Shift+Enter)."""
+    cell = page.locator(f"{_ACTIVE_PANEL} .jp-CodeCell").nth(index)
+    cell.locator(".cm-content").click()
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.insert_text(source)
+    page.keyboard.press("Shift+Enter")
+
+
+# ---------------------------------------------------------------- Voila
+
+
+def voila_command(notebook: Path, port: int) -> list[str]:
+    """`voila` serving one notebook as an app on 127.0.0.1:`port`, no browser."""
+    return [
+        sys.executable, "-m", "voila", str(notebook), "--no-browser",
+        f"--port={port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
+    ]
+
+
+@contextmanager
+def running_server(
+    command: Sequence[str], url: str, log_path: Path, cwd: Path | None = None,
+    startup_timeout: float = 120.0, env: dict[str, str] | None = None,
+) -> Iterator[str]:
+    """Run a web server `command` until `url` answers 200; yield `url`; stop it after.
+
+    Its log goes to `log_path`; it runs in its own process group (kernels go down with it).
+    """
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            list(command), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            cwd=cwd, env=env, start_new_session=True,
+        )
+    try:
+        deadline = time.monotonic() + startup_timeout
+        while not _status_ok(url):
+            if proc.poll() is not None:
+                raise LabStartError(
+                    f"{command[:3]} exited with {proc.returncode}; log {log_path}:\n"
+                    + _tail(log_path)
+                )
+            if time.monotonic() > deadline:
+                raise LabStartError(f"{url} did not answer within {startup_timeout:.0f}s; "
+                                    f"log {log_path}:\n" + _tail(log_path))
+            time.sleep(0.25)
+        yield url
+    finally:
+        _stop(proc)

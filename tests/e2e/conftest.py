@@ -4,6 +4,8 @@
     whose path is `lab_root_dir`; yields the base URL.
 `browser_page` (function): a fresh Playwright page in headless Debian Chromium.
     Skips, saying why, when Chromium or the playwright package is missing.
+`offline`, `offline_page` (function): the same in a context cut off from everything but
+    this machine (`offline.blocked` lists what a page tried to reach beyond it).
 
 Server log, and on failure a screenshot, land in tests/e2e/artifacts/ (gitignored).
 """
@@ -16,7 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import acquire_chromium, find_chromium, release_chromium, running_lab
+from browser_support import (
+    OfflineContext,
+    acquire_chromium,
+    find_chromium,
+    release_chromium,
+    running_lab,
+)
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -90,6 +98,28 @@ def browser_page(
 ) -> Iterator[Any]:
     """A new page in its own browser context; screenshot + console log saved on failure."""
     context = _chromium.new_context(viewport={"width": 1400, "height": 900})
+    yield from _page_in(context, request, artifacts_dir)
+
+
+@pytest.fixture
+def offline(_chromium: Any) -> Iterator[OfflineContext]:
+    """A browser context that reaches only this machine (see OfflineContext)."""
+    offline = OfflineContext(_chromium, viewport={"width": 1400, "height": 900})
+    yield offline
+    offline.close()
+
+
+@pytest.fixture
+def offline_page(
+    offline: OfflineContext, request: pytest.FixtureRequest, artifacts_dir: Path
+) -> Iterator[Any]:
+    """A page of the `offline` context; screenshot + console log saved on failure."""
+    yield from _page_in(offline.context, request, artifacts_dir, close=False)
+
+
+def _page_in(
+    context: Any, request: pytest.FixtureRequest, artifacts_dir: Path, close: bool = True
+) -> Iterator[Any]:
     page = context.new_page()
     page.set_default_timeout(60_000)
     console: list[str] = []
@@ -106,4 +136,5 @@ def browser_page(
             except Exception as exc:  # the page may be what broke
                 console.append(f"(screenshot failed: {exc})")
             Path(f"{stem}.console.txt").write_text("\n".join(console) + "\n", encoding="utf-8")
-        context.close()
+        if close:
+            context.close()

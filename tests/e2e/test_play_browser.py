@@ -13,14 +13,19 @@ import json
 import os
 import re
 import shutil
-import time
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
 
-from browser_support import run_notebook_in_lab, write_notebook
+from browser_support import (
+    TABLE_ROOT,
+    TABLE_STATUS,
+    play_game_by_clicking,
+    run_notebook_in_lab,
+    write_notebook,
+)
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -32,32 +37,8 @@ README_IMAGE = REPO_ROOT / "docs" / "img" / "table.png"
 PATH_CELL = f"import sys\nsys.path.insert(0, {str(REPO_ROOT)!r})"
 SEEDED_GAME = "from durak_widgets import play\n\nplay(opponents=['random'], seed=3, delay=0)"
 
-ROOT = ".durak-root"
-STATUS = f"{ROOT} .durak-status"
-
-# True when the table waits for the person (or the game is over) and the move marker in
-# the status line differs from `old`.  The status is the last widget a refresh updates,
-# so when it has changed the rest of the table has too.
-_SETTLED_JS = """
-(old) => {
-  const status = document.querySelector('.durak-root .durak-status');
-  if (!status) { return false; }
-  const marker = status.querySelector('.durak-move');
-  const now = marker ? marker.textContent : '';
-  if (status.classList.contains('durak-over')) { return true; }
-  return now !== old && status.classList.contains('durak-your-move')
-    && !status.classList.contains('durak-thinking');
-}
-"""
-
-
-def _marker(page: Page) -> str:
-    marker = page.locator(f"{STATUS} .durak-move")
-    return marker.inner_text() if marker.count() else ""
-
-
-def _wait_settled(page: Page, old: str, timeout_ms: float = 20_000) -> None:
-    page.wait_for_function(_SETTLED_JS, arg=old, timeout=timeout_ms, polling=50)
+ROOT = TABLE_ROOT
+STATUS = TABLE_STATUS
 
 
 def _shipped_notebook_with_path(lab_root_dir: Path) -> str:
@@ -105,56 +86,23 @@ def test_whole_game_against_the_random_bot_by_clicking(
     expect(page.locator(STATUS)).to_be_visible(timeout=30_000)
 
     hand = page.locator(f"{ROOT} .durak-hand button.durak-card:visible")
-    playable = page.locator(f"{ROOT} .durak-hand button.durak-playable:visible")
-    pass_button = page.locator(f"{ROOT} .durak-btn-pass:visible")
-    take_button = page.locator(f"{ROOT} .durak-btn-take:visible")
     banner = page.locator(f"{ROOT} .durak-banner")
     pairs = page.locator(f"{ROOT} .durak-pair:visible")
+    seen = {"table": False, "shot": False}
 
-    marker = ""
-    clicks = 0
-    midgame_shot = False
-    table_seen = False
-    deadline = time.monotonic() + 90
-    while True:
-        _wait_settled(page, marker)
-        marker = _marker(page)
-        if banner.is_visible():
-            break
-        assert time.monotonic() < deadline, "the game did not end within 90 s"
+    def on_turn(page: Page) -> None:
         if pairs.count():
-            table_seen = True
-        if not midgame_shot and pairs.count() >= 2 and hand.count() >= 3:
+            seen["table"] = True
+        if not seen["shot"] and pairs.count() >= 2 and hand.count() >= 3:
             root_shot = artifacts_dir / "play_midgame.png"
             page.locator(ROOT).screenshot(path=str(root_shot))
             if not README_IMAGE.exists() or os.environ.get("DURAK_UPDATE_SCREENSHOT") == "1":
                 README_IMAGE.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(root_shot, README_IMAGE)
-            midgame_shot = True
-        # A simple person: end a bout when allowed, else play the first playable card
-        # (beating with it if defending), else take.
-        if pass_button.count():
-            pass_button.first.click()
-        elif playable.count():
-            playable.first.click()
-            selected = page.locator(f"{ROOT} .durak-hand button.durak-selected")
-            page.wait_for_function(
-                """(old) => {
-                  const m = document.querySelector('.durak-root .durak-status .durak-move');
-                  return (m && m.textContent !== old)
-                    || document.querySelector('.durak-root .durak-hand button.durak-selected');
-                }""",
-                arg=marker,
-                timeout=15_000,
-            )
-            if selected.count():
-                # The card fits several attack cards: the page marks them; beat the first.
-                page.locator(f"{ROOT} .durak-pair button.durak-target").first.click()
-        elif take_button.count():
-            take_button.first.click()
-        else:
-            pytest.fail(f"nothing to click; status: {page.locator(STATUS).inner_text()}")
-        clicks += 1
+            seen["shot"] = True
+
+    clicks = play_game_by_clicking(page, timeout=90, on_turn=on_turn)
+    table_seen = seen["table"]
 
     expect(banner).to_be_visible()
     expect(banner).to_contain_text(re.compile(r"durak|draw"))

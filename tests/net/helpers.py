@@ -1,5 +1,8 @@
 """Wiring for protocol tests: two sessions over a simulated link, driven by bots.
 
+Each side holds only its seat's view; a pair is done when every game wanted is
+finished and audited on both sides.
+
 Everything runs in simulated time (:class:`durak_net.simlink.SimNet`), seeded, so a
 failure replays exactly and nothing sleeps.
 """
@@ -16,12 +19,21 @@ from durak_core.bots import RandomBot
 from durak_net import events as ev
 from durak_net.botplay import BotDriver
 from durak_net.reliable import RtoConfig
-from durak_net.session import Role, Session, SessionConfig
+from durak_net.session import (
+    DealerFactory,
+    Role,
+    Session,
+    SessionConfig,
+    deal_signed,
+    mental_dealer,
+    proposal_signed,
+)
 from durak_net.simlink import SimNet
+from durak_net.wire import Deal, Entry, Propose
 
 SEQ_ADDR = ("10.77.0.1", 40001)
 FOL_ADDR = ("10.77.0.2", 40002)
-BAD_EVENTS = (ev.DesyncDetected, ev.ProtocolViolation)
+BAD_EVENTS = (ev.DesyncDetected, ev.ProtocolViolation, ev.GameStopped)
 
 
 @dataclass
@@ -33,11 +45,13 @@ class Side:
     events: list[Any] = field(default_factory=list)
     journal: list[dict[str, Any]] = field(default_factory=list)
     finished: list[ev.GameFinished] = field(default_factory=list)
+    audited: list[ev.GameAudited] = field(default_factory=list)
     #: What the bot last looked at; it is only asked again when this changes.
-    seen: tuple[int, int, int] = (-1, -1, -1)
+    seen: tuple[int, int, int, bool] = (-1, -1, -1, False)
 
     def bad(self) -> list[Any]:
-        return [e for e in self.events if isinstance(e, BAD_EVENTS)]
+        unfair = [e for e in self.events if isinstance(e, ev.GameAudited) and not e.fair]
+        return [e for e in self.events if isinstance(e, BAD_EVENTS)] + unfair
 
 
 @dataclass
@@ -52,7 +66,11 @@ class Pair:
         return self.seq, self.fol
 
     def done(self) -> bool:
-        return all(len(s.finished) >= self.games_wanted for s in self.sides)
+        """Every game wanted is finished and audited on both sides."""
+        return all(
+            len(s.finished) >= self.games_wanted and len(s.audited) >= self.games_wanted
+            for s in self.sides
+        )
 
 
 def make_pair(
@@ -65,18 +83,23 @@ def make_pair(
     bots: bool = True,
     games: int = 1,
     config: SessionConfig | None = None,
+    seq_dealer: DealerFactory = mental_dealer,
+    fol_dealer: DealerFactory = mental_dealer,
 ) -> Pair:
-    """Two sessions (sequencer and follower) with the same key over a SimNet."""
+    """Two sessions (sequencer and follower) with the same key over a SimNet; a side's
+    dealer may be swapped (a cheating one, say)."""
     rng = random.Random(seed)
     net = SimNet(random.Random(seed ^ 0x5EED), loss=loss, duplicate=duplicate, delay=delay)
     key = rng.randbytes(32)
     rules = rules or Rules()
     sid = rng.getrandbits(64)
     seq = Session(
-        sid, Role.SEQUENCER, key, rules, FOL_ADDR, 0.0, entropy=rng.randbytes, config=config
+        sid, Role.SEQUENCER, key, rules, FOL_ADDR, 0.0, entropy=rng.randbytes, config=config,
+        dealer_factory=seq_dealer, name="Alice", peer_name="Bob",
     )
     fol = Session(
-        sid, Role.FOLLOWER, key, rules, SEQ_ADDR, 0.0, entropy=rng.randbytes, config=config
+        sid, Role.FOLLOWER, key, rules, SEQ_ADDR, 0.0, entropy=rng.randbytes, config=config,
+        dealer_factory=fol_dealer, name="Bob", peer_name="Alice",
     )
     net.add(SEQ_ADDR, seq)
     net.add(FOL_ADDR, fol)
@@ -101,7 +124,10 @@ def drive(pair: Pair, now: float) -> None:
                 side.finished.append(event)
                 if len(side.finished) < pair.games_wanted:
                     session.start_next_game(now)
-        state = (session.game_no, len(session.log), len(session.pending))
+            elif isinstance(event, ev.GameAudited):
+                side.audited.append(event)
+        state = (session.game_no, len(session.log), len(session.pending),
+                 session.waiting_for_cards)
         if side.driver is None or state == side.seen:
             continue
         side.seen = state
@@ -124,3 +150,26 @@ def replace_session(
 
 
 FAST = SessionConfig(rto=RtoConfig(initial=0.02, minimum=0.004, maximum=1.0))
+
+
+def propose(session: Session, pid: int, action: str,
+            reveals: list[tuple[int, bytes]] | None = None) -> Propose:
+    """A proposal of ``session``'s seat, signed as its own code signs one (tests push it
+    by hand, to play moves the bots would not)."""
+    reveals = list(reveals or [])
+    seen, seen_hash = session._head()
+    sig = session.identity.sign(*proposal_signed(session.table, session.game_no, session.seat,
+                                                 pid, action, reveals, seen, seen_hash))
+    return Propose(0, pid, session.game_no, action, reveals, seen, seen_hash, sig)
+
+
+def entry(game: int, index: int, action: str, digest: bytes, pid: int = 0,
+          reveals: list[tuple[int, bytes]] | None = None) -> Entry:
+    """A host's entry for its own seat's action (no proposal to carry)."""
+    return Entry(0, game, index, action, digest, pid, list(reveals or []), 0, b"", b"")
+
+
+def deal(session: Session, game: int, data: bytes) -> Deal:
+    """A deal message of ``session``'s seat, signed."""
+    sig = session.identity.sign(*deal_signed(session.table, game, session.seat, data))
+    return Deal(0, game, session.seat, data, sig)

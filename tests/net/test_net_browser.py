@@ -1,9 +1,10 @@
-"""Test 5 of the issue: two JupyterLab tabs (two kernels) on one machine.
+"""Two JupyterLab tabs (two kernels) on one machine, playing with hidden hands.
 
 Each tab runs ``lan()``; in one, the other player appears and is invited with a click;
-in the other, the invitation is accepted with a click; both tabs then show the table,
-and a card clicked in the leading player's tab appears on the other tab's table by
-itself.  Only what a person sees (CSS classes and texts) is read.
+in the other, the invitation is accepted with a click; both tabs then show the same
+pairing words, the "hidden hands · verified" badge and the table, and a card clicked
+in the leading player's tab appears on the other tab's table by itself.  Only what a
+person sees (CSS classes and texts) is read.
 """
 
 from __future__ import annotations
@@ -61,6 +62,18 @@ def test_two_tabs_find_each_other_and_a_clicked_move_appears_in_the_other(
             expect(page.locator(f"{TABLE} .durak-status")).to_contain_text(
                 re.compile(r"Your lead|Waiting for"), timeout=30_000
             )
+            expect(page.locator(f"{LOBBY} .durak-lan-badge")).to_contain_text(
+                "hidden hands · verified"
+            )
+        # Both screens show the same pairing words (nobody is in the middle).
+        words = [
+            re.search(r"<b>(.*?)</b>", p.locator(f"{LOBBY} .durak-lan-sas").inner_html())
+            for p in (ann, ben)
+        ]
+        assert words[0] and words[1] and words[0].group(1) == words[1].group(1)
+        assert len(words[0].group(1).split()) == 4
+        ann.locator(f"{LOBBY} .durak-lan-same").click()
+        expect(ann.locator(f"{LOBBY} .durak-lan-sas")).to_contain_text("✓")
         leader, other = (
             (ann, ben)
             if "Your lead" in ann.locator(f"{TABLE} .durak-status").inner_text()

@@ -78,20 +78,25 @@ def test_two_kernels_find_each_other_and_their_bots_play_a_full_game(two_kernels
         "print(lobby.handoff.mode)",
     )
     assert mode.strip() == "kernel"  # the real hand-off onto the kernel's event loop
+    # Each kernel reports the finished game (public hashes) and its audit (the hash of
+    # the full game it rebuilt from both seeds): the same on both sides, and fair.
     poll = (
         "import json\nprint(json.dumps([[r.game, r.state_hash, r.log_hash] "
-        "for r in lobby.results]))"
+        "for r in lobby.results] + [[a.game, a.verdict, a.state_hash, a.log_hash] "
+        "for a in lobby.backend.verdicts.values()] if lobby.backend else []))"
     )
     results: list[Any] = [[], []]
     deadline = time.monotonic() + 90
-    while time.monotonic() < deadline and not all(results):
+    while time.monotonic() < deadline and not all(len(r) == 2 for r in results):
         results = [json.loads(run(kernel, poll).strip()) for kernel in (one, two)]
         time.sleep(0.05)
-    assert results[0] and results[0] == results[1], results
+    assert len(results[0]) == 2 and results[0] == results[1], results
+    assert results[0][1][1] == "audited: fair"
     status = (
         "print(lobby.controller.view.status.value, lobby.node.handler_errors, "
-        "lobby.backend.game.state_hash())"
+        "lobby.backend.game.public_hash(), lobby.badge.value)"
     )
     for kernel in (one, two):
         text = run(kernel, status)
         assert "Game over" in text and "[]" in text and results[0][0][1] in text
+        assert "hidden hands · verified" in text and "audited: fair" in text

@@ -53,16 +53,23 @@ def test_two_bot_driven_tables_play_a_game_and_agree(pair_of_lobbies) -> None:
         ann={"bot": "random", "seed": 1, "auto_accept": True},
         ben={"bot": "random", "seed": 2, "invite": "Ann"},
     )
-    pump_until([ann, ben], lambda: bool(ann.results and ben.results), timeout=30)
+    pump_until([ann, ben], lambda: all(lb.backend and lb.backend.verdicts for lb in (ann, ben)),
+               timeout=30)
     (a,), (b,) = ann.results, ben.results
     assert (a.state_hash, a.log_hash) == (b.state_hash, b.log_hash)
+    (va,), (vb,) = ann.backend.verdicts.values(), ben.backend.verdicts.values()
+    assert va.fair and vb.fair and va.state_hash == vb.state_hash
     for lobby in (ann, ben):
         assert lobby.controller is not None
         assert isinstance(lobby.backend, TableBackend)  # the widgets' documented protocol
-        assert lobby.backend.game.state_hash() == a.state_hash  # the mirror kept up
+        assert lobby.backend.game.public_hash() == a.state_hash  # the mirror kept up
         assert "Game over" in lobby.controller.view.status.value
         assert lobby.lobby_box.layout.display == "none"  # the lobby made way for the table
+        assert "hidden hands · verified" in lobby.badge.value
+        assert "audited: fair" in lobby.badge.value
+        assert lobby.sas and lobby.sas in lobby.sas_label.value
         assert not lobby.node.handler_errors
+    assert ann.sas == ben.sas  # nobody in the middle: both screens show the same words
 
 
 def _row_button(box, css: str):
@@ -171,8 +178,57 @@ def test_leaving_tells_the_opponent_and_brings_the_lobby_back(pair_of_lobbies) -
     pump_until([ann, ben], lambda: ann.controller is not None and ben.controller is not None)
     assert ben.leave_button.layout.display is None
     ben.leave_button.click()
-    pump_until([ann, ben], lambda: "Ben left the game" in ann.status.value)
+    pump_until([ann, ben], lambda: "Ben left the game" in ann.status.value and ben.sid is None)
     for lobby in (ann, ben):
         assert lobby.sid is None and lobby.lobby_box.layout.display is None
         assert lobby.backend.closed and lobby.leave_button.layout.display == "none"
     assert "You left the game" in ben.status.value
+
+
+def test_not_the_same_words_ends_the_session_and_tells_the_other_player(
+    pair_of_lobbies,
+) -> None:
+    ann, ben = pair_of_lobbies(ann={"auto_accept": True}, ben={"invite": "Ann"})
+    pump_until([ann, ben], lambda: bool(ann.sas) and bool(ben.sas))
+    assert ann.sas == ben.sas and ann.sas in ann.sas_label.value
+    assert ann.sas_box.layout.display is None
+    ann.differ_button.click()
+    pump_until([ann, ben], lambda: ann.sid is None and ben.sid is None)
+    assert "the pairing words differed" in ann.status.value
+    assert "the pairing words differed: someone may be in the middle" in ben.status.value
+    assert ann.sas_box.layout.display == "none"
+
+
+def test_same_words_are_confirmed_with_a_tick(pair_of_lobbies) -> None:
+    ann, ben = pair_of_lobbies(ann={"auto_accept": True}, ben={"invite": "Ann"})
+    pump_until([ann, ben], lambda: bool(ben.sas))
+    ben.same_button.click()
+    pump_until([ann, ben], lambda: ben.sas_confirmed)
+    assert "✓" in ben.sas_label.value and ben.same_button.layout.display == "none"
+
+
+def test_a_pin_invitation_by_clicking(pair_of_lobbies) -> None:
+    ann, ben = pair_of_lobbies()
+    pump_until([ann, ben], lambda: _row_button(ben.peer_box, "durak-lan-invite-pin") is not None)
+    _row_button(ben.peer_box, "durak-lan-invite-pin").click()
+    pump_until([ann, ben], lambda: bool(ben.pin) and bool(ann.incoming))
+    assert ben.pin in ben.status.value and len(ben.pin) == 6  # read it out to Ann
+    assert "type the PIN they read out" in ann.invite_box.children[0].children[0].value
+    # Accepting without the PIN is refused, with the reason.
+    _row_button(ann.invite_box, "durak-lan-accept").click()
+    pump_until([ann, ben], lambda: "asked for a PIN" in ann.status.value)
+    _row_button(ann.invite_box, "durak-lan-pin").value = ben.pin
+    _row_button(ann.invite_box, "durak-lan-accept").click()
+    pump_until([ann, ben], lambda: ann.controller is not None and ben.controller is not None)
+    assert ann.pin_paired and ben.pin_paired and "PIN checked" in ann.sas_label.value
+
+
+def test_a_wrong_pin_fails_the_pairing_on_both_sides(pair_of_lobbies) -> None:
+    ann, ben = pair_of_lobbies()
+    pump_until([ann, ben], lambda: bool(ben.peers))
+    ben.invite("Ann", pin="123456")
+    pump_until([ann, ben], lambda: bool(ann.incoming))
+    ann.accept(pin="654321")
+    pump_until([ann, ben], lambda: "pairing failed" in ben.status.value)
+    assert ann.sid is None and ben.sid is None
+    assert "the PIN does not match" in ben.status.value

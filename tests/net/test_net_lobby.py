@@ -170,8 +170,10 @@ def test_answering_an_unknown_invitation_is_a_local_error() -> None:
         lobby.accept(42, 0.0)
     with pytest.raises(ValueError, match="no peer"):
         lobby.invite(42, 0.0)
-    with pytest.raises(ValueError, match="2 players"):
-        Lobby("Alice", 40000, Rules(players=3), 0.0)
+    with pytest.raises(ValueError, match="hosts no table"):
+        net, lobbies, _ = _lan(3, ["Ann", "Bob"])
+        assert net.run(lambda: len(lobbies["Ann"].peers) == 1, limit=3.0)
+        lobbies["Ann"].join(lobbies["Bob"].node, 77, net.now)
     with pytest.raises(ValueError, match="name"):
         Lobby("   ", 40000, Rules(), 0.0)
 

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from durak_core import Rules
-from durak_net.dealer import CommitRevealDealer, DealContext, DealError
+from durak_net.dealer import DealContext, MentalDealer
 from durak_net.journal import Journal, read_journal, resumable
 from durak_net.reliable import ReliableChannel, RtoConfig
 from durak_net.wire import (
@@ -27,15 +27,18 @@ from durak_net.wire import (
 
 
 def test_discovery_messages_round_trip_and_bad_ones_name_their_drop_counter() -> None:
-    msg = Announce("durak-lan", 1, 2**64 - 1, "Алиса", 40123, Rules().to_dict(), True, [7])
+    msg = Announce("durak-lan", 3, 2**64 - 1, "Алиса", 40123, Rules().to_dict(), True,
+                   [bytes(8)])
     assert decode_discovery(encode_discovery(msg)) == msg
     cases = {
         b"hello": "foreign",
         b"DK\x07D" + encode_discovery(msg)[4:]: "foreign",  # another wire version
+        b"DK\x01D" + encode_discovery(msg)[4:]: "old_version",  # older ones
+        b"DK\x02D" + encode_discovery(msg)[4:]: "old_version",
         encode_discovery(msg)[:-3]: "malformed",
-        b"DK\x01D" + b"\x00" * (MAX_DATAGRAM + 1): "oversized",
+        b"DK\x03D" + b"\x00" * (MAX_DATAGRAM + 1): "oversized",
         # A msgpack string that is not UTF-8 (found by the lobby fuzz test).
-        b"DK\x01D\x91\xa1\x80": "malformed",
+        b"DK\x03D\x91\xa1\x80": "malformed",
     }
     for data, counter in cases.items():
         with pytest.raises(WireError) as caught:
@@ -120,80 +123,75 @@ def test_karns_rule_ignores_acks_of_resent_frames() -> None:
 # ------------------------------------------------------------------ dealer
 
 
-def _dealers(seed: int) -> tuple[CommitRevealDealer, CommitRevealDealer]:
+def _dealers(seed: int) -> tuple[MentalDealer, MentalDealer]:
     rng = random.Random(seed)
     return (
-        CommitRevealDealer(DealContext(9, 1, 0, rng.randbytes)),
-        CommitRevealDealer(DealContext(9, 1, 1, rng.randbytes)),
+        MentalDealer(DealContext(9, 1, 0, 2, 36, rng.randbytes)),
+        MentalDealer(DealContext(9, 1, 1, 2, 36, rng.randbytes)),
     )
 
 
-def _exchange(a: CommitRevealDealer, b: CommitRevealDealer) -> None:
-    to_b, to_a = a.begin(), b.begin()
+def _exchange(a: MentalDealer, b: MentalDealer, to_b: list[bytes], to_a: list[bytes]) -> None:
     while to_a or to_b:
         to_a, to_b = (
-            [m for x in to_b for m in b.receive(x)],
-            [m for x in to_a for m in a.receive(x)],
+            [m for x in to_b for m in b.receive(x, 0)],
+            [m for x in to_a for m in a.receive(x, 1)],
         )
 
 
-def test_commit_reveal_gives_both_the_same_seed_from_both_secrets() -> None:
-    a, b = _dealers(1)
-    _exchange(a, b)
-    assert a.done and b.done and a.seed() == b.seed()
-    c, d = _dealers(2)
-    _exchange(c, d)
-    assert c.seed() != a.seed()
-
-
-def test_nobody_reveals_before_holding_the_others_commitment() -> None:
+def test_nobody_deals_before_agreeing_to_the_game() -> None:
     a, b = _dealers(3)
-    first = a.begin()
-    assert [m[:1] for m in first] == [b"C"]
-    replies = b.receive(first[0])  # b has not agreed to deal yet: no reveal
-    assert replies == [] and not b.began
-    assert [m[:1] for m in b.begin()] == [b"C", b"R"]
+    first = a.begin()  # seat 0 agrees and shuffles at once: that reveals nothing
+    replies = [m for x in first for m in b.receive(x, 0)]
+    assert replies == [] and not b.began and b.heard and 0 in b.steps
+    assert 1 not in b.steps  # seat 1 does its step only once it agrees
+    _exchange(a, b, [], b.begin())
+    assert a.done and b.done
 
 
-def test_a_secret_that_does_not_open_the_commitment_is_a_deal_error() -> None:
-    a, b = _dealers(4)
-    commit = a.begin()[0]
-    b.begin()
-    b.receive(commit)
-    with pytest.raises(DealError, match="does not match"):
-        b.receive(b"R" + bytes(32))
-    with pytest.raises(DealError, match="changed its commitment"):
-        b.receive(b"C" + bytes(32))
-    with pytest.raises(DealError, match="before committing"):
-        _dealers(5)[1].receive(b"R" + bytes(32))
-
-
-def test_a_dealer_restored_from_its_record_continues_identically() -> None:
+def test_a_dealer_rebuilt_from_its_seed_and_the_messages_it_received_continues_identically(
+) -> None:
     a, b = _dealers(6)
-    to_b = a.begin()
-    restored = CommitRevealDealer(a.context, json.loads(json.dumps(a.record())))
-    assert restored.sent() == to_b
-    to_a = b.begin() + [m for x in to_b for m in b.receive(x)]
-    for m in [m for x in to_a for m in restored.receive(x)]:
-        b.receive(m)
-    assert restored.done and b.done and restored.seed() == b.seed()
+    received: list[tuple[int, bytes]] = []
+    mail = [(0, m) for m in a.begin()] + [(1, m) for m in b.begin()]
+    while mail:
+        sender, data = mail.pop(0)
+        if sender == 1:
+            received.append((1, data))
+            mail += [(0, m) for m in a.receive(data, 1)]
+        else:
+            mail += [(1, m) for m in b.receive(data, 0)]
+    assert a.done and b.done
+    restored = MentalDealer(a.context, bytes.fromhex(json.loads(json.dumps(a.seed.hex()))))
+    restored.replay(received, began=True)
+    assert restored.sent() == a.sent()
+    assert restored.done and restored.mine == a.mine
+    assert restored.deal(Rules()).public_hash() == b.deal(Rules()).public_hash()
 
 
 # ------------------------------------------------------------------ journal
 
 
 def test_a_torn_last_line_is_skipped_and_finished_sessions_are_not_resumable(tmp_path) -> None:
-    with Journal.create(tmp_path, 0xA, "follower") as j:
+    with Journal.create(tmp_path, 0xA, 1) as j:
         j.write([{"t": "session", "sid": 10, "name": "Ann"}, {"t": "epoch", "epoch": 1}])
-    with open(tmp_path / "a-follower.jsonl", "a") as f:
+    with open(tmp_path / "a-seat1.jsonl", "a") as f:
         f.write('{"t": "entr')  # the kernel died mid-write
-    assert [r["t"] for r in read_journal(tmp_path / "a-follower.jsonl")] == ["session", "epoch"]
-    with Journal.create(tmp_path, 0xA, "sequencer") as j:  # the peer, sharing the folder
+    assert [r["t"] for r in read_journal(tmp_path / "a-seat1.jsonl")] == ["session", "epoch"]
+    with Journal.create(tmp_path, 0xA, 0) as j:  # the peer, sharing the folder
         j.write([{"t": "session", "sid": 10, "name": "Ben"}])
-    with Journal.create(tmp_path, 0xB, "follower") as j:
+    with Journal.create(tmp_path, 0xB, 1) as j:
         j.write([{"t": "session", "sid": 11, "name": "Ann"}, {"t": "bye", "reason": ""}])
     assert [h["name"] for _, h in resumable(tmp_path, "Ann")] == ["Ann"]
     assert sorted(h["name"] for _, h in resumable(tmp_path)) == ["Ann", "Ben"]
-    (tmp_path / "c-follower.jsonl").write_text('{"t": "session"}\nnot json\n{"t": "x"}\n')
+    (tmp_path / "c-seat1.jsonl").write_text('{"t": "session"}\nnot json\n{"t": "x"}\n')
     with pytest.raises(ValueError, match="line 2"):
-        read_journal(tmp_path / "c-follower.jsonl")
+        read_journal(tmp_path / "c-seat1.jsonl")
+
+
+def test_journals_are_private_to_their_owner(tmp_path) -> None:
+    folder = tmp_path / "state" / "durak"
+    with Journal.create(folder, 0xC, 0) as j:
+        j.write([{"t": "session", "sid": 12, "key": "00" * 32}])
+    assert folder.stat().st_mode & 0o777 == 0o700
+    assert (folder / "c-seat0.jsonl").stat().st_mode & 0o777 == 0o600

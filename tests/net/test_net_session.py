@@ -11,9 +11,9 @@ import pytest
 from durak_core import IllegalAction, Pass, Rules, Take, parse_action
 from durak_net import events as ev
 from durak_net.session import Role, Session, SessionError
-from durak_net.wire import Entry, Propose
+from durak_net.wire import Propose, Refused
 
-from .helpers import FAST, FOL_ADDR, SEQ_ADDR, make_pair, replace_session
+from .helpers import FAST, FOL_ADDR, SEQ_ADDR, entry, make_pair, propose, replace_session
 
 
 def _dealt(seed: int = 3, **kw):
@@ -87,9 +87,13 @@ def test_agreeing_again_to_a_game_already_dealt_is_harmless() -> None:
         fol.start_next_game(pair.net.now)
 
 
-def test_sessions_are_for_two_players() -> None:
-    with pytest.raises(ValueError, match="2 players"):
-        Session(1, Role.SEQUENCER, bytes(32), Rules(players=3), SEQ_ADDR, 0.0)
+def test_a_seat_must_fit_its_table() -> None:
+    with pytest.raises(ValueError, match="seat 3 of a 3-seat table"):
+        Session(1, Role.FOLLOWER, bytes(32), Rules(players=3), SEQ_ADDR, 0.0, table=5, seat=3)
+    with pytest.raises(ValueError, match="joined with its table id"):
+        Session(1, Role.FOLLOWER, bytes(32), Rules(players=3), SEQ_ADDR, 0.0)
+    with pytest.raises(ValueError, match=r"seat 0 .* as follower"):
+        Session(1, Role.FOLLOWER, bytes(32), Rules(), SEQ_ADDR, 0.0, seat=0)
 
 
 # ------------------------------------------------------------------ remote misbehaviour
@@ -103,9 +107,9 @@ def test_the_followers_illegal_proposal_is_refused_with_its_reason_never_applied
     illegal = next(a for a in [Take(1), Pass(1)] if game.why_illegal(a))
     reason = game.why_illegal(illegal)
     fol.pending[99] = illegal
-    fol.channel.push(Propose(0, 99, fol.game_no, str(illegal)), pair.net.now)
+    fol.channel.push(propose(fol, 99, str(illegal)), pair.net.now)
     _settle(pair)
-    assert seq.log == [] and seq.game.state_hash() == game.state_hash()
+    assert seq.log == [] and seq.game.public_hash() == game.public_hash()
     refused = _events(pair.fol, ev.ActionRefused)
     assert [(str(e.action), e.reason) for e in refused] == [(str(illegal), reason)]
     assert [e.reason for e in _events(pair.seq, ev.PeerActionRefused)] == [reason]
@@ -115,7 +119,7 @@ def test_a_proposal_for_the_sequencers_seat_is_refused() -> None:
     pair = _dealt()
     seq, fol = pair.seq.session, pair.fol.session
     forged = seq.game.legal_actions(0)[0]  # legal for seat 0, but the follower is seat 1
-    fol.channel.push(Propose(0, 5, fol.game_no, str(forged)), pair.net.now)
+    fol.channel.push(propose(fol, 5, str(forged)), pair.net.now)
     _settle(pair)
     assert seq.log == []
     assert "may only play its own" in _events(pair.seq, ev.PeerActionRefused)[0].reason
@@ -124,53 +128,59 @@ def test_a_proposal_for_the_sequencers_seat_is_refused() -> None:
 def test_an_unreadable_proposal_is_refused() -> None:
     pair = _dealt()
     fol = pair.fol.session
-    fol.channel.push(Propose(0, 6, fol.game_no, "1 juggle 7♠"), pair.net.now)
+    fol.channel.push(propose(fol, 6, "1 juggle 7♠"), pair.net.now)
     _settle(pair)
     assert pair.seq.session.log == []
     assert _events(pair.seq, ev.PeerActionRefused)
 
 
-def test_an_entry_playing_the_followers_seat_without_its_proposal_is_a_desync() -> None:
+def test_an_entry_playing_the_followers_seat_without_its_proposal_stops_the_game() -> None:
     pair = _dealt()
     seq, fol = pair.seq.session, pair.fol.session
-    before = fol.game.state_hash()
+    before = fol.game.public_hash()
     forged = fol.game.legal_actions(1)
     if not forged:  # make seat 1 the one able to act: the sequencer attacks first
         seq.act(seq.game.legal_actions(0)[0], pair.net.now)
         _settle(pair)
-        before = fol.game.state_hash()
+        before = fol.game.public_hash()
         forged = fol.game.legal_actions(1)
     action = forged[0]
-    probe = seq.game.copy()
-    probe.apply(action)
     seq.channel.push(
-        Entry(0, seq.game_no, len(seq.log), str(action), bytes.fromhex(probe.state_hash()), 0),
-        pair.net.now,
+        entry(seq.game_no, len(seq.log), str(action), bytes(16)), pair.net.now
     )
     _settle(pair)
-    assert fol.game.state_hash() == before
-    (desync,) = _events(pair.fol, ev.DesyncDetected)
-    assert "did not propose" in desync.detail and not desync.reported_by_peer
-    assert _events(pair.seq, ev.DesyncDetected)[0].reported_by_peer
+    assert fol.game.public_hash() == before
+    (stopped,) = _events(pair.fol, ev.GameStopped)
+    assert "did not propose" in stopped.detail and stopped.culprit == 0
+    assert _events(pair.seq, ev.GameStopped)[0].by_peer
+    # Both publish their keys; the follower's verdict names the forger.
+    (verdict,) = _events(pair.fol, ev.GameAudited)
+    assert not verdict.fair and verdict.culprit == 0
+    assert verdict.verdict.startswith("audit: Alice cheated: sent entry")
+    assert "did not propose" in verdict.verdict
 
 
-def test_an_illegal_entry_is_reported_and_not_applied() -> None:
+def test_an_illegal_entry_stops_the_game_and_is_not_applied() -> None:
     pair = _dealt()
     seq, fol = pair.seq.session, pair.fol.session
-    before = fol.game.state_hash()
+    before = fol.game.public_hash()
     bogus = Take(0)  # seat 0 is not defending at the start
     assert fol.game.why_illegal(bogus)
-    seq.channel.push(Entry(0, seq.game_no, 0, str(bogus), bytes(16), 0), pair.net.now)
+    seq.channel.push(entry(seq.game_no, 0, str(bogus), bytes(16)), pair.net.now)
     _settle(pair)
-    assert fol.game.state_hash() == before and fol.log == []
-    assert "illegal" in _events(pair.fol, ev.DesyncDetected)[0].detail
+    assert fol.game.public_hash() == before and fol.log == []
+    assert "illegal" in _events(pair.fol, ev.GameStopped)[0].detail
+    (verdict,) = _events(pair.fol, ev.GameAudited)
+    assert verdict.culprit == 0 and verdict.code == "illegal"
 
 
 def test_a_different_state_hash_is_reported_as_a_desync() -> None:
     pair = _dealt()
     seq = pair.seq.session
     action = seq.game.legal_actions(seq.seat)[0]
-    seq.channel.push(Entry(0, seq.game_no, 0, str(action), bytes(16), 0), pair.net.now)
+    reveal = seq.dealer.reveal(action.card)  # a proper entry, but for its hash
+    seq.channel.push(entry(seq.game_no, 0, str(action), bytes(16),
+                           reveals=[(reveal.position, reveal.key)]), pair.net.now)
     _settle(pair)
     (desync,) = _events(pair.fol, ev.DesyncDetected)
     assert "hash" in desync.detail
@@ -190,14 +200,14 @@ def test_a_third_host_without_the_key_cannot_inject_a_move() -> None:
         entropy=random.Random(5).randbytes,
     )
     action = seq.game.legal_actions(0)[0]
-    intruder.game = seq.game.copy()
-    intruder.game_no = seq.game_no
-    intruder.logs[seq.game_no] = []
-    intruder.act(action, pair.net.now)
-    before = fol.game.state_hash()
+    intruder.channel.push(
+        entry(seq.game_no, 0, str(action), bytes.fromhex(seq.game.public_hash())),
+        pair.net.now,
+    )
+    before = fol.game.public_hash()
     for data, _ in intruder.datagrams_to_send(pair.net.now):
         fol.receive(data, ("10.77.0.66", 40066), pair.net.now)
-    assert fol.game.state_hash() == before and fol.drops["bad_mac"] >= 1
+    assert fol.game.public_hash() == before and fol.drops["bad_mac"] >= 1
     assert fol.peer_addr == SEQ_ADDR  # nor can it redirect the session
 
 
@@ -261,6 +271,34 @@ def test_a_restarted_peer_resumes_from_its_journal(who: str) -> None:
     assert other.session.peer_addr == ("10.77.0.99", 41999)
 
 
+def test_a_refused_proposal_opens_nothing_and_its_card_is_proven_when_played() -> None:
+    """A proposal refused in a race opens no card: the host saw its key, nobody else
+    did, so both keep the card hidden, and a later play of it proves it again (also
+    after the host resumed from its journal)."""
+    pair = _dealt()
+    seq, fol = pair.seq.session, pair.fol.session
+    card = fol.game.hand(1)[0]
+    reveal = fol.dealer.reveal(card, commit=False)  # as act() does for a proposal
+    assert reveal is not None
+    fol.pending[50] = parse_action(f"1 attack {card}")
+    fol.channel.push(propose(fol, 50, f"1 attack {card}", [(reveal.position, reveal.key)]),
+                     pair.net.now)
+    _settle(pair)
+    assert _events(pair.seq, ev.PeerActionRefused) and not _events(pair.seq, ev.GameStopped)
+    assert card not in seq.game.hand(1) and reveal.position not in seq.dealer.opened
+    assert fol.dealer.hidden_position(card) == reveal.position  # still hidden for Bob
+    seed = random.Random(3)
+    replace_session(pair, pair.seq, lambda records: Session.restore(
+        records, pair.net.now, entropy=seed.randbytes, config=FAST), ("10.77.0.98", 41998))
+    restored = pair.seq.session
+    assert card not in restored.game.hand(1) and reveal.position not in restored.dealer.opened
+    # When Bob plays it later, its reveal proves it again (the position is not spent).
+    action = parse_action(f"1 attack {card}")
+    assert restored._check_reveals(1, action, [(reveal.position, reveal.key)], pair.net.now,
+                                   commit=False)
+    assert not _events(pair.seq, ev.GameStopped)
+
+
 def test_a_journal_that_does_not_replay_is_refused() -> None:
     pair = make_pair(43, games=1)
     assert pair.net.run(lambda: len(pair.fol.session.log) >= 5, limit=60.0)
@@ -301,6 +339,7 @@ def test_a_datagram_reflected_back_to_its_sender_is_refused() -> None:
 
 def test_a_copied_or_replayed_packet_is_dropped_but_a_late_one_is_taken_in() -> None:
     pair = _dealt()
+    _settle(pair)
     seq, fol = pair.seq.session, pair.fol.session
     now = pair.net.now
     # A move, then the packets that resend it while no ack comes back.
@@ -311,13 +350,14 @@ def test_a_copied_or_replayed_packet_is_dropped_but_a_late_one_is_taken_in() -> 
         now += 1.5
     assert len(sent) >= 3
     first, *rest = sent
+    reordered = fol.stats["packets_reordered"]  # the simulated link reorders a few too
     for data in rest:  # the first one is late: it arrives after the others
         fol.receive(data, SEQ_ADDR, now)
     drops = sum(fol.drops.values())
     fol.receive(first, SEQ_ADDR, now)
     assert sum(fol.drops.values()) == drops
-    assert fol.stats["packets_reordered"] == 1
-    assert fol.game.state_hash() == seq.game.state_hash()  # every move arrived
+    assert fol.stats["packets_reordered"] == reordered + 1
+    assert fol.game.public_hash() == seq.game.public_hash()  # every move arrived
     # Each packet again, as the network may copy it or an eavesdropper replay it:
     # dropped and counted, and not taken as a sign that the peer is alive.
     last_heard = fol._last_recv
@@ -325,4 +365,64 @@ def test_a_copied_or_replayed_packet_is_dropped_but_a_late_one_is_taken_in() -> 
         fol.receive(data, SEQ_ADDR, now + 5.0)
     assert fol.drops["duplicate"] == len(sent)
     assert fol._last_recv == last_heard
-    assert fol.game.state_hash() == seq.game.state_hash()
+    assert fol.game.public_hash() == seq.game.public_hash()
+
+
+# ------------------------------------------------------------------ proposal flood
+
+
+class _RefusingSequencer(Session):
+    """A sequencer that refuses every proposal (a broken or hostile peer)."""
+
+    def _on_propose(self, link, frame: Propose, now: float) -> None:  # type: ignore[no-untyped-def]
+        self.proposals_seen = getattr(self, "proposals_seen", 0) + 1
+        self._refuse(link, frame.pid, frame.action, "refused for no reason", now)
+
+
+def test_a_refused_proposal_is_not_proposed_again_unchanged() -> None:
+    """A follower whose every proposal is refused proposes each legal move at most once
+    per state, one at a time, instead of the same one again and again."""
+    for attempt in range(20):
+        pair = make_pair(40 + attempt, config=FAST)
+        pair.net.run(lambda p=pair: p.fol.session.game is not None, limit=10.0)
+        if pair.fol.session.game.attacker == 1:
+            break
+    seq = pair.seq.session
+    refusing = _RefusingSequencer.__new__(_RefusingSequencer)
+    refusing.__dict__.update(seq.__dict__)
+    pair.net.remove(SEQ_ADDR)
+    pair.net.add(SEQ_ADDR, refusing)
+    pair.seq.session = refusing
+    pair.seq.driver = None
+    legal = len(pair.fol.session.game.legal_actions(1))
+    start = pair.net.now
+    pair.net.run(lambda: pair.net.now > start + 1.3, limit=start + 2.0)
+    proposals = refusing.proposals_seen
+    assert 1 <= proposals <= legal, (proposals, legal)
+    assert len(pair.fol.session.refused) == proposals
+    refused = [e for e in pair.fol.events if isinstance(e, ev.ActionRefused)]
+    assert len({str(e.action) for e in refused}) == len(refused)  # never the same one twice
+    with pytest.raises(IllegalAction, match="refused this move: refused for no reason"):
+        pair.fol.session.act(refused[0].action, pair.net.now)
+
+
+def test_a_proposal_id_used_before_is_refused_not_ignored() -> None:
+    """Proposal ids count per session; a new proposal under an old id gets an answer."""
+    pair = _dealt()
+    seq, fol = pair.seq.session, pair.fol.session
+    sent: list[Refused] = []
+    push = seq._push_to
+
+    def spy(link, frame, now):  # type: ignore[no-untyped-def]
+        if isinstance(frame, Refused):
+            sent.append(frame)
+        push(link, frame, now)
+
+    seq._push_to = spy  # type: ignore[method-assign]
+    fol.channel.push(propose(fol, 7, "1 juggle 7♠"), pair.net.now)
+    _settle(pair)
+    fol.channel.push(propose(fol, 7, "1 take"), pair.net.now)
+    _settle(pair)
+    assert [f.pid for f in sent] == [7, 7]
+    assert "proposal id 7 was used before" in sent[1].reason
+    assert not seq.log

@@ -7,6 +7,7 @@ and play; both must print identical hashes for every game.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from durak_core import IllegalAction
 from durak_net import events as ev
 from durak_net.node import LanNode
 
@@ -77,7 +79,14 @@ def assert_same_games(results, games: int) -> None:
             y["session"],
             y["durak"],
         )
+        assert x["public_hash"] == y["public_hash"]
+        # Hidden hands: every game was audited from both seeds, the same way on both sides.
+        assert x["audit"] == y["audit"] == "fair"
         assert {x["seat"], y["seat"]} == {0, 1}
+    # Each side said so, with the same pairing words.
+    words = [re.search(r"pairing words: (\w+ \w+ \w+ \w+)", err) for err in (err_a, err_b)]
+    assert words[0] and words[1] and words[0].group(1) == words[1].group(1)
+    assert "hidden hands · verified" in err_a and "hidden hands · verified" in err_b
 
 
 def test_two_terminal_peers_discover_each_other_and_play_three_games() -> None:
@@ -136,6 +145,24 @@ def test_three_nodes_on_one_machine_share_the_discovery_port_and_all_hear_each_o
             n.close()
 
 
+def test_two_peers_announcing_one_name_cannot_be_invited_by_that_name() -> None:
+    """A spoofed announcement must not capture an invitation by name."""
+    port = free_udp_port()
+    nodes = [LanNode(name, port=port) for name in ("Cat", "Ann", "Ann")]
+    try:
+        cat = nodes[0]
+        assert _wait(lambda: len(cat.peers()) == 2)
+        assert all(p.same_name for p in cat.peers())
+        with pytest.raises(ValueError, match="2 players announce the name 'Ann'"):
+            cat.invite("Ann")
+        one = cat.peers()[0]
+        invite = cat.invite(f"{one.addr[0]}:{one.addr[1]}")  # by address, it works
+        assert invite
+    finally:
+        for n in nodes:
+            n.close()
+
+
 def test_garbage_is_dropped_and_counted_and_close_frees_the_sockets() -> None:
     port = free_udp_port()
     node = LanNode("Ann", port=port)
@@ -187,6 +214,142 @@ def test_a_game_between_two_nodes_in_one_process_with_loss() -> None:
     finally:
         ann.close(leave=True)
         ben.close(leave=True)
+
+
+def test_a_host_seats_bots_of_its_own_and_a_node_that_joins(tmp_path: Path) -> None:
+    from durak_core import Rules
+    from durak_core.bots import RandomBot
+    from durak_net.botplay import BotDriver
+
+    host = LanNode("Host", port=0, broadcast=[], host="127.0.0.1", journal_dir=tmp_path)
+    joe = LanNode("Joe", port=0, broadcast=[], host="127.0.0.1",
+                  connect=[f"127.0.0.1:{host.game_port}"])
+    try:
+        table = host.host_table(Rules(players=4), clock=0, grace=30)
+        assert host.add_bot(table, "random") == 1
+        assert host.add_bot(table, "greedy", seat=3) == 3
+        with pytest.raises(ValueError, match="seat 3 is not free"):
+            host.add_bot(table, "random", seat=3)
+        assert _wait(lambda: (p := joe.find_peer("Host")) is not None and p.open_seats == 1)
+        info = joe.find_peer("Host")
+        assert info is not None and info.table is not None
+        assert info.table["seats"] == ("Host", "random bot", "", "greedy bot")
+        assert joe.join("Host") == table
+        assert _wait(lambda: "open" not in (host.view(table).kinds))
+        assert _wait(lambda: bool(joe.view(table) and joe.view(table).table_words))
+        host.start_table(table)
+        drivers = {host: BotDriver(RandomBot(1)), joe: BotDriver(RandomBot(2))}
+        audited: dict[str, ev.GameAudited] = {}
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(audited) < 2:
+            for node, driver in drivers.items():
+                while not node.events.empty():
+                    event = node.events.get()
+                    assert not isinstance(event, (ev.DesyncDetected, ev.ProtocolViolation))
+                    if isinstance(event, ev.GameAudited):
+                        audited[node.name] = event
+                action = driver.choose(node.view(table))
+                if action is not None:
+                    with contextlib.suppress(IllegalAction):
+                        node.act(table, action)
+            time.sleep(0.001)
+        assert audited["Host"].fair and audited["Joe"].fair
+        assert audited["Host"].state_hash == audited["Joe"].state_hash
+        view = joe.view(table)
+        assert view.names == ("Host", "random bot", "Joe", "greedy bot")
+        assert view.kinds == ("host", "bot", "player", "bot")
+        assert view.table_words == host.view(table).table_words
+        # Each bot seat keeps its own journal beside the host's.
+        names = sorted(p.name for p in tmp_path.iterdir())
+        assert names == [f"{table:x}-seat{s}.jsonl" for s in (0, 1, 3)]
+        assert not host.handler_errors and not joe.handler_errors
+    finally:
+        host.close(leave=True)
+        joe.close(leave=True)
+
+
+def test_a_host_node_hands_a_vanished_player_to_its_stand_in_bot() -> None:
+    """Real UDP: Joe's node dies mid-game (no goodbye); after the grace period the
+    host's stand-in bot plays Joe's open hand to the end, and the audit is fair."""
+    from durak_core import Rules
+    from durak_core.bots import RandomBot
+    from durak_net.botplay import BotDriver
+    from durak_net.session import SessionConfig
+
+    config = SessionConfig(lost_after=1.0)
+    host = LanNode("Host", port=0, broadcast=[], host="127.0.0.1", session_config=config)
+    joe = LanNode("Joe", port=0, broadcast=[], host="127.0.0.1", session_config=config,
+                  connect=[f"127.0.0.1:{host.game_port}"])
+    try:
+        table = host.host_table(Rules(players=3, deck_size=24), grace=1)
+        host.add_bot(table, "random")
+        assert _wait(lambda: (p := joe.find_peer("Host")) is not None and p.open_seats == 1)
+        joe.join("Host")
+        assert _wait(lambda: "open" not in host.view(table).kinds and bool(
+            host.view(table).table_words))
+        host.start_table(table)
+        drivers = {host: BotDriver(RandomBot(1)), joe: BotDriver(RandomBot(2))}
+        audited: list[ev.GameAudited] = []
+        states: list[str] = []
+        deadline = time.monotonic() + 40
+        while time.monotonic() < deadline and not audited:
+            for node, driver in list(drivers.items()):
+                while not node.events.empty():
+                    event = node.events.get()
+                    assert not isinstance(event, (ev.DesyncDetected, ev.ProtocolViolation))
+                    if isinstance(event, ev.GameAudited) and node is host:
+                        audited.append(event)
+                    if isinstance(event, ev.SeatStatus) and node is host:
+                        states.append(event.state)
+                action = driver.choose(node.view(table))
+                if action is not None:
+                    with contextlib.suppress(IllegalAction):
+                        node.act(table, action)
+            view = host.view(table)
+            if joe in drivers and view is not None and view.game is not None and len(
+                    view.game.log) >= 4:
+                joe.close(leave=False)  # the kernel dies: no goodbye
+                del drivers[joe]
+            time.sleep(0.002)
+        assert audited and audited[0].fair, audited
+        assert "bot" in states
+        assert any(e for e in host.sessions[table].log if e.forced == "bot")
+        assert not host.handler_errors
+    finally:
+        host.close(leave=True)
+        joe.close()
+
+
+def test_players_who_ask_for_a_team_sit_opposite_their_partner() -> None:
+    from durak_core import Rules
+
+    host = LanNode("Host", port=0, broadcast=[], host="127.0.0.1")
+    guests = [LanNode(name, port=0, broadcast=[], host="127.0.0.1",
+                      connect=[f"127.0.0.1:{host.game_port}"]) for name in ("Ann", "Ben", "Cy")]
+    try:
+        rules = Rules(players=4, teams=True)
+        table = host.host_table(rules)
+        for guest in guests:
+            assert _wait(lambda g=guest: (p := g.find_peer("Host")) is not None
+                         and p.table is not None)
+        guests[0].join("Host", team=1)
+        assert _wait(lambda: host.view(table).names[1] == "Ann")
+        guests[1].join("Host", team=1)
+        assert _wait(lambda: host.view(table).names[3] == "Ben")
+        assert rules.team_of(1) == rules.team_of(3) == 1
+        guests[2].join("Host", team=1)  # the team is full
+        closed = None
+        deadline = time.monotonic() + 10
+        while closed is None and time.monotonic() < deadline:
+            with contextlib.suppress(Exception):
+                event = guests[2].events.get(timeout=0.1)
+                if isinstance(event, ev.InviteClosed):
+                    closed = event
+        assert closed is not None and closed.reason == "no free seat in that team"
+        assert host.view(table).kinds == ("host", "player", "open", "player")
+    finally:
+        for node in (host, *guests):
+            node.close(leave=True)
 
 
 @pytest.mark.parametrize("leave", [True, False])
@@ -314,3 +477,42 @@ def test_a_person_at_the_terminal_plays_a_bot_by_typing(tmp_path: Path) -> None:
     assert f"({result['actions']} actions)" in text  # both sides count the same log
     # The text table never shows the opponent's hand: only counts (and shown cards).
     assert re.search(r"Bot: \d+ cards", text)
+
+
+def test_a_host_and_three_terminal_peers_play_at_one_table() -> None:
+    """Four processes on this machine: a host with a bot of its own at seat 1 and three
+    peers that join (five seats), discovery by the shared port, two games."""
+    port = str(free_udp_port())
+    common = ["--games", "2", "--json", "--port", port, "--timeout", "90"]
+    commands = [["--name", "Host", "--host", "5", "--add-bot", "greedy", "--bot", "random",
+                 "--seed", "1", *common]]
+    commands += [["--name", f"P{i}", "--join", "Host", "--bot", "random", "--seed", str(i + 1),
+                  *common] for i in (1, 2, 3)]
+    procs = [subprocess.Popen(peer_cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, env=peer_env()) for args in commands]
+    results = []
+    try:
+        for proc in procs:
+            out, err = proc.communicate(timeout=120)
+            lines = [json.loads(line) for line in out.splitlines() if line.strip()]
+            results.append((proc.returncode, lines, err))
+    finally:
+        for proc in procs:
+            proc.kill()
+    for rc, lines, err in results:
+        assert rc == 0, err[-2000:]
+        assert [r["game"] for r in lines] == [1, 2], err[-2000:]
+        assert all(r["audit"] == "fair" for r in lines)
+    host = results[0][1]
+    seats = host[0]["seats"]
+    assert seats[0] == "Host" and seats[1] == "greedy bot" and sorted(seats[2:]) == [
+        "P1", "P2", "P3"]
+    for _, lines, _ in results[1:]:
+        for mine, theirs in zip(lines, host, strict=True):
+            assert (mine["table"], mine["state_hash"], mine["log_hash"], mine["durak"]) == (
+                theirs["table"], theirs["state_hash"], theirs["log_hash"], theirs["durak"])
+            assert mine["seats"] == seats
+    assert sorted(r[1][0]["seat"] for r in results) == [0, 2, 3, 4]
+    # Every screen showed the same table words.
+    words = {re.findall(r"table words: (\w+ \w+ \w+ \w+)", err)[-1] for _, _, err in results}
+    assert len(words) == 1

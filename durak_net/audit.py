@@ -1,0 +1,241 @@
+"""The end-of-game audit: every seat's seed is published, and each seat recomputes the
+whole game from them to find whether anybody cheated, and who.
+
+The seeds give every key and permutation of the deal (:mod:`durak_net.mental`), so
+the audit can open the locked deck into the real deck order (each card exactly once),
+check every key a seat sent during play against its seed, check the trump answers
+that settled the first attack, and replay the whole log on the full game, comparing
+the public state hash after every entry with the one every seat agreed on.  When the
+locked deck does not open to the deck, it redoes each deal step from the one before it
+to find the seat whose step was wrong.
+
+The first check that fails names the seat at fault; the verdict is ``fair`` only
+when every check passes.  If a seat stopped the game claiming a fault, the claim
+stands only where the auditor saw the evidence itself (an authenticated message
+that was wrong on its face, such as a forged or illegal log entry, or a key that
+opened no card); another seat's claim that the audit cannot confirm is itself the
+fault.
+
+>>> Verdict.fair_game().text
+'audited: fair'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from durak_core import Card, Game, Rules, parse_action
+
+from . import mental
+from .dealer import HAND, MentalDealer, step_seat
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the audit found.  ``culprit`` is the seat at fault (None when fair or when
+    nothing could be checked), ``code`` a stable name for the kind of fault,
+    ``state_hash`` the hash of the full game the audit rebuilt (when it got that far)."""
+
+    fair: bool
+    code: str
+    detail: str
+    culprit: int | None = None
+    state_hash: str = ""
+
+    @classmethod
+    def fair_game(cls, state_hash: str = "", unfinished: bool = False) -> Verdict:
+        detail = "every card, key and move checks out"
+        if unfinished:
+            detail += " (the game was left unfinished)"
+        return cls(True, "fair", detail, None, state_hash)
+
+    @property
+    def text(self) -> str:
+        """One line for the table, the journal and the CLI's ``--json``."""
+        if self.fair:
+            return "audited: fair" + (" (unfinished)" if "unfinished" in self.detail else "")
+        return f"audit: {self.detail}"
+
+    def to_json(self) -> str:
+        """``"fair"`` or the fault, as the CLI's ``--json`` line says it."""
+        return "fair" if self.fair else self.detail
+
+
+@dataclass(frozen=True)
+class Stop:
+    """The game was stopped before its end: by whom, at which log length, and why.
+
+    ``claim``: the seat stopped it claiming a fault (which the audit must confirm, or
+    the claim is the fault); False when a seat simply left the game.
+    """
+
+    seat: int
+    index: int
+    reason: str
+    claim: bool = True
+    #: Whom the stopping seat's evidence names, and the kind of fault.
+    culprit: int | None = None
+    code: str = "stopped"
+
+
+def _fault(seat: int, code: str, detail: str, names: Sequence[str]) -> Verdict:
+    return Verdict(False, code, f"{names[seat]} cheated: {detail}", seat)
+
+
+def audit(
+    dealer: MentalDealer,
+    rules: Rules,
+    log: Sequence[tuple[str, bytes]],
+    names: Sequence[str] | None = None,
+    stop: Stop | None = None,
+) -> Verdict:
+    """Check the game that ``dealer`` dealt and ``log`` (action text, public hash
+    after it) played, once every seat's seed is in ``dealer.seeds``."""
+    n = dealer.n
+    who = list(names) if names is not None else [f"seat {s}" for s in range(n)]
+    seeds = dealer.seeds
+    missing = [s for s in range(n) if s not in seeds]
+    if missing:
+        return Verdict(False, "refused", f"{who[missing[0]]} did not publish its keys for "
+                       "the audit", missing[0])
+    # 1. The locked deck, opened with every seat's keys, is the deck: each card once.
+    deck = _open_deck(dealer, seeds)
+    if deck is None:
+        # 2. It is not: redo the deal steps from the seeds, to find whose step was wrong.
+        verdict = _check_steps(dealer, seeds, who, stop)
+        if verdict is not None:
+            return verdict
+        if dealer.locked is None:
+            return _stopped(stop, who, dealer.seat)
+        return Verdict(False, "bad_deck", "the locked deck opens to no deck, though every "
+                       "step follows from its seed", None)  # pragma: no cover
+    # 3. Every key sent during the game is the seat's own.
+    for (seat, j), key in sorted(dealer.keys.items()):
+        if key != mental.card_key(seeds[seat], j):
+            holder = dealer.owner.get(j)
+            whose = f"{who[holder]}'s card" if holder is not None else "a card"
+            return _fault(seat, "bad_key", f"sent a wrong key for position {j} "
+                          f"({whose}, {deck[j]})", who)
+    for seat, card, j, key in dealer.reveals:
+        if key != mental.card_key(seeds[seat], j) or deck[j] is not card:
+            return _fault(seat, "not_held", f"played {card} from position {j}, which "
+                          f"held {deck[j]}", who)
+    # 4. The trump answers that settled the first attack.
+    verdict = _check_trumps(dealer, deck, who)
+    if verdict is not None:
+        return verdict
+    # 5. The log replays on the full game, with the agreed hash after every entry.
+    game = Game.new(rules, deck=deck, previous_durak=dealer.context.previous_durak)
+    if dealer.first_attacker is not None and game.attacker != dealer.first_attacker:
+        return Verdict(False, "bad_start", f"{who[game.attacker]} holds the lowest trump but "
+                       f"{who[dealer.first_attacker]} attacked first", game.attacker)
+    for index, (text, digest) in enumerate(log):
+        try:
+            action = parse_action(text)
+        except ValueError:
+            return _fault(0, "bad_log", f"logged an unreadable entry {index}", who)
+        reason = game.why_illegal(action)
+        if reason is not None:
+            actor = action.player if 0 <= action.player < n else 0
+            return _fault(actor, "illegal", f"played entry {index} ({text}), which was "
+                          f"illegal: {reason}", who)
+        game.apply(action)
+        if bytes.fromhex(game.public_hash()) != digest:
+            return _fault(0, "bad_log", f"logged a wrong state after entry {index}", who)
+    if stop is not None:
+        return _stopped(stop, who, dealer.seat, game.state_hash())
+    return Verdict.fair_game(game.state_hash())
+
+
+def _stopped(stop: Stop | None, who: Sequence[str], me: int, state_hash: str = "") -> Verdict:
+    """The verdict on a stopped game whose cards and log check out."""
+    if stop is None:
+        return Verdict(False, "incomplete", "the deal never finished", None)
+    if not stop.claim:
+        return Verdict.fair_game(state_hash, unfinished=True)
+    if stop.seat == me and stop.culprit is not None and stop.culprit != me:
+        # We saw the evidence ourselves: an authenticated message that was wrong.
+        return Verdict(False, stop.code, f"{who[stop.culprit]} cheated: {stop.reason}",
+                       stop.culprit, state_hash)
+    claim = stop.reason
+    if stop.culprit is not None and stop.culprit != stop.seat:
+        claim = f"claiming that {who[stop.culprit]} {stop.reason}"
+    return Verdict(False, "false_claim", f"{who[stop.seat]} stopped the game ({claim}), "
+                   "but the audit finds no fault", stop.seat, state_hash)
+
+
+def _open_deck(dealer: MentalDealer, seeds: dict[int, bytes]) -> list[Card] | None:
+    """The deck order the locked deck holds under the seeds' keys, or None when it does
+    not open to each card of the deck exactly once (or was never completed)."""
+    locked = dealer.locked
+    if locked is None or not all(mental.seed_is_usable(seeds[s], dealer.size)
+                                 for s in range(dealer.n)):
+        return None
+    by_index = {c.index: c for c in dealer.cards}
+    deck: list[Card] = []
+    for j, point in enumerate(locked):
+        keys = [mental.card_key(seeds[s], j) for s in range(dealer.n)]
+        try:
+            index = mental.card_of_point(mental.unlock(point, keys))
+        except mental.MentalError:
+            return None
+        card = by_index.get(index) if index is not None else None
+        if card is None:
+            return None
+        deck.append(card)
+    return deck if len(set(deck)) == len(deck) else None
+
+
+def _check_steps(dealer: MentalDealer, seeds: dict[int, bytes], who: Sequence[str],
+                 stop: Stop | None) -> Verdict | None:
+    """The first deal step that does not follow from its maker's seed and the step
+    before it (None when every step received does)."""
+    n = dealer.n
+    for step in range(2 * n - 1):
+        seat = step_seat(step, n)
+        sent = dealer.steps.get(step)
+        if sent is None:
+            if stop is not None:
+                return None  # stopped during the deal: what was sent checks out
+            return Verdict(False, "incomplete", f"deal step {step} is missing", seat)
+        if not mental.seed_is_usable(seeds[seat], dealer.size):
+            return _fault(seat, "bad_seed", "published a seed that gives a zero key", who)
+        if sent != _recompute(dealer, step, seeds[seat]):
+            if len(set(sent)) != len(sent):
+                return _fault(seat, "duplicate_card", f"duplicated a card in deal step "
+                              f"{step}", who)
+            return _fault(seat, "bad_pass", f"made deal step {step} with other keys than "
+                          "its seed's (a card was replaced)", who)
+    return None
+
+
+def _recompute(dealer: MentalDealer, step: int, seed: bytes) -> list[bytes]:
+    n = dealer.n
+    if step == 0:
+        source = mental.initial_deck(dealer.size, [c.index for c in dealer.cards])
+    else:
+        source = dealer.steps[step - 1]
+    if step < n - 1:
+        return mental.shuffle_pass(seed, source)
+    if step == n - 1:
+        return mental.shuffle_lock_pass(seed, source)
+    return mental.lock_pass(seed, source)
+
+
+def _check_trumps(dealer: MentalDealer, deck: list[Card], who: Sequence[str]) -> Verdict | None:
+    if dealer.context.previous_durak is not None:
+        return None
+    n = dealer.n
+    trump = deck[dealer.trump_pos].suit
+    low = min(c.rank for c in dealer.cards)
+    dealt = min(HAND * n, dealer.size)
+    for round_no, answers in sorted(dealer.trump_answers.items()):
+        rank = low + round_no
+        for seat, answer in sorted(answers.items()):
+            held = [j for j in range(seat, dealt, n)
+                    if deck[j].suit == trump and deck[j].rank == rank]
+            if answer.position < 0 and held:
+                return _fault(seat, "bad_trump", f"said it held no {deck[held[0]]} but did "
+                              "(it should have attacked first)", who)
+    return None

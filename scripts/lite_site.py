@@ -1,0 +1,478 @@
+"""Build the JupyterLite site (``site/``) that plays durak in a browser, and serve it.
+
+    python scripts/lite_site.py build            # build site/ (or reuse the cached build)
+    python scripts/lite_site.py serve [--port N] # build, then serve site/ on 127.0.0.1
+
+``bash scripts/site.sh`` runs these in the project's environment.  The site needs no
+network at all once built: JupyterLab and the Pyodide kernel come from the
+``jupyterlite-core`` and ``jupyterlite-pyodide-kernel`` packages, Pyodide itself from its
+npm package (the version the kernel was made for), and every Python package the kernel
+and the notebooks import is a wheel in the site, listed in the site's own
+``pyodide-lock.json`` (so a plain ``import durak_widgets`` loads it, the way Pyodide loads
+its own packages): the pinned pure-Python wheels of ``lite/requirements.txt`` from PyPI
+and durak's own wheel, built without the compiled engine (``DURAK_PURE=1``).
+
+Building takes a minute or two, so a finished build is kept in a cache folder outside
+git (``$DURAK_CACHE_DIR``, else ``~/.cache/durak``) under the hash of everything it is made
+from (durak's sources, the notebooks, ``lite/``, this script and the versions of the
+JupyterLite packages); an unchanged checkout copies it instead of building again.  The
+downloads (Pyodide's npm package, the wheels) are cached by version.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import email.parser
+import functools
+import hashlib
+import http.server
+import importlib.metadata
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import threading
+import time
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+ROOT = Path(__file__).resolve().parents[1]
+LITE = ROOT / "lite"
+SITE = ROOT / "site"
+PACKAGES = ("durak_core", "durak_widgets", "durak_net", "durak_arena")
+#: The page a person lands on (relative to the site's root).
+PLAY_PATH = "lab/index.html?path=play.ipynb"
+#: The lab extensions the site's JupyterLab gets (nothing else from the environment:
+#: a Voilà or other extension installed next to JupyterLab stays out of the site).
+LAB_EXTENSIONS = ("@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager")
+#: The files of Pyodide's npm package the site serves (no source maps, no TypeScript).
+PYODIDE_FILES = (
+    "pyodide.mjs", "pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+    "package.json",
+)
+#: Requirements of the served wheels that are deliberately not served, and why.  Any
+#: other requirement missing from lite/requirements.txt stops the build.
+NOT_SERVED = {
+    "ipykernel": "the Pyodide kernel ships its own stand-in",
+    "widgetsnbextension": "the Pyodide kernel ships its own stand-in (classic-notebook files)",
+    "jupyterlab-widgets": "the widgets' front end is the site's lab extension",
+    "jupyterlab": "the site is the JupyterLab",
+    "msgspec": "LAN play only (durak_net), which a browser cannot do (no UDP)",
+    "cryptography": "LAN play only (durak_net), which a browser cannot do (no UDP)",
+    "pysodium": "LAN play only (durak_net: the mental-poker deal), which a browser cannot do",
+    "spake2": "LAN play only (durak_net: the PIN pairing), which a browser cannot do",
+}
+#: The environment markers of Pyodide 314 (Python 3.14, Emscripten), for Requires-Dist.
+PYODIDE_MARKERS = {
+    "sys_platform": "emscripten",
+    "platform_system": "Emscripten",
+    "platform_machine": "wasm32",
+    "os_name": "posix",
+    "implementation_name": "cpython",
+    "platform_python_implementation": "CPython",
+    "python_version": "3.14",
+    "python_full_version": "3.14.2",
+    "extra": "",
+}
+#: Code that cannot run in a page: UDP sockets, processes, and durak_net (whose
+#: ``cryptography`` has no build for Pyodide on PyPI).  The site's copy of a notebook
+#: says so above each such cell (the repository's notebooks stay as they are).
+NEEDS_LOCAL_PYTHON = re.compile(r"\blan\(|\bdurak_net\b|\bsubprocess\b|\bsocket\b")
+LOCAL_ONLY_NOTE = (
+    "> **Needs a local Python.** In this browser site the next cell cannot run: it uses "
+    "UDP sockets, other processes or the LAN package, which a web page does not have. "
+    "Run this notebook in JupyterLab on your computer (`bash scripts/play.sh`) for it."
+)
+#: The kernel name of the Pyodide kernel: the site's notebooks name it so that they open
+#: with it (the repository's name the local ``python3`` kernel).
+KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
+
+
+def log(message: str) -> None:
+    print(f"site: {message}", file=sys.stderr, flush=True)
+
+
+def canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def cache_dir() -> Path:
+    configured = os.environ.get("DURAK_CACHE_DIR")
+    if configured:
+        return Path(configured).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "durak"
+
+
+def pyodide_version() -> str:
+    """The Pyodide the installed jupyterlite-pyodide-kernel was made for."""
+    from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION
+
+    return str(PYODIDE_VERSION)
+
+
+def lab_extension_dirs() -> list[Path]:
+    share = Path(sys.prefix) / "share" / "jupyter" / "labextensions"
+    found = []
+    for name in LAB_EXTENSIONS:
+        path = share / name
+        if not (path / "package.json").is_file():
+            raise SystemExit(f"site: the lab extension {name} is not installed in {sys.prefix}")
+        found.append(path)
+    return found
+
+
+# ------------------------------------------------------------------ inputs and the key
+
+
+def source_files() -> list[Path]:
+    """Every file the site is made from, in a stable order."""
+    files = [ROOT / "pyproject.toml", ROOT / "setup.py", ROOT / "README.md", Path(__file__)]
+    for package in PACKAGES:
+        files += sorted((ROOT / package).rglob("*.py")) + sorted((ROOT / package).rglob("py.typed"))
+    files += sorted((ROOT / "notebooks").glob("*.ipynb"))
+    files += sorted(p for p in LITE.rglob("*") if p.is_file())
+    return [p for p in files if "__pycache__" not in p.parts]
+
+
+def input_hash() -> str:
+    digest = hashlib.sha256()
+    for path in source_files():
+        digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    for dist in ("jupyterlite-core", "jupyterlite-pyodide-kernel", "jupyterlab_widgets"):
+        digest.update(f"{dist}={importlib.metadata.version(dist)}\0".encode())
+    return digest.hexdigest()[:20]
+
+
+# ------------------------------------------------------------------ downloads
+
+
+def fetch_pyodide(version: str, cache: Path) -> Path:
+    """Pyodide's npm package, unpacked (``npm pack``: the npm registry, no CDN)."""
+    unpacked = cache / "npm" / f"pyodide-{version}"
+    if (unpacked / "pyodide.mjs").is_file():
+        return unpacked
+    npm = shutil.which("npm")
+    if npm is None:
+        raise SystemExit("site: npm is needed once to fetch Pyodide (apt-get install npm)")
+    (cache / "npm").mkdir(parents=True, exist_ok=True)
+    log(f"npm pack pyodide@{version}")
+    with tempfile.TemporaryDirectory(dir=cache / "npm") as tmp:
+        subprocess.run(
+            [npm, "pack", f"pyodide@{version}", "--pack-destination", tmp, "--silent"],
+            check=True, stdout=subprocess.DEVNULL,
+        )
+        (tarball,) = Path(tmp).glob("pyodide-*.tgz")
+        with tarfile.open(tarball) as tar:
+            tar.extractall(tmp, filter="data")
+        os.replace(Path(tmp) / "package", unpacked)
+    return unpacked
+
+
+def pinned_requirements() -> list[tuple[str, str]]:
+    pins = []
+    for line in (LITE / "requirements.txt").read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        name, sep, version = line.partition("==")
+        if not sep:
+            raise SystemExit(f"site: lite/requirements.txt: pin an exact version: {line!r}")
+        pins.append((canonical(name.strip()), version.strip()))
+    return pins
+
+
+def _wheel_key(path: Path) -> tuple[str, str]:
+    name, version = path.name.split("-")[:2]
+    return canonical(name), version
+
+
+def fetch_wheels(cache: Path) -> list[Path]:
+    """The pinned wheels, from the cache or downloaded from PyPI for Pyodide's Python."""
+    folder = cache / "wheels"
+    folder.mkdir(parents=True, exist_ok=True)
+    pins = pinned_requirements()
+    have = {_wheel_key(p): p for p in folder.glob("*-py3-none-any.whl")}
+    have.update({_wheel_key(p): p for p in folder.glob("*-py2.py3-none-any.whl")})
+    missing = [f"{n}=={v}" for n, v in pins if (n, v) not in have]
+    if missing:
+        log(f"pip download {' '.join(missing)}")
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
+             "--no-deps", "--only-binary=:all:", "--python-version", "3.14",
+             "--implementation", "py", "--abi", "none", "--platform", "any",
+             "--dest", str(folder), *missing],
+            check=True,
+        )
+        have = {_wheel_key(p): p for p in folder.glob("*.whl")}
+    wheels = []
+    for pin in pins:
+        if pin not in have:
+            raise SystemExit(f"site: no pure-Python wheel of {pin[0]}=={pin[1]} was found")
+        wheels.append(have[pin])
+    return wheels
+
+
+def build_durak_wheel(dest: Path) -> Path:
+    """durak's wheel without the compiled engine: ``DURAK_PURE=1 pip wheel``.
+
+    Built from a copy of the sources (the work tree's own ``build/`` may hold a compiled
+    engine from an earlier install), and checked: pure Python only.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "src"
+        for name in ("pyproject.toml", "setup.py", "README.md"):
+            (src / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, src / name)
+        for package in PACKAGES:
+            for path in (ROOT / package).rglob("*"):
+                if path.is_file() and (path.suffix == ".py" or path.name == "py.typed") \
+                        and "__pycache__" not in path.parts:
+                    target = src / path.relative_to(ROOT)
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(path, target)
+        env = dict(os.environ, DURAK_PURE="1")
+        subprocess.run(
+            [sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check",
+             "--no-deps", "--wheel-dir", str(dest), str(src)],
+            check=True, env=env, stdout=subprocess.DEVNULL,
+        )
+    (wheel,) = dest.glob("durak-*.whl")
+    if not wheel.name.endswith("-py3-none-any.whl"):
+        raise SystemExit(f"site: {wheel.name} is not a pure-Python wheel")
+    with zipfile.ZipFile(wheel) as archive:
+        compiled = [n for n in archive.namelist() if n.endswith((".so", ".pyd", "_compiled.json"))]
+    if compiled:
+        raise SystemExit(f"site: {wheel.name} carries compiled files: {compiled}")
+    return wheel
+
+
+# ------------------------------------------------------------------ the lock file
+
+
+def lock_entry(wheel: Path, served: set[str]) -> dict[str, Any]:
+    """The pyodide-lock.json entry of one pure-Python wheel, read from the wheel itself."""
+    from packaging.markers import default_environment
+    from packaging.requirements import Requirement
+
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        meta_name = next(n for n in names if n.endswith(".dist-info/METADATA"))
+        metadata = email.parser.Parser().parsestr(archive.read(meta_name).decode("utf-8"))
+    name = canonical(metadata["Name"])
+    imports = sorted({
+        top.removesuffix(".py")
+        for top in (n.split("/", 1)[0] for n in names)
+        if not top.endswith((".dist-info", ".data")) and (top.endswith(".py") or "." not in top)
+    })
+    environment: dict[str, str] = {**default_environment(), **PYODIDE_MARKERS}
+    depends = []
+    for text in metadata.get_all("Requires-Dist") or []:
+        requirement = Requirement(text)
+        if requirement.marker is not None and not requirement.marker.evaluate(environment):
+            continue
+        dep = canonical(requirement.name)
+        if dep in served:
+            depends.append(dep)
+        elif dep not in NOT_SERVED:
+            raise SystemExit(
+                f"site: {wheel.name} needs {dep}, which the site does not serve: add it to "
+                "lite/requirements.txt (or to NOT_SERVED in scripts/lite_site.py, saying why)"
+            )
+    return {
+        "name": name,
+        "version": metadata["Version"],
+        "file_name": wheel.name,
+        "install_dir": "site",
+        "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(),
+        "package_type": "package",
+        "imports": imports,
+        "depends": sorted(set(depends)),
+        "unvendored_tests": False,
+    }
+
+
+def write_lock(pyodide: Path, wheels: list[Path], target: Path) -> None:
+    """Pyodide's lock with only the packages this site serves (the wheels given)."""
+    original = json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8"))
+    served = {_wheel_key(w)[0] for w in wheels}
+    packages = {}
+    for wheel in wheels:
+        entry = lock_entry(wheel, served)
+        packages[entry["name"]] = entry
+    lock = {"info": original["info"], "packages": dict(sorted(packages.items()))}
+    target.write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+# ------------------------------------------------------------------ building
+
+
+def prepare_lite_dir(lite_dir: Path, cache: Path) -> None:
+    """Everything ``jupyter lite build`` reads: config, contents, Pyodide with its wheels."""
+    shutil.copytree(LITE, lite_dir, ignore=shutil.ignore_patterns("requirements.txt"))
+    pyodide_dir = lite_dir / "static" / "pyodide"
+    pyodide_dir.mkdir(parents=True)
+    npm = fetch_pyodide(pyodide_version(), cache)
+    for name in PYODIDE_FILES:
+        shutil.copy2(npm / name, pyodide_dir / name)
+    wheels = [shutil.copy2(w, pyodide_dir / w.name) for w in fetch_wheels(cache)]
+    wheels.append(build_durak_wheel(pyodide_dir))
+    write_lock(npm, [Path(w) for w in wheels], pyodide_dir / "pyodide-lock.json")
+
+    files = lite_dir / "files"
+    files.mkdir()
+    for notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        data = json.loads(notebook.read_text(encoding="utf-8"))
+        data.setdefault("metadata", {})["kernelspec"] = dict(KERNELSPEC)
+        data["cells"] = mark_local_only(data["cells"])
+        (files / notebook.name).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+    config = {
+        "LiteBuildConfig": {
+            "ignore_sys_prefix": True,
+            "federated_extensions": [str(p) for p in lab_extension_dirs()],
+            "no_sourcemaps": True,
+            "apps": ["lab"],
+            "no_unused_shared_packages": True,
+            "contents": [str(files)],
+            "output_dir": str(lite_dir / "_output"),
+        },
+    }
+    (lite_dir / "jupyter_lite_config.json").write_text(json.dumps(config, indent=1) + "\n")
+
+
+def mark_local_only(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The cells, with a note above each code cell that cannot run in a page."""
+    marked = []
+    for number, cell in enumerate(cells):
+        source = "".join(cell.get("source", []))
+        if cell.get("cell_type") == "code" and NEEDS_LOCAL_PYTHON.search(source):
+            marked.append({"cell_type": "markdown", "id": f"local-only-{number}",
+                           "metadata": {"tags": ["needs-local-python"]},
+                           "source": [LOCAL_ONLY_NOTE]})
+            tags = cell.setdefault("metadata", {}).setdefault("tags", [])
+            tags.append("needs-local-python")
+        marked.append(cell)
+    return marked
+
+
+def build_into(output: Path, cache: Path) -> None:
+    with tempfile.TemporaryDirectory(prefix="durak-lite-") as tmp:
+        lite_dir = Path(tmp) / "lite"
+        prepare_lite_dir(lite_dir, cache)
+        log("jupyter lite build")
+        subprocess.run(
+            [sys.executable, "-m", "jupyter", "lite", "build", "--lite-dir", str(lite_dir)],
+            check=True, cwd=lite_dir, stdout=subprocess.DEVNULL,
+            env=dict(os.environ, JUPYTER_PLATFORM_DIRS="1"),
+        )
+        shutil.move(str(lite_dir / "_output"), output)
+
+
+def build(site: Path = SITE, force: bool = False) -> Path:
+    """Make ``site`` the site of this checkout, building it only if no cached build fits."""
+    started = time.monotonic()
+    key = input_hash()
+    stamp = site / ".durak-site-key"
+    if not force and stamp.is_file() and stamp.read_text().strip() == key:
+        log(f"{site} is up to date ({key})")
+        return site
+    cache = cache_dir()
+    cached = cache / "site" / key
+    if force or not (cached / ".durak-site-key").is_file():
+        partial = cache / "site" / f"{key}.partial-{os.getpid()}"
+        shutil.rmtree(partial, ignore_errors=True)
+        partial.parent.mkdir(parents=True, exist_ok=True)
+        build_into(partial, cache)
+        (partial / ".durak-site-key").write_text(key + "\n")
+        shutil.rmtree(cached, ignore_errors=True)
+        os.replace(partial, cached)
+        _prune(cache / "site", keep=cached)
+        how = "built"
+    else:
+        how = "reused the cached build"
+    shutil.rmtree(site, ignore_errors=True)
+    shutil.copytree(cached, site)
+    log(f"{how} {key} into {site} in {time.monotonic() - started:.1f} s "
+        f"({_size(site) / 1e6:.1f} MB)")
+    return site
+
+
+def _prune(folder: Path, keep: Path, count: int = 3) -> None:
+    """Keep the newest few cached builds (every edit of a source makes a new one)."""
+    builds = sorted(
+        (p for p in folder.iterdir() if p.is_dir() and p != keep and ".partial-" not in p.name),
+        key=lambda p: p.stat().st_mtime, reverse=True,
+    )
+    for old in builds[count - 1:]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _size(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+# ------------------------------------------------------------------ serving
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    """Static files with the types a browser insists on for modules and WebAssembly."""
+
+    extensions_map: ClassVar[dict[str, str]] = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".mjs": "text/javascript",
+        ".js": "text/javascript",
+        ".wasm": "application/wasm",
+        ".json": "application/json",
+        ".whl": "application/octet-stream",
+    }
+
+    def log_message(self, format: str, *args: Any) -> None:
+        if self.server.quiet:  # type: ignore[attr-defined]
+            return
+        super().log_message(format, *args)
+
+
+@contextlib.contextmanager
+def serving(site: Path = SITE, port: int = 0, quiet: bool = True) -> Iterator[str]:
+    """Serve ``site`` on 127.0.0.1 from a thread; yields the base URL (ending in "/")."""
+    handler = functools.partial(_Handler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    server.quiet = quiet  # type: ignore[attr-defined]
+    thread = threading.Thread(target=server.serve_forever, name="durak-site", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", choices=["build", "serve"])
+    parser.add_argument("--port", type=int, default=8765, help="port for serve (0: any free)")
+    parser.add_argument("--force", action="store_true", help="build even if a cached one fits")
+    parser.add_argument("--output", type=Path, default=SITE, help="the site folder (site/)")
+    args = parser.parse_args(argv)
+    site = build(args.output, force=args.force)
+    if args.command == "build":
+        return 0
+    with serving(site, args.port, quiet=False) as url:
+        print(f"\nPlay in your browser: {url}{PLAY_PATH}\n(Ctrl+C stops the server)\n",
+              flush=True)
+        with contextlib.suppress(KeyboardInterrupt):
+            threading.Event().wait()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

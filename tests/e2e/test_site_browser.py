@@ -1,0 +1,93 @@
+"""The JupyterLite site in a real browser with the network cut off: Python runs in the
+page (Pyodide), and a whole seeded game against the random bot is played by clicking.
+
+The site is built by scripts/lite_site.py (reused from its cache when nothing changed;
+the test command builds it in a step of its own first).  It is served from a local
+static server; every request that would leave this machine is aborted and fails the
+test.  Screenshots land in tests/e2e/artifacts/; the mid-game one is copied to
+docs/img/site.png when that is missing or DURAK_UPDATE_SCREENSHOT=1.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
+pytest.importorskip("jupyterlite_core", reason="the site needs the [site] extra")
+
+from browser_support import (
+    TABLE_ROOT,
+    TABLE_STATUS,
+    OfflineContext,
+    open_lite_notebook,
+    play_game_by_clicking,
+    run_cell_source,
+)
+from playwright.sync_api import Page, expect
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO_ROOT / "scripts"))
+import lite_site  # noqa: E402
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+README_IMAGE = REPO_ROOT / "docs" / "img" / "site.png"
+SEEDED_GAME = "from durak_widgets import play\nplay(opponents=['random'], seed=3, delay=0)"
+LAN_CALL = "from durak_widgets import lan\nlan(name='Alice')"
+
+
+@pytest.fixture(scope="module")
+def site_url() -> Iterator[str]:
+    try:
+        site = lite_site.build()
+    except SystemExit as exc:  # npm or a download missing: say so rather than error out
+        pytest.fail(f"the site could not be built: {exc}")
+    with lite_site.serving(site) as url:
+        yield url
+
+
+def test_site_plays_a_whole_game_offline(
+    site_url: str, offline: OfflineContext, offline_page: Page, artifacts_dir: Path
+) -> None:
+    page = offline_page
+    open_lite_notebook(page, site_url, "play.ipynb")
+    run_cell_source(page, 0, SEEDED_GAME)
+    expect(page.locator(TABLE_STATUS)).to_be_visible(timeout=120_000)
+    pairs = page.locator(f"{TABLE_ROOT} .durak-pair:visible")
+    shot = {"taken": False}
+
+    def on_turn(page: Page) -> None:
+        if not shot["taken"] and pairs.count() >= 2:
+            path = artifacts_dir / "site_midgame.png"
+            page.screenshot(path=str(path))
+            if not README_IMAGE.exists() or os.environ.get("DURAK_UPDATE_SCREENSHOT") == "1":
+                shutil.copyfile(path, README_IMAGE)
+            shot["taken"] = True
+
+    clicks = play_game_by_clicking(page, timeout=240, on_turn=on_turn)
+    banner = page.locator(f"{TABLE_ROOT} .durak-banner")
+    expect(banner).to_contain_text(re.compile(r"durak|draw"))
+    expect(page.locator(TABLE_STATUS)).to_contain_text("Game over")
+    expect(page.locator(f"{TABLE_ROOT} .durak-score")).to_contain_text("games 1")
+    assert clicks >= 5
+    page.screenshot(path=str(artifacts_dir / "site_game_over.png"))
+
+    # LAN play cannot work in a page: lan() says so (here in a new cell below the table).
+    page.keyboard.press("Escape")
+    page.keyboard.press("b")
+    run_cell_source(page, 1, LAN_CALL)
+    error = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    expect(error.last).to_contain_text("LAN play needs a local Python", timeout=60_000)
+
+    # Everything came from the local server: nothing else was even attempted.
+    assert offline.blocked == [], f"the site tried to reach: {offline.blocked}"
+    fetched = {url.split("?")[0].rsplit("/", 1)[-1] for _, url in offline.requests}
+    assert "pyodide.asm.wasm" in fetched
+    assert any(re.fullmatch(r"durak-[^-]+-py3-none-any\.whl", name) for name in fetched)

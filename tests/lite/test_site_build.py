@@ -1,0 +1,84 @@
+"""What the JupyterLite site is made of (scripts/lite_site.py), without a browser.
+
+The site is built (or reused from the cache) once per run; the browser tests then open
+it (tests/e2e/test_site_browser.py).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("jupyterlite_core", reason="the site needs the [site] extra")
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO_ROOT / "scripts"))
+import lite_site  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def site() -> Path:
+    return lite_site.build()
+
+
+def test_the_site_serves_pyodide_and_its_own_lock_with_only_the_wheels_it_has(site: Path) -> None:
+    pyodide = site / "static" / "pyodide"
+    for name in ("pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip"):
+        assert (pyodide / name).is_file()
+    lock = json.loads((pyodide / "pyodide-lock.json").read_text())["packages"]
+    for entry in lock.values():
+        assert (pyodide / entry["file_name"]).is_file(), entry["file_name"]
+        assert set(entry["depends"]) <= set(lock), entry
+    assert lock["durak"]["depends"] == ["ipywidgets"]  # not msgspec nor cryptography
+    assert set(lock["durak"]["imports"]) >= {"durak_core", "durak_widgets"}
+    assert lock["ipywidgets"]["depends"] == ["comm", "ipython", "traitlets"]
+    # The kernel points at this Pyodide, not a CDN.
+    config = json.loads((site / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    settings = config["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+    assert settings["pyodideUrl"] == "./static/pyodide/pyodide.mjs"
+    assert settings["disablePyPIFallback"] is True
+
+
+def test_durak_is_served_as_a_pure_python_wheel(site: Path) -> None:
+    (wheel,) = (site / "static" / "pyodide").glob("durak-*.whl")
+    assert wheel.name.endswith("-py3-none-any.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "durak_core/game.py" in names
+    assert not [n for n in names if n.endswith((".so", ".pyd", "_compiled.json"))]
+
+
+def test_the_site_notebooks_run_on_the_pyodide_kernel_and_mark_lan_cells(site: Path) -> None:
+    notebooks = sorted(p.name for p in (site / "files").glob("*.ipynb"))
+    assert notebooks == sorted(p.name for p in (REPO_ROOT / "notebooks").glob("*.ipynb"))
+    lan = json.loads((site / "files" / "05-lan-play.ipynb").read_text())
+    assert lan["metadata"]["kernelspec"]["name"] == "python"
+    marked = [c for c in lan["cells"]
+              if c["cell_type"] == "code" and "needs-local-python" in c["metadata"].get("tags", [])]
+    assert any("lan(" in "".join(c["source"]) for c in marked)
+
+
+def test_a_code_cell_that_needs_sockets_gets_a_note_above_it() -> None:
+    cells = [
+        {"cell_type": "code", "metadata": {}, "source": ["play()"]},
+        {"cell_type": "code", "metadata": {}, "source": ["lobby = lan(name='Alice')"]},
+    ]
+    marked = lite_site.mark_local_only(cells)
+    assert [c["cell_type"] for c in marked] == ["code", "markdown", "code"]
+    assert "Needs a local Python" in marked[1]["source"][0]
+    assert marked[2]["metadata"]["tags"] == ["needs-local-python"]
+
+
+def test_the_cache_key_follows_every_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    files = lite_site.source_files()
+    names = {p.relative_to(REPO_ROOT).as_posix() for p in files}
+    assert {"durak_core/game.py", "notebooks/play.ipynb", "lite/requirements.txt",
+            "scripts/lite_site.py"} <= names
+    before = lite_site.input_hash()
+    monkeypatch.setattr(lite_site, "source_files", lambda: files[:-1])
+    assert lite_site.input_hash() != before

@@ -1,0 +1,161 @@
+"""Wiring for table tests: a host and N-1 seated players over a simulated link, bots in
+every seat.
+
+The host's session is made with :meth:`Session.host_table`; each player pairs with the
+host (here: a key made up by the test, as the lobby would have agreed) and joins with
+its seat; the host seats it.  Everything runs in simulated time, seeded.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from durak_core import Rules
+from durak_core.bots import RandomBot
+from durak_net import events as ev
+from durak_net.botplay import BotDriver
+from durak_net.seats import seat_view
+from durak_net.session import Role, Session, SessionConfig
+from durak_net.simlink import SimNet
+
+from .helpers import FAST
+
+BAD = (ev.DesyncDetected, ev.ProtocolViolation, ev.GameStopped)
+
+
+def seat_addr(seat: int) -> tuple[str, int]:
+    return (f"10.77.1.{seat + 1}", 41000 + seat)
+
+
+@dataclass
+class Seat:
+    session: Session
+    driver: BotDriver | None
+    events: list[Any] = field(default_factory=list)
+    journal: list[dict[str, Any]] = field(default_factory=list)
+    finished: list[ev.GameFinished] = field(default_factory=list)
+    audited: list[ev.GameAudited] = field(default_factory=list)
+    seen: tuple[Any, ...] = ()
+
+    def bad(self) -> list[Any]:
+        unfair = [e for e in self.events if isinstance(e, ev.GameAudited) and not e.fair]
+        return [e for e in self.events if isinstance(e, BAD)] + unfair
+
+
+@dataclass
+class StandInView:
+    """What a bot needs to play a lost seat at the host (the host's view knows its open
+    hand)."""
+
+    host: Session
+    seat: int
+
+    @property
+    def game(self):  # type: ignore[no-untyped-def]
+        return seat_view(self.host.game, self.seat) if self.host.game is not None else None
+
+    @property
+    def game_no(self) -> int:
+        return self.host.game_no
+
+    @property
+    def in_game(self) -> bool:
+        return self.host.in_game
+
+    pending: dict[int, Any] = field(default_factory=dict)
+    refused: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def waiting_for_cards(self) -> bool:
+        game = self.host.game
+        return game is not None and game.unknown_count(self.seat) > 0
+
+
+@dataclass
+class Table:
+    net: SimNet
+    seats: list[Seat]
+    games_wanted: int = 1
+    #: Bots the host runs for lost seats (as LanNode does), by seat.
+    stand_ins: dict[int, BotDriver] = field(default_factory=dict)
+
+    @property
+    def host(self) -> Session:
+        return self.seats[0].session
+
+    def done(self) -> bool:
+        return all(len(s.finished) >= self.games_wanted and len(s.audited) >= self.games_wanted
+                   for s in self.seats)
+
+    def bad(self) -> list[Any]:
+        return [e for s in self.seats for e in s.bad()]
+
+
+def make_table(seed: int, rules: Rules, *, loss: float = 0.0, duplicate: float = 0.0,
+               delay: tuple[float, float] = (0.0002, 0.002), bots: bool = True,
+               games: int = 1, config: SessionConfig = FAST, start: bool = True,
+               clock: int = 0, grace: int = 60, idle: tuple[int, ...] = ()) -> Table:
+    """A table of ``rules.players`` seats, every seat taken and (``start``) play begun.
+    ``bots``: a bot plays every seat but those in ``idle``."""
+    rng = random.Random(seed)
+    net = SimNet(random.Random(seed ^ 0x7AB1E), loss=loss, duplicate=duplicate, delay=delay)
+    n = rules.players
+    table_id = rng.getrandbits(64) or 1
+    host = Session.host_table(table_id, rules, 0.0, name="Host", entropy=rng.randbytes,
+                              config=config, clock=clock, grace=grace)
+    seats = [Seat(host, BotDriver(RandomBot(seed * 10)) if bots and 0 not in idle else None)]
+    for s in range(1, n):
+        sid, key = rng.getrandbits(64) or 1, rng.randbytes(32)
+        member = Session(sid, Role.FOLLOWER, key, rules, seat_addr(0), 0.0, entropy=rng.randbytes,
+                         config=config, name=f"P{s}", peer_name="Host", table=table_id, seat=s)
+        host.seat_player(sid, key, seat_addr(s), s, f"P{s}", 0.0)
+        net.add(seat_addr(s), member)
+        seats.append(Seat(member, BotDriver(RandomBot(seed * 10 + s))
+                          if bots and s not in idle else None))
+    net.add(seat_addr(0), host)
+    table = Table(net, seats, games)
+    net.hooks.append(lambda now: drive(table, now))
+    if start:
+        assert net.run(lambda: all(p.sign_key for p in host.players.values()), limit=30.0)
+        host.start(net.now)
+    return table
+
+
+def drive(table: Table, now: float) -> None:
+    """After every simulated step: collect events, agree to rematches, let the bots move
+    (and the host's stand-in bots, for seats handed over)."""
+    host = table.host
+    for lost in sorted(host.bots):
+        if host.dealer is None or lost not in host.dealer.adopted:
+            continue  # its hand is still being opened
+        driver = table.stand_ins.setdefault(lost, BotDriver(RandomBot(7000 + lost)))
+        for _ in range(50):
+            action = driver.choose(StandInView(host, lost))
+            if action is None or lost not in host.bots:
+                break
+            host.play_for(lost, action, now)
+    for seat in table.seats:
+        session = seat.session
+        seat.journal += session.journal_records()
+        for event in session.events():
+            seat.events.append(event)
+            if isinstance(event, ev.GameFinished):
+                seat.finished.append(event)
+            elif isinstance(event, ev.GameAudited):
+                seat.audited.append(event)
+                if (len(seat.finished) < table.games_wanted and not session.in_game
+                        and not session.closing):
+                    session.start_next_game(now, event.game + 1)
+        state = (session.game_no, len(session.log), len(session.pending),
+                 session.waiting_for_cards)
+        if seat.driver is None or state == seat.seen or seat.session is not (
+                table.net.endpoints.get(seat_addr(session.seat))):
+            continue
+        seat.seen = state
+        for _ in range(200):
+            action = seat.driver.choose(session)
+            if action is None:
+                break
+            session.act(action, now)

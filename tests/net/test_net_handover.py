@@ -1,0 +1,139 @@
+"""A seat whose peer vanishes: after the grace period a bot finishes its game, and the
+player who comes back takes the seat again.
+
+In simulated time over the in-memory link: a table of four with bots at every seat;
+seat 2's peer disappears from the network mid-game.  The host waits the grace period,
+hands the seat to a bot of its own: every other seat publishes its share of seat 2's
+seed (the escrow made at the deal), so seat 2's hand opens to all alike, and the host's
+bot plays it ("bot" entries).  Nothing is lost and the log stays one log; every audit
+is fair.  Then the same with the player returning from its journal mid-game.
+"""
+
+from __future__ import annotations
+
+from durak_core import Rules
+from durak_net import events as ev
+from durak_net.dealer import Share, decode, encode
+from durak_net.session import Session
+
+from .helpers import FAST
+from .tables import Table, make_table, seat_addr
+
+RULES = Rules(players=4, deck_size=36)
+GRACE = 20
+
+
+def _lost_mid_game(seed: int, moves: int = 8, clock: int = 0) -> Table:
+    table = make_table(seed, RULES, grace=GRACE, clock=clock)
+    net = table.net
+    assert net.run(lambda: len(table.host.log) >= moves, limit=60.0)
+    net.remove(seat_addr(2))  # seat 2's kernel is gone
+    return table
+
+
+def test_a_seat_lost_for_the_grace_period_is_played_by_a_bot_to_the_end() -> None:
+    # With a move clock too: until the hand-over, the clock takes or passes for it.
+    table = _lost_mid_game(41, clock=5)
+    net, host = table.net, table.host
+    vanished_at = net.now
+    # Before the hand-over nobody can open seat 2's cards: each holds one share.
+    assert net.run(lambda: 2 in host.seat_state, limit=30.0)
+    assert host.seat_state[2] == "lost" and not host.bots
+    for s in (0, 1, 3):
+        dealer = table.seats[s].session.dealer
+        assert dealer.hand_of(2) == [] and 2 not in dealer.adopted
+    assert net.run(lambda: bool(host.bots), limit=60.0)
+    assert GRACE <= net.now - vanished_at < GRACE + FAST.lost_after + 1
+    others = [table.seats[s] for s in (0, 1, 3)]
+    assert net.run(lambda: all(s.audited for s in others), limit=600.0), \
+        f"stalled at {net.now:.0f} s"
+    log = host.logs[1]
+    bot_moves = [e for e in log if e.forced == "bot"]
+    assert bot_moves and all(e.action.startswith("2 ") for e in bot_moves)
+    assert not [e for s in others for e in s.bad()]
+    for s in others:
+        assert s.session.logs[1] == log
+        assert s.audited[0].fair and s.audited[0].state_hash == others[0].audited[0].state_hash
+        # Everyone saw seat 2's hand alike once it went to the bot.
+        assert s.session.seat_state.get(2) == "bot"
+        assert 2 in s.session.dealer.adopted
+    status = [e for e in table.seats[1].events if isinstance(e, ev.SeatStatus)]
+    assert [e.state for e in status if e.seat == 2][:2] == ["lost", "bot"]
+
+
+def test_the_player_back_from_its_journal_takes_the_seat_at_the_next_move() -> None:
+    table = _lost_mid_game(42)
+    net, host = table.net, table.host
+    assert net.run(lambda: bool(host.bots), limit=120.0)
+    assert net.run(lambda: any(e.forced == "bot" for e in host.log), limit=net.now + 60.0)
+    bot_entries = sum(e.forced == "bot" for e in host.log)
+    # Seat 2's kernel restarts and resumes from its journal (written before anything
+    # it sent), on the same address.
+    seat = table.seats[2]
+    back = Session.restore(seat.journal, net.now, config=FAST)
+    seat.session, seat.seen = back, ()
+    net.add(seat_addr(2), back)
+    assert net.run(lambda: 2 not in host.bots, limit=net.now + 30.0)
+    assert net.run(table.done, limit=net.now + 600.0), f"stalled at {net.now:.0f} s"
+    log = host.logs[1]
+    after = log[[i for i, e in enumerate(log) if e.forced == "bot"][-1] + 1:]
+    assert sum(e.forced == "bot" for e in log) >= bot_entries
+    # From its return on, seat 2 plays its own moves again (signed proposals).
+    mine = [e for e in after if e.action.startswith("2 ")]
+    assert mine and all(e.pid and len(e.sig) == 64 for e in mine if e.forced != "timeout")
+    for s in table.seats:
+        assert s.session.logs[1] == log
+        assert s.audited[0].fair, s.audited[0]
+    assert not table.bad()
+    assert back.dealer.adopted.get(2) == back.dealer.seed  # the others opened its seed
+
+
+def test_a_seat_that_publishes_a_false_share_is_named() -> None:
+    table = _lost_mid_game(43)
+    net = table.net
+    link = table.seats[3].session.links[0]
+    honest = link.push
+    lied: list[bool] = []
+
+    def push(frame, now):  # type: ignore[no-untyped-def]
+        from durak_net.session import deal_signed
+        from durak_net.wire import Deal
+
+        if isinstance(frame, Deal) and frame.seat == 3 and isinstance(decode(frame.data), Share):
+            message = decode(frame.data)
+            data = encode(Share(message.seat, bytes(32)))
+            me = table.seats[3].session
+            frame = Deal(frame.seq, frame.game, 3, data,
+                         me.identity.sign(*deal_signed(me.table, frame.game, 3, data)))
+            lied.append(True)
+        honest(frame, now)
+
+    link.push = push  # type: ignore[method-assign]
+    stopped = [table.seats[s] for s in (0, 1)]
+    assert net.run(lambda: all(any(isinstance(e, ev.GameStopped) for e in s.events)
+                               for s in stopped), limit=600.0)
+    assert lied
+    for s in stopped:
+        stop = next(e for e in s.events if isinstance(e, ev.GameStopped))
+        assert stop.culprit == 3 and "share" in stop.detail
+    # Seat 2's seed could not be rebuilt: the audit waits for seat 2 (it is lost, not
+    # refusing), and gives the verdict when it is back.
+    net.run(lambda: False, limit=net.now + 60.0)
+    assert not any(s.audited for s in stopped)
+    seat = table.seats[2]
+    seat.session, seat.seen = Session.restore(seat.journal, net.now, config=FAST), ()
+    net.add(seat_addr(2), seat.session)
+    assert net.run(lambda: all(s.audited for s in stopped), limit=net.now + 120.0)
+    for s in stopped:
+        verdict = s.audited[0]
+        assert not verdict.fair and verdict.culprit == 3 and verdict.code == "bad_share", verdict
+
+
+def test_a_table_of_two_has_no_escrow_and_waits_for_its_player() -> None:
+    table = make_table(44, Rules(players=2), grace=5)
+    net, host = table.net, table.host
+    assert net.run(lambda: len(host.log) >= 4, limit=60.0)
+    assert not host.dealer.escrows
+    net.remove(seat_addr(1))
+    net.run(lambda: False, limit=60.0)
+    assert host.seat_state.get(1) == "lost" and not host.bots and host.in_game

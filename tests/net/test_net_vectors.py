@@ -1,0 +1,333 @@
+"""docs/lan-protocol.md is the specification: its test vectors (docs/lan-vectors.json)
+are recomputed here from the page's formulas with the primitives alone (hashlib,
+cryptography, libsodium, a plain msgpack decoder), and durak_net must give the very
+same bytes.  A change to the protocol that the page does not describe fails here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pysodium
+import pytest
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+from durak_core import Card, Game, Rules, parse_action
+
+REPO = Path(__file__).resolve().parents[2]
+DOC = (REPO / "docs" / "lan-protocol.md").read_text(encoding="utf-8")
+VECTORS: dict[str, Any] = json.loads((REPO / "docs" / "lan-vectors.json").read_text("utf-8"))
+
+
+def u16(n: int) -> bytes:
+    return n.to_bytes(2, "big")
+
+
+def u64(n: int) -> bytes:
+    return n.to_bytes(8, "big")
+
+
+def h(data: bytes, bits: int, key: bytes = b"") -> bytes:
+    return hashlib.blake2b(data, key=key, digest_size=bits // 8).digest()
+
+
+def reduce(wide: bytes) -> bytes:
+    return pysodium.crypto_core_ristretto255_scalar_reduce(wide)
+
+
+def mul(s: bytes, p: bytes) -> bytes:
+    return pysodium.crypto_scalarmult_ristretto255(s, p)
+
+
+def doc_words() -> list[str]:
+    block = DOC.split("The 256 words, indexed 0 to 255 in reading order:")[1]
+    block = block.split("```")[1]
+    return block.split()
+
+
+# ---------------------------------------------------------------- the code agrees
+
+
+def test_durak_net_gives_every_vector_byte_for_byte() -> None:
+    sys.path.insert(0, str(REPO / "scripts"))
+    from lan_vectors import build
+
+    assert build() == VECTORS
+
+
+def test_the_word_list_in_the_code_is_the_documents() -> None:
+    from durak_net.words import WORDS
+
+    assert doc_words() == list(WORDS) and len(set(WORDS)) == 256
+
+
+# ---------------------------------------------------------------- from the page
+
+
+def card_point(index: int) -> bytes:
+    return pysodium.crypto_core_ristretto255_from_hash(
+        h(b"durak-lan v2 card" + bytes([index]), 512)
+    )
+
+
+def shuffle_key(seed: bytes) -> bytes:
+    return reduce(h(b"shuffle" + u16(0), 512, key=seed))
+
+
+def card_key(seed: bytes, j: int) -> bytes:
+    return reduce(h(b"card" + u16(j), 512, key=seed))
+
+
+def permutation(seed: bytes, n: int) -> list[int]:
+    return sorted(range(n), key=lambda i: (h(b"perm" + u16(i), 128, key=seed), i))
+
+
+def test_card_points() -> None:
+    for row in VECTORS["cards"]:
+        card = Card.parse(row["card"])
+        assert card.index == row["index"] == card.suit * 13 + card.rank - 2
+        assert card_point(row["index"]).hex() == row["point"]
+
+
+def test_a_seeds_keys_and_permutation() -> None:
+    v = VECTORS["seed_derivations"]
+    seed = bytes.fromhex(v["seed"])
+    assert shuffle_key(seed).hex() == v["shuffle_key"]
+    assert [card_key(seed, j).hex() for j in range(36)] == v["card_keys"]
+    assert permutation(seed, 36) == v["permutation_36"]
+    assert permutation(seed, 24) == v["permutation_24"]
+
+
+def test_a_whole_two_seat_deal() -> None:
+    v = VECTORS["deal"]
+    seeds = [bytes.fromhex(s) for s in v["seeds"]]
+    n = v["deck_size"]
+    cards = sorted((c for c in (Card.parse(r["card"]) for r in VECTORS["cards"])
+                    if c.rank >= 6), key=lambda c: c.index)
+    deck = [card_point(c.index) for c in cards]  # D_0
+    # Step 0: seat 0 shuffles; step 1: seat 1 shuffles and locks; step 2: seat 0 locks.
+    x0, perm0 = shuffle_key(seeds[0]), permutation(seeds[0], n)
+    d0 = [mul(x0, deck[perm0[j]]) for j in range(n)]
+    perm1 = permutation(seeds[1], n)
+    d1 = [mul(card_key(seeds[1], j), d0[perm1[j]]) for j in range(n)]
+    x0_inv = pysodium.crypto_core_ristretto255_scalar_invert(x0)
+    d2 = [mul(pysodium.crypto_core_ristretto255_scalar_mul(card_key(seeds[0], j), x0_inv),
+              d1[j]) for j in range(n)]
+    assert [[p.hex() for p in d] for d in (d0, d1, d2)] == v["steps"]
+    # Open the locked deck with both seats' keys: the deck order.
+    points = {card_point(c.index): c for c in cards}
+    order = []
+    for j, p in enumerate(d2):
+        both = pysodium.crypto_core_ristretto255_scalar_mul(card_key(seeds[0], j),
+                                                            card_key(seeds[1], j))
+        inv = pysodium.crypto_core_ristretto255_scalar_invert(both)
+        order.append(points[mul(inv, p)])
+    assert [str(c) for c in order] == v["deck"]
+    game = Game.new(Rules(), deck=order)
+    assert str(game.trump_card) == v["trump"] == str(order[12])  # H = 12 < 36
+    assert game.attacker == v["first_attacker"]
+    assert [[str(c) for c in game.hand(s)] for s in (0, 1)] == v["hands"]
+    assert game.public_hash() == v["public_hash"]
+    trumps = [(s, c) for s in (0, 1) for c in game.hand(s) if c.suit == game.trump_suit]
+    if trumps:
+        lowest = min(trumps, key=lambda sc: sc[1].rank)
+        assert v["shown_trump"] == [lowest[0], str(lowest[1])]
+    # The dealer messages, as the page lists them.
+    steps = {0: d0, 1: d1, 2: d2}
+    seen_keys: dict[tuple[int, int], bytes] = {}
+    for m in v["messages"]:
+        message = msgspec.msgpack.decode(bytes.fromhex(m["hex"]))
+        assert message[0] == m["tag"]
+        if m["tag"] == "ready":
+            assert message == ["ready"]
+        elif m["tag"] == "pass":
+            _, step, part, parts, pts = message
+            assert parts == 2 and pts == steps[step][20 * part : 20 * part + 20]
+            assert step in ((0, 2) if m["from"] == 0 else (1,))
+        elif m["tag"] == "keys":
+            _, positions, keys = message
+            for j, k in zip(positions, keys, strict=True):
+                assert k == card_key(seeds[m["from"]], j)
+                seen_keys[(m["from"], j)] = k
+        elif m["tag"] == "trump":
+            _, round_no, position, key = message
+            if position >= 0:
+                assert key == card_key(seeds[m["from"]], position)
+                assert str(order[position]) == v["shown_trump"][1]
+                assert order[position].rank == 6 + round_no
+    # Each seat published its keys of the other's hand and of the trump position (12).
+    for seat in (0, 1):
+        assert {j for s, j in seen_keys if s == seat} == {*range(1 - seat, 12, 2), 12}
+
+
+def test_a_pairing() -> None:
+    v = VECTORS["pairing"]
+    a_priv = X25519PrivateKey.from_private_bytes(bytes.fromhex(v["inviter_private"]))
+    b_priv = X25519PrivateKey.from_private_bytes(bytes.fromhex(v["invitee_private"]))
+    a, b = a_priv.public_key().public_bytes_raw(), b_priv.public_key().public_bytes_raw()
+    assert (a.hex(), b.hex()) == (v["inviter_public"], v["invitee_public"])
+    assert h(b"durak-lan v2 key commitment" + a, 256).hex() == v["commitment"]
+    shared = a_priv.exchange(b_priv.public_key())
+    assert shared.hex() == v["shared"]
+    invite = v["invite"]
+
+    def session_key(ikm: bytes) -> bytes:
+        return HKDF(algorithm=hashes.SHA256(), length=32, salt=u64(invite),
+                    info=b"durak-lan v2 session key").derive(ikm)
+
+    key = session_key(shared)
+    assert key.hex() == v["session_key"]
+    text = u64(invite) + a + b
+    assert text.hex() == v["transcript"]
+    assert h(b"durak-lan v2 pairing inviter" + text, 128, key=key).hex() == v["proof_inviter"]
+    assert h(b"durak-lan v2 pairing invitee" + text, 128, key=key).hex() == v["proof_invitee"]
+    digest = h(b"durak-lan v2 sas" + u64(invite) + a + b, 256)
+    words = doc_words()
+    assert " ".join(words[i] for i in digest[:4]) == v["words"]
+    assert h(b"durak-lan v2 rendezvous", 64, key=key).hex() == v["rendezvous_tag"]
+    # With a PIN: python-spake2, ed25519 group, the identities the page names.
+    from spake2 import SPAKE2_A, SPAKE2_B
+
+    p = v["pin"]
+    ids = {"idA": b"durak-lan v2 inviter", "idB": b"durak-lan v2 invitee"}
+    side_a = SPAKE2_A(p["pin"].encode(), entropy_f=lambda n: bytes.fromhex(p["inviter_entropy"]),
+                      **ids)
+    side_b = SPAKE2_B(p["pin"].encode(), entropy_f=lambda n: bytes.fromhex(p["invitee_entropy"]),
+                      **ids)
+    msg_a, msg_b = side_a.start(), side_b.start()
+    assert (msg_a.hex(), msg_b.hex()) == (p["inviter_spake"], p["invitee_spake"])
+    pin_key = side_a.finish(msg_b)
+    assert pin_key == side_b.finish(msg_a) and pin_key.hex() == p["pin_key"]
+    with_pin = session_key(shared + pin_key)
+    assert with_pin.hex() == p["session_key"]
+    pin_text = text + msg_a + msg_b
+    assert h(b"durak-lan v2 pairing inviter" + pin_text, 128, key=with_pin).hex() == (
+        p["proof_inviter"])
+    assert h(b"durak-lan v2 pairing invitee" + pin_text, 128, key=with_pin).hex() == (
+        p["proof_invitee"])
+
+
+def test_datagrams() -> None:
+    v = VECTORS["datagrams"]
+    pair = VECTORS["pairing"]
+    rules = Rules().to_dict()
+    alice, bob, invite = 0x1111111111111111, 0x2222222222222222, pair["invite"]
+    a, b = bytes.fromhex(pair["inviter_public"]), bytes.fromhex(pair["invitee_public"])
+    expected = {
+        "announce": ["announce", "durak-lan", 3, alice, "Alice", 40123, rules, False, [], None],
+        "announce_table": ["announce", "durak-lan", 3, alice, "Alice", 40123,
+                           Rules(players=3).to_dict(), True, [],
+                           [0x7AB1E, ["Alice", "", ""], 30, 60, False, True]],
+        "join": ["join", bob, alice, 0x7AB1E, "Bob", -1],
+        "invite": ["invite", alice, bob, invite, "Alice", rules,
+                   bytes.fromhex(pair["commitment"]), b"", 0, 1],
+        "answer": ["answer", bob, alice, invite, True, "", b, b""],
+        "confirm": ["confirm", alice, bob, invite, a, bytes.fromhex(pair["proof_inviter"])],
+        "paired": ["paired", bob, alice, invite, True, bytes.fromhex(pair["proof_invitee"]), ""],
+    }
+    for name, fields in expected.items():
+        data = bytes.fromhex(v[name])
+        assert data[:4] == b"DK\x03D" and len(data) <= 1200
+        assert msgspec.msgpack.decode(data[4:]) == fields, name
+    s = v["session"]
+    data = bytes.fromhex(s["datagram"])
+    header, tag, body = data[:12], data[12:28], data[28:]
+    assert header == b"DK\x03S" + u64(invite) and header.hex() == s["header"]
+    key = bytes.fromhex(pair["session_key"])
+    assert h(header + bytes([s["seat"]]) + body, 128, key=key) == tag
+    # A real first entry of the vector deal: seat 0 attacks with its card at position 0.
+    deal = VECTORS["deal"]
+    seed0 = bytes.fromhex(deal["seeds"][0])
+    game = Game.new(Rules(), deck=[Card.parse(t) for t in deal["deck"]])
+    action = f"0 attack {deal['deck'][0]}"
+    assert s["action"] == action
+    game.apply(parse_action(action))
+    assert game.public_hash() == s["public_hash_after"]
+    assert msgspec.msgpack.decode(body) == [
+        1, 1, 5, 6, [8],
+        [["entry", 7, 1, 0, action, bytes.fromhex(game.public_hash()), 0,
+          [[0, card_key(seed0, 0)]], 0, b"", b"", ""]],
+    ]
+
+
+def test_signatures_and_table_words() -> None:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    v = VECTORS["signatures"]
+    table = v["table"]
+    keys = []
+    for seat in (0, 1):
+        private = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(v[f"seat{seat}_private"]))
+        public = private.public_key().public_bytes_raw()
+        assert public.hex() == v[f"seat{seat}_public"]
+        keys.append((private, public))
+    # A deal message: "durak-lan v3 deal" || u64be(table) || u32be(game) || [seat] || data.
+    data = bytes.fromhex(VECTORS["deal"]["messages"][0]["hex"])
+    signed = b"durak-lan v3 deal" + u64(table) + (1).to_bytes(4, "big") + bytes([0]) + data
+    assert signed.hex() == v["deal_signed_bytes"]
+    assert keys[0][0].sign(signed).hex() == v["deal_signature"]
+    # A proposal: ... || [seat] || u64be(pid) || action || 0x00 || [count] || reveals ||
+    # u32be(seen) || seen_hash.
+    key = card_key(bytes.fromhex(VECTORS["deal"]["seeds"][1]), 1)
+    signed = (b"durak-lan v3 propose" + u64(table) + (1).to_bytes(4, "big") + bytes([1])
+              + u64(1) + b"1 take\x00" + bytes([1]) + bytes([2]) + key
+              + (3).to_bytes(4, "big") + bytes(range(16)))
+    assert signed.hex() == v["proposal_signed_bytes"]
+    assert keys[1][0].sign(signed).hex() == v["proposal_signature"]
+    digest = h(b"durak-lan v3 table" + u64(table) + bytes([0]) + keys[0][1] + bytes([1])
+               + keys[1][1], 256)
+    assert " ".join(doc_words()[i] for i in digest[:4]) == v["table_words_2"]
+
+
+def test_escrow() -> None:
+    """Section 8, the escrow: shares, commitments, check, nonces and sealed shares from
+    the page's formulas with hashlib and libsodium's own calls."""
+    v = VECTORS["escrow"]
+    table, game, n, sender = v["table"], v["game"], v["players"], v["seat"]
+    seed = bytes.fromhex(v["seed"])
+    for s in range(n):
+        public, secret = pysodium.crypto_sign_seed_keypair(bytes.fromhex(v["signing_private"][s]))
+        assert public.hex() == v["signing_public"][s]
+        assert pysodium.crypto_sign_pk_to_box_pk(public).hex() == v["box_public"][s]
+        assert pysodium.crypto_sign_sk_to_box_sk(secret).hex() == v["box_secret"][s]
+    first = hashlib.blake2b(b"escrow share" + bytes([0, n]), key=seed, digest_size=32).digest()
+    last = bytes(a ^ b for a, b in zip(seed, first, strict=True))
+    assert v["shares"] == {"0": first.hex(), "2": last.hex()}
+    for s, share in ((0, first), (2, last)):
+        assert h(b"durak-lan v3 escrow share" + share, 256).hex() == v["commits"][str(s)]
+        nonce = h(b"durak-lan v3 escrow nonce" + u64(table) + game.to_bytes(4, "big")
+                  + bytes([sender, s]), 192)
+        assert nonce.hex() == v["nonces"][str(s)]
+    check = h(b"durak-lan v3 escrow seed" + u64(table) + game.to_bytes(4, "big")
+              + bytes([sender]) + seed, 256)
+    assert check.hex() == v["check"]
+    tag, shares, commits, got_check = msgspec.msgpack.decode(bytes.fromhex(v["message_hex"]))
+    assert tag == "escrow" and got_check == check and shares[sender] == commits[sender] == b""
+    for s, share in ((0, first), (2, last)):
+        nonce = bytes.fromhex(v["nonces"][str(s)])
+        sealed = pysodium.crypto_box(share, nonce, bytes.fromhex(v["box_public"][s]),
+                                     bytes.fromhex(v["box_secret"][sender]))
+        assert shares[s] == sealed and commits[s].hex() == v["commits"][str(s)]
+        assert pysodium.crypto_box_open(sealed, nonce, bytes.fromhex(v["box_public"][sender]),
+                                        bytes.fromhex(v["box_secret"][s])) == share
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    ["durak-lan v2 card", "durak-lan v2 key commitment", "durak-lan v2 session key",
+     "durak-lan v2 pairing ", "durak-lan v2 sas", "durak-lan v2 rendezvous",
+     "durak-lan v2 inviter", "durak-lan v2 invitee", "durak-lan v3 deal",
+     "durak-lan v3 propose", "durak-lan v3 table", "durak-lan v3 escrow share",
+     "durak-lan v3 escrow seed", "durak-lan v3 escrow nonce"],
+)
+def test_every_label_the_code_uses_is_on_the_page(phrase: str) -> None:
+    assert phrase in DOC
+    sources = "".join(p.read_text("utf-8") for p in (REPO / "durak_net").glob("*.py"))
+    assert phrase in sources
