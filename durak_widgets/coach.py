@@ -5,7 +5,12 @@ milliseconds to seconds, so neither runs on the UI's path: a request starts a
 short-lived worker thread (one at a time for each of them), and the answer comes
 back through the table's hand-off point like a bot's move.  An answer about a
 position that is gone (someone moved meanwhile) is dropped; the next refresh asks
-about the new one.
+about the new one.  Where there are no threads (a browser), the work runs in a later
+turn of the kernel's event loop, after the page was told the AI is thinking.
+
+A review needs the whole game (every hand, to replay it): a local table's game, or a
+LAN game once its fair audit rebuilt it (``backend.review_game``); the AI still sees
+only the reviewed seat's view at each decision.
 
 The coach sees what the person at the screen sees: their observation and their
 view of the game's events (other seats' draws hidden), never the other hands.  A
@@ -24,8 +29,9 @@ from typing import Any
 from durak_core import Event
 from durak_core.bots import MoveEstimate
 from durak_core.bots.coach import ITERATIONS, hint
-from durak_core.bots.coach import review as review_game
+from durak_core.bots.coach import review as review_of
 
+from .browser import threads_available
 from .handoff import Handoff
 from .review import Review, review_html
 
@@ -74,11 +80,14 @@ class TableCoach:
 
     backend: the table's backend; a hint uses ``backend.seat_history(seat)`` when the
         backend has it (the events the seat saw, for the AI's reading of the
-        opponents), a review needs ``backend.game`` (the full game with its log).
+        opponents), a review needs the full game with its log: ``backend.review_game``
+        when the backend has that property (a LAN table: None until the audit), else
+        ``backend.game``.
     handoff: the table's hand-off point; answers are posted through it.
     refresh: redraws the table (called on the UI thread when an answer arrived).
     threads: compute on worker threads (True) or inline (False); None: threads
-        unless the hand-off is in ``"sync"`` mode.
+        unless the hand-off is in ``"sync"`` mode or there are no threads (a browser,
+        where a ``"kernel"`` hand-off runs the work in a later turn of its loop).
 
     ``iterations``, ``ms`` and ``seed`` set the AI's budget: by default
     ``ITERATIONS`` rollouts and seed 0, so a position always gets the same hint.
@@ -94,7 +103,13 @@ class TableCoach:
         self.backend = backend
         self.handoff = handoff
         self._refresh = refresh
-        self.threads = handoff.mode != "sync" if threads is None else threads
+        if threads and not threads_available():
+            raise ValueError("threads=True: this Python has no threads (a browser)")
+        if threads is None:
+            threads = handoff.mode != "sync" and threads_available()
+        self.threads = threads
+        # No threads but an event loop (a browser): think in a later turn of it.
+        self._deferred = not threads and handoff.mode == "kernel"
         self.iterations: int | None = ITERATIONS
         self.ms: float | None = None
         self.seed: int | None = 0
@@ -169,9 +184,16 @@ class TableCoach:
 
     # ------------------------------------------------------------ reviews
 
+    def _full_game(self) -> Any:
+        """The game a review replays (see the class docstring), or None."""
+        if hasattr(self.backend, "review_game"):
+            return self.backend.review_game
+        return getattr(self.backend, "game", None)
+
     def review_label(self, over: bool) -> str:
-        """The banner button's text; "" hides it (no game over, or nothing to replay)."""
-        if not over or getattr(self.backend, "game", None) is None:
+        """The banner button's text; "" hides it (no game over, or nothing to replay yet:
+        a LAN game is reviewable once its audit rebuilt the whole game)."""
+        if not over or self._full_game() is None:
             return ""
         if self._review_for is not None and self._review is None and not self._review_error:
             return "Reviewing…"
@@ -189,8 +211,10 @@ class TableCoach:
     def toggle_review(self, seat: int, names: Sequence[str]) -> str | None:
         """Show (computing it first) or hide the review of the finished game; returns a
         notice when there is nothing to review."""
-        game = getattr(self.backend, "game", None)
+        game = self._full_game()
         if game is None:
+            if hasattr(self.backend, "review_game"):
+                return "The review is there once the game's audit has opened every card."
             return "This table keeps no game log to review."
         if not game.is_over:
             return "The review is there when the game is over."
@@ -209,7 +233,7 @@ class TableCoach:
         report: Review | None = None
         error: str | None = None
         try:
-            result = review_game(
+            result = review_of(
                 game, seat, iterations=self.iterations, ms=self.ms, seed=self.seed
             )
             report = Review(result, names)
@@ -243,6 +267,9 @@ class TableCoach:
         if self.threads:
             name = f"durak-coach-{kind}-{self.started}"
             threading.Thread(target=target, args=args, name=name, daemon=True).start()
+        elif self._deferred:
+            # After this turn of the loop, whose refresh shows "thinking…".
+            self.handoff.post(lambda: None if self._closed else target(*args))
         else:
             target(*args)
 

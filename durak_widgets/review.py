@@ -68,8 +68,9 @@ def review(
     """Review one seat's decisions in a game and show the result.
 
     source: a :class:`~durak_core.Game` (full, with its deck and log), the JSON
-        text of a saved game (:meth:`Game.to_json`), the path of such a file, or
-        a table from :func:`durak_widgets.play` (its current game).
+        text of a saved game (:meth:`Game.to_json`), the path of such a file,
+        a table from :func:`durak_widgets.play` (its current game), or a LAN lobby
+        from :func:`durak_widgets.lan` (its current game, once audited).
     seat: the seat to review; default: the table's person, else seat 0.
     iterations / ms: the AI's budget per decision; ``seed``: makes it reproducible.
     """
@@ -93,15 +94,26 @@ def _resolve(
         except (json.JSONDecodeError, KeyError) as exc:
             raise ValueError(f"not a saved durak game: {exc}") from None
     elif hasattr(source, "backend") and hasattr(source.backend, "game"):
-        table = source
-        game = table.backend.game
+        backend = source.backend  # a table from play(), or a LAN lobby (lan())
+        if hasattr(backend, "review_game"):
+            game = backend.review_game
+            if game is None:
+                raise ValueError(
+                    "this LAN game cannot be reviewed yet: its cards are opened by the "
+                    "audit at the end of the game (and only a fair game is reviewed)"
+                )
+        else:
+            game = backend.game
         if seat is None:
-            seat = table.viewer
+            seat = getattr(source, "viewer", None)
+            if seat is None:
+                seat = backend.local_seats[0]
         if names is None:
-            names = list(table.names)
+            names = list(backend.names)
     else:
         raise TypeError(
-            "review() takes a Game, a saved game (JSON text or a path) or a table from play()"
+            "review() takes a Game, a saved game (JSON text or a path), a table from play() "
+            "or a LAN lobby from lan()"
         )
     if seat is None:
         seat = 0
@@ -183,8 +195,11 @@ def _title(report: GameReview, names: Sequence[str] | None) -> str:
         if report.iterations is not None
         else "a time budget per decision"
     )
+    whose, subject = f"{who}'s", who
+    if who.lower() == "you":  # the person at the screen, as play() names them
+        whose, subject, end = "your", "you", end.replace("was the", "were the")
     return (
-        f"Review of {who}'s game ({who} {end}): {len(report.decisions)} decisions, "
+        f"Review of {whose} game ({subject} {end}): {len(report.decisions)} decisions, "
         f"the AI's estimate with {budget}"
     )
 

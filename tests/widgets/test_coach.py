@@ -123,7 +123,7 @@ def test_the_review_button_shows_the_chart_of_the_finished_game(
     assert shown(view.review_button) and view.review_button.description == "Review"
     view.review_button.click()
     assert shown(view.review)
-    assert "<svg" in view.review.value and "Review of You's game" in html.unescape(
+    assert "<svg" in view.review.value and "Review of your game" in html.unescape(
         view.review.value
     )
     assert view.review_button.description == "Hide review"
