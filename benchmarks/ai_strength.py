@@ -14,8 +14,14 @@ time the bots really took, the load average is printed at the start and the end,
 and the last lines show how many iterations fit in that time here (a few extra
 games in this process).
 
+On a machine shared with other work, ``--iterations AI,V1`` gives each bot a fixed
+budget of rollouts per decision instead: the games are then the same whatever the
+load.  A fair pair of budgets is what each bot runs in the same CPU time; the last
+lines print that rate (rollouts per 100 ms of CPU time, measured in this process,
+the AI's endgame solving included).
+
     python benchmarks/ai_strength.py [--games 200] [--table-games 200] [--jobs 2]
-                                     [--ms 100] [--seed 1]
+                                     [--ms 100 | --iterations 800,400] [--seed 1]
 """
 
 from __future__ import annotations
@@ -94,6 +100,17 @@ def iterations_line(bot: IsmctsBot, label: str, ms: float, players: int = 2) -> 
     )
 
 
+def cpu_rate(bot: IsmctsBot, deals: int = 2) -> str:
+    """Rollouts per 100 ms of CPU time of ``bot`` (on an iteration budget) in a few games
+    against greedy, whatever else it does for its decisions (solving endgames) included."""
+    start = time.process_time()
+    for deal in range(deals):
+        play_game(Game.new(Rules(), seed=deal), [bot, GreedyBot()])
+    spent = time.process_time() - start
+    return (f"{bot.name}: {sum(bot.history) / spent / 10:.0f} rollouts per 100 ms of CPU time "
+            f"({len(bot.history)} searched decisions, {bot.solved} solved exactly)")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per pairing, 2 seats")
@@ -101,13 +118,25 @@ def main() -> int:
                         help="games at 3 and at 4 seats (0: skip them)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--ms", type=float, default=100, help="think time per decision")
+    parser.add_argument("--iterations", default="",
+                        help="AI,V1: fixed rollouts per decision instead of --ms")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    ai = f"builtin:ismcts?ms={args.ms:g}"
-    v1 = f"builtin:ismcts-v1?ms={args.ms:g}"
+    if args.iterations:
+        try:
+            ai_iterations, v1_iterations = (int(n) for n in args.iterations.split(","))
+        except ValueError:
+            parser.error(f"--iterations wants two numbers, AI,V1: not {args.iterations!r}")
+        ai = f"builtin:ismcts?iterations={ai_iterations}"
+        v1 = f"builtin:ismcts-v1?iterations={v1_iterations}"
+        budget = f"--iterations {args.iterations}"
+    else:
+        ai = f"builtin:ismcts?ms={args.ms:g}"
+        v1 = f"builtin:ismcts-v1?ms={args.ms:g}"
+        budget = f"--ms {args.ms:g}"
     print(f"command: python benchmarks/ai_strength.py --games {args.games} "
-          f"--table-games {args.table_games} --jobs {args.jobs} --ms {args.ms:g} "
+          f"--table-games {args.table_games} --jobs {args.jobs} {budget} "
           f"--seed {args.seed}")
     print(f"machine: {platform.python_implementation()} {platform.python_version()}, "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start")
@@ -146,6 +175,10 @@ def main() -> int:
     for name in (ai, v1):
         print(f"{name}: {rows[name]['ms_per_decision']:.1f} ms per decision on average")
     print(f"load average at the end {os.getloadavg()[0]:.2f}; wall time {elapsed:.0f} s")
+    if args.iterations:
+        print(cpu_rate(IsmctsBot(seed=args.seed, iterations=ai_iterations)))
+        print(cpu_rate(IsmctsV1Bot(seed=args.seed, iterations=v1_iterations)))
+        return 0
     for label, bot in (("ismcts", IsmctsBot(seed=args.seed, ms=args.ms)),
                        ("ismcts-v1", IsmctsV1Bot(seed=args.seed, ms=args.ms))):
         for deal in range(2):
