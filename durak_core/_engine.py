@@ -1,8 +1,10 @@
 """Which build of the engine modules this process uses: compiled or pure Python.
 
-``pip install`` compiles ``cards``, ``actions``, ``events``, ``rules`` and
-``game`` with mypyc when it can (see setup.py) and records a hash of the sources
-it compiled in ``_compiled.json``.  The compiled modules sit next to their
+``pip install`` compiles the modules named in ``ENGINE`` (the rules engine
+``cards``, ``events`` and ``game``, the endgame solver ``endgame`` and the
+searches' greedy playouts ``playout``) with
+mypyc when it can (see setup.py) and records a hash of the sources it compiled
+in ``_compiled.json``.  The compiled modules sit next to their
 ``.py`` sources and Python would import them first, so before anything else
 :mod:`durak_core` calls :func:`choose` which keeps the pure-Python modules when
 
@@ -28,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-ENGINE = ("cards", "events", "game")
+ENGINE = ("cards", "events", "game", "endgame", "playout")
 PACKAGE = __name__.rpartition(".")[0]
 HERE = Path(__file__).resolve().parent
 STAMP = HERE / "_compiled.json"

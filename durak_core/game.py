@@ -1370,11 +1370,33 @@ class Game:
         Everything known stays where it is (the viewer's hand, cards seen
         picked up, the trump under the talon, the discards).
         """
-        g = self.copy()
         if self._viewer is None:
-            return g
+            return self.copy()
         pool = list(cards_of(self._unseen))
         _shuffle(rng, pool)
+        return self._deal(pool)
+
+    def deal_unseen(self, order: Sequence[Card]) -> Game:
+        """A full game consistent with this view, the unseen cards placed in ``order``:
+        first each seat's unknown cards (seat 0 first), then the talon's hidden cards
+        from the top.  :meth:`determinize` deals them at random; a search that weighs
+        what the opponents' play revealed deals them in its own order.
+
+        >>> from durak_core import Rules, Game
+        >>> view = Game.new(Rules(), seed=7).view(0)
+        >>> full = view.deal_unseen(view.unseen)  # seat 1 gets the first 6 unseen cards
+        >>> set(full.hand(1)) == set(view.unseen[:6]), full.public_hash() == view.public_hash()
+        (True, True)
+        """
+        if self._viewer is None:
+            raise ValueError("deal_unseen needs a seat's view; this is the full game")
+        cards = list(order)
+        if len(cards) != popcount(self._unseen) or mask_of(cards) != self._unseen:
+            raise ValueError("order must hold each unseen card of this view exactly once")
+        return self._deal(cards)
+
+    def _deal(self, pool: list[Card]) -> Game:
+        g = self.copy()
         k = 0
         for s in range(self._n):
             u = self._unk[s]

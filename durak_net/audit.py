@@ -23,7 +23,7 @@ fault.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from durak_core import Card, Game, Rules, parse_action
 
@@ -35,20 +35,24 @@ from .dealer import HAND, MentalDealer, step_seat
 class Verdict:
     """What the audit found.  ``culprit`` is the seat at fault (None when fair or when
     nothing could be checked), ``code`` a stable name for the kind of fault,
-    ``state_hash`` the hash of the full game the audit rebuilt (when it got that far)."""
+    ``state_hash`` the hash of the full game the audit rebuilt (when it got that far).
+    ``game``: that full game as :meth:`durak_core.Game.to_json` writes it (rules, deck
+    order, log), when the audit found it fair: every card is public once the seeds are,
+    so each seat may keep the whole game (the coach's review replays it)."""
 
     fair: bool
     code: str
     detail: str
     culprit: int | None = None
     state_hash: str = ""
+    game: str = field(default="", compare=False, repr=False)
 
     @classmethod
-    def fair_game(cls, state_hash: str = "", unfinished: bool = False) -> Verdict:
+    def fair_game(cls, state_hash: str = "", unfinished: bool = False, game: str = "") -> Verdict:
         detail = "every card, key and move checks out"
         if unfinished:
             detail += " (the game was left unfinished)"
-        return cls(True, "fair", detail, None, state_hash)
+        return cls(True, "fair", detail, None, state_hash, game)
 
     @property
     def text(self) -> str:
@@ -144,16 +148,17 @@ def audit(
         if bytes.fromhex(game.public_hash()) != digest:
             return _fault(0, "bad_log", f"logged a wrong state after entry {index}", who)
     if stop is not None:
-        return _stopped(stop, who, dealer.seat, game.state_hash())
-    return Verdict.fair_game(game.state_hash())
+        return _stopped(stop, who, dealer.seat, game.state_hash(), game.to_json())
+    return Verdict.fair_game(game.state_hash(), game=game.to_json())
 
 
-def _stopped(stop: Stop | None, who: Sequence[str], me: int, state_hash: str = "") -> Verdict:
+def _stopped(stop: Stop | None, who: Sequence[str], me: int, state_hash: str = "",
+             game: str = "") -> Verdict:
     """The verdict on a stopped game whose cards and log check out."""
     if stop is None:
         return Verdict(False, "incomplete", "the deal never finished", None)
     if not stop.claim:
-        return Verdict.fair_game(state_hash, unfinished=True)
+        return Verdict.fair_game(state_hash, unfinished=True, game=game)
     if stop.seat == me and stop.culprit is not None and stop.culprit != me:
         # We saw the evidence ourselves: an authenticated message that was wrong.
         return Verdict(False, stop.code, f"{who[stop.culprit]} cheated: {stop.reason}",

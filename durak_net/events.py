@@ -230,7 +230,9 @@ class GameAudited:
     ``verdict`` is ``"audited: fair"`` or the fault and whose it is; ``fair``,
     ``culprit`` (a seat or None) and ``code`` say the same for programs.
     ``state_hash`` is the hash of the full game the audit rebuilt (equal on both
-    sides), ``log_hash`` the hash of its action log.
+    sides), ``log_hash`` the hash of its action log.  ``full_game``: when fair, that
+    game as :meth:`durak_core.Game.to_json` text (rules, deck order, log; every card is
+    public after the audit), for a review or a save file; "" otherwise.
     """
 
     sid: int
@@ -242,6 +244,7 @@ class GameAudited:
     state_hash: str
     log_hash: str
     at: float
+    full_game: str = field(default="", repr=False)
 
 
 @dataclass(frozen=True)

@@ -1634,7 +1634,8 @@ class Session:
                      detail=verdict.detail, culprit=verdict.culprit,
                      state_hash=verdict.state_hash)
         self._emit(ev.GameAudited(self.sid, number, verdict.fair, verdict.text, verdict.code,
-                                  verdict.culprit, verdict.state_hash, log_hash(log), now))
+                                  verdict.culprit, verdict.state_hash, log_hash(log), now,
+                                  verdict.game))
         if self._ending and not self._replaying:
             self.close(now, self._ending)
 

@@ -7,6 +7,9 @@ In a notebook cell::
     play(opponents=["random", "random"], seed=4)  # three players
     play(hot_seat=2)                              # two people, one screen
 
+    from durak_widgets import review
+    review(table)                                 # the AI's review of the finished game
+
     from durak_widgets import lan
     lan(name="Alice")                             # another notebook on the LAN
 
@@ -24,6 +27,7 @@ from .browser import IN_BROWSER
 from .controller import TableController, describe
 from .handoff import Handoff
 from .play import default_bot, play
+from .review import Review, review
 from .view import TableModel, TableView
 
 if IN_BROWSER:
@@ -34,6 +38,7 @@ else:
 __all__ = [
     "Handoff",
     "LocalBackend",
+    "Review",
     "Score",
     "TableBackend",
     "TableController",
@@ -43,5 +48,6 @@ __all__ = [
     "describe",
     "lan",
     "play",
+    "review",
     "waiting_on",
 ]

@@ -230,6 +230,7 @@ class LocalBackend:
         self._game = first_game if first_game is not None else self.match.new_game()
         self._version = 0
         self._recorded = False
+        self._history: list[Event] = []  # this game's events, for seat_history
         # Per bot: things to tell it before its next choice ("start", or events).
         self._inbox: dict[int, list[tuple[str, Any]]] = {s: [("start", None)] for s in self._bots}
         self._busy: _Think | None = None
@@ -305,9 +306,15 @@ class LocalBackend:
         m = self.match
         return Score(m.games_played, tuple(m.score), m.draws)
 
+    def seat_history(self, seat: int) -> list[Event]:
+        """The events of the current game as ``seat`` saw them (other seats' draws
+        hidden): what the coach reads the opponents' play from."""
+        return seat_events(seat, self._history, self._game)
+
     def new_game(self) -> None:
         """Deal the next game; an unfinished game is abandoned and not counted."""
         self._game = self.match.new_game()
+        self._history = []
         self._recorded = False
         self._version += 1
         for seat in self._bots:
@@ -341,6 +348,7 @@ class LocalBackend:
             self.match.record(game)
             self._recorded = True
         engine_events = [e for e in events if not isinstance(e, (str, Forced))]
+        self._history.extend(engine_events)
         if engine_events:
             for seat in self._bots:
                 self._inbox[seat].append(("events", seat_events(seat, engine_events, game)))

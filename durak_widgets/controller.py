@@ -41,6 +41,7 @@ from durak_core import (
 )
 
 from .backend import Forced, SeatNote, TableBackend, Update, waiting_on
+from .coach import TableCoach
 from .handoff import Handoff
 from .view import CardFace, SeatModel, TableModel, TableView
 
@@ -95,6 +96,8 @@ class TableController:
         self._incoming_lock = threading.Lock()
         self._refresh_posted = False
         self._error: str | None = None
+        #: The Hint toggle and the Review button (the AI's budget: ``coach.iterations``).
+        self.coach = TableCoach(backend, self.handoff, self.refresh)
         with self.handoff.lock:
             self._choose_viewer()
             self.refresh()
@@ -121,6 +124,7 @@ class TableController:
         """Stop the backend's threads and close every widget of the table."""
         if self._owns_handoff:
             self.handoff.close()
+        self.coach.close()
         self.backend.close()
         self.view.close()
 
@@ -183,6 +187,8 @@ class TableController:
             "show": self._click_show,
             "reveal": self._click_reveal,
             "new": self._click_new,
+            "hint": lambda obs, legal, on: self.coach.set_hint(bool(on)),
+            "review": self._click_review,
         }.get(kind)
         if handler is None:
             raise ValueError(f"unknown click {kind!r}")
@@ -295,8 +301,14 @@ class TableController:
         self.selected = None
         self.notice = None
         self._log.append("— new game —")
+        self.coach.new_game()
         self.backend.new_game()
         self._choose_viewer(force=True)
+
+    def _click_review(self, obs: dict[str, Any], legal: list[Action], _payload: Any) -> None:
+        notice = self.coach.toggle_review(self.viewer, self.names)
+        if notice:
+            self._say(notice)
 
     # ------------------------------------------------------------ who looks
 
@@ -324,9 +336,14 @@ class TableController:
     # ------------------------------------------------------------ the one redraw
 
     def refresh(self) -> None:
-        """Redraw everything from ``observation(viewer)``.  UI thread, lock held."""
+        """Redraw everything from ``observation(viewer)``.  UI thread, lock held.
+
+        Then ask the coach for a hint on the new position, if the toggle is on (it
+        answers later, from its own thread, through the hand-off).
+        """
         self.refreshes += 1
         self.view.render(self.model())
+        self.coach.request_hint(self.viewer, self.backend.observation(self.viewer), self.revealed)
 
     def model(self) -> TableModel:
         """The :class:`TableModel` for the current observation and UI state."""
@@ -438,6 +455,10 @@ class TableController:
             banner=banner,
             score=self._score_html(),
             table_line=self._table_line(obs, throwers),
+            hint_on=self.coach.hint_on,
+            hint_html=self.coach.hint_html(obs, self.revealed),
+            review_label=self.coach.review_label(over),
+            review_html=self.coach.review_html(),
         )
 
     # ------------------------------------------------------------ texts

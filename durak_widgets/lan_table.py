@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from durak_core import Action, Game, IllegalAction, Pass, Rules
+from durak_core import Action, Event, Game, IllegalAction, Pass, Rules
 from durak_core.bots import Bot
 from durak_net import events as ev
 from durak_net.node import LanNode, SessionView
@@ -88,6 +88,9 @@ class LanBackend:
         self.results: list[ev.GameFinished] = []
         #: Audit verdict of each game, by game number.
         self.verdicts: dict[int, ev.GameAudited] = {}
+        #: The full game (every card) of each game a fair audit rebuilt, by game number.
+        self.full_games: dict[int, Game] = {}
+        self._history: list[Event] = []  # this game's events as our seat saw them
         self.resync()
 
     # ------------------------------------------------------------ TableBackend
@@ -110,6 +113,21 @@ class LanBackend:
     def game(self) -> Game | None:
         """The mirror of our seat's view of the game (UI thread only)."""
         return self._game
+
+    @property
+    def review_game(self) -> Game | None:
+        """The full game to review: the current one once a fair audit rebuilt it (its
+        cards are all public then); None while it runs or is being audited, or when the
+        audit found a fault (its cards cannot be trusted)."""
+        return self.full_games.get(self._game_no)
+
+    def seat_history(self, seat: int) -> list[Event]:
+        """The events of the current game as our seat saw them (the session's view:
+        the other seat's draws hidden), for the coach's reading of the opponent.  Empty
+        for a game joined mid-way (resumed): the hint then deals hidden cards uniformly."""
+        if seat != self.seat:
+            raise ValueError(f"this table only sees seat {self.seat}'s events, not {seat}'s")
+        return list(self._history)
 
     @property
     def peer(self) -> str:
@@ -254,6 +272,7 @@ class LanBackend:
         if isinstance(event, ev.GameStarted):
             self.resync()
             self._awaiting = False
+            self._history = []
             updates.append(f"— game {event.game} {'resumed' if event.resumed else 'dealt'} "
                            "(hidden hands) —")
             if event.shown is not None and not event.resumed:
@@ -274,6 +293,7 @@ class LanBackend:
                 game.apply(event.action)
                 self._refused = {}
                 self._read_view()
+                self._history.extend(event.events)
                 if event.forced and event.events:
                     why = FORCED_WORDS.get(event.forced, event.forced)
                     updates.append(Forced(event.events[0], why))
@@ -304,6 +324,8 @@ class LanBackend:
             updates.append(f"Game {event.game} stopped: {event.detail}. Auditing…")
         elif isinstance(event, ev.GameAudited):
             self.verdicts[event.game] = event
+            if event.fair and event.full_game:
+                self.full_games[event.game] = Game.from_json(event.full_game)
             updates.append(f"Game {event.game} {event.verdict}")
         elif isinstance(event, ev.NextGameRequested):
             who = peer if self._players == 2 else "Another player"

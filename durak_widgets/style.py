@@ -130,6 +130,12 @@ CSS = """
   align-items: center; gap: 16px; padding: 10px 14px; border-radius: 8px;
   background: var(--durak-gold); color: #222; font-size: 18px; font-weight: 700;
 }
+.durak-root .durak-coach { gap: 8px; align-items: flex-start; }
+.durak-root .durak-hint { font-size: 13px; }
+.durak-root .durak-hint table { border-collapse: collapse; }
+.durak-root .durak-hint td { padding: 0 10px 0 0; }
+.durak-root .durak-hint .durak-hint-best { font-weight: 700; }
+.durak-root .durak-review-panel { max-width: 680px; }
 .durak-root .durak-log { font-size: 12px; color: var(--jp-ui-font-color2, #555); }
 .durak-root .durak-log ol { margin: 0; padding-left: 18px; }
 .durak-root .durak-score { font-size: 12px; }

@@ -104,6 +104,10 @@ class TableModel:
     score: str = ""
     #: A line about the table above the opponents (throw-in rule, move clock); "" hides it.
     table_line: str = ""
+    hint_on: bool = False  #: the Hint toggle is on
+    hint_html: str = ""  #: the coach's hint; "" hides it
+    review_label: str = ""  #: the banner's Review button text; "" hides the button
+    review_html: str = ""  #: the review of the game (chart and list); "" hides it
 
 
 ACTION_BUTTONS = ("take", "pass", "transfer", "show")
@@ -246,6 +250,21 @@ class TableView:
         self.actions = widgets.HBox(list(self.buttons.values()))
         self.actions.add_class("durak-actions")
 
+        # The coach: a toggle (off by default) and what it says.
+        self.hint_toggle = widgets.ToggleButton(
+            value=False,
+            description="Hint",
+            tooltip="Show the AI's suggestion and each move's chance of not being the durak",
+        )
+        self.hint_toggle.add_class("durak-btn")
+        self.hint_toggle.add_class("durak-btn-hint")
+        self.hint_toggle.observe(lambda change: self.on_click("hint", change["new"]), "value")
+        self.hint = widgets.HTML()
+        self.hint.add_class("durak-hint")
+        self.hint.layout.display = "none"
+        self.coach = widgets.HBox([self.hint_toggle, self.hint])
+        self.coach.add_class("durak-coach")
+
         self.me = widgets.HTML()
         self.me.add_class("durak-me")
         self.reveal = widgets.Button(description="Show my cards", button_style="info")
@@ -264,9 +283,17 @@ class TableView:
         self.new_game.add_class("durak-btn")
         self.new_game.add_class("durak-btn-new")
         self.new_game.on_click(lambda _b: self.on_click("new", None))
-        self.banner = widgets.HBox([self.banner_text, self.new_game])
+        self.review_button = widgets.Button(description="Review", button_style="info")
+        self.review_button.add_class("durak-btn")
+        self.review_button.add_class("durak-btn-review")
+        self.review_button.layout.display = "none"
+        self.review_button.on_click(lambda _b: self.on_click("review", None))
+        self.banner = widgets.HBox([self.banner_text, self.new_game, self.review_button])
         self.banner.add_class("durak-banner")
         self.banner.layout.display = "none"
+        self.review = widgets.HTML()
+        self.review.add_class("durak-review-panel")
+        self.review.layout.display = "none"
 
         self.log = widgets.HTML()
         self.log.add_class("durak-log")
@@ -278,8 +305,10 @@ class TableView:
                 self.style,
                 self.felt,
                 self.banner,
+                self.review,
                 self.status,
                 self.actions,
+                self.coach,
                 self.me,
                 self.reveal,
                 self.hand,
@@ -390,6 +419,16 @@ class TableView:
 
         _set_html(self.banner_text, html.escape(model.banner))
         _display(self.banner, bool(model.banner))
+        if model.review_label and self.review_button.description != model.review_label:
+            self.review_button.description = model.review_label
+        _display(self.review_button, bool(model.review_label))
+        _set_html(self.review, model.review_html)
+        _display(self.review, bool(model.review_html))
+
+        if self.hint_toggle.value != model.hint_on:
+            self.hint_toggle.value = model.hint_on
+        _set_html(self.hint, model.hint_html)
+        _display(self.hint, bool(model.hint_html))
         _set_html(self.score, model.score)
         items = "".join(f"<li>{html.escape(line)}</li>" for line in model.log)
         _set_html(self.log, f"<ol>{items}</ol>" if items else "")

@@ -4,8 +4,9 @@ A bot sees only what its seat may know: the seat's observation (see
 :meth:`durak_core.Game.observation`) and its legal actions.  It returns one
 of those actions.  ``start`` and ``on_events`` are optional hooks.
 
-Built in: ``random`` (:class:`RandomBot`), ``greedy`` (:class:`GreedyBot`)
-and ``ismcts`` (:class:`IsmctsBot`).  :func:`play_game` plays in-process
+Built in: ``random`` (:class:`RandomBot`), ``greedy`` (:class:`GreedyBot`),
+``ismcts`` (:class:`IsmctsBot`, the AI) and ``ismcts-v1`` (:class:`IsmctsV1Bot`,
+the ISMCTS of before the endgame solver, kept as a yardstick).  :func:`play_game` plays in-process
 bots against each other in the fixed order of :func:`next_to_act`.
 
 >>> from durak_core import Rules, Game
@@ -25,12 +26,13 @@ from collections.abc import Callable
 from .base import Bot, RandomBot
 from .driver import next_to_act, play_game, seat_events
 from .greedy import GreedyBot, greedy_action
-from .ismcts import IsmctsBot
+from .ismcts import IsmctsBot, IsmctsV1Bot, MoveEstimate
 from .options import check_options, parse_options
 
 __all__ = [
-    "REGISTRY", "Bot", "GreedyBot", "IsmctsBot", "RandomBot", "check_options", "greedy_action",
-    "make_bot", "next_to_act", "parse_options", "play_game", "seat_events",
+    "REGISTRY", "Bot", "GreedyBot", "IsmctsBot", "IsmctsV1Bot", "MoveEstimate", "RandomBot",
+    "check_options", "greedy_action", "make_bot", "next_to_act", "parse_options", "play_game",
+    "seat_events",
 ]
 
 #: Bot factories by name; ``make_bot("name?key=value")`` passes options as keywords.
@@ -38,6 +40,7 @@ REGISTRY: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "ismcts": IsmctsBot,
+    "ismcts-v1": IsmctsV1Bot,
 }
 
 

@@ -31,7 +31,8 @@ def test_the_time_budget_reads_the_injected_clock():
     def clock() -> float:
         return next(ticks) / 1024  # exact binary fractions: no rounding at the deadline
 
-    bot = IsmctsBot(seed=1, ms=1000 * 5 / 1024, paired=0, clock=clock)
+    # solver=0: an endgame solve would read the same clock before the search.
+    bot = IsmctsBot(seed=1, ms=1000 * 5 / 1024, paired=0, solver=0, clock=clock)
     play_game(Game.new(Rules(), seed=3), [bot, RandomBot(2)])
     # One tick when the deadline is set, one before each iteration after the first:
     # iterations run at ticks 0 (unchecked), 1, 2, 3, 4; tick 5 reaches the deadline.
@@ -156,5 +157,5 @@ def test_the_opponent_model_keeps_opponent_moves_out_of_the_tree():
             yield from players(child)
 
     assert set(players(root)) == {seat}
-    searched = _grow(IsmctsBot(seed=1, iterations=1), rounds=30)
+    searched = _grow(IsmctsBot(seed=1, iterations=1, model=0), rounds=30)
     assert len(set(players(searched))) == 2

@@ -14,6 +14,7 @@ import pytest
 
 from durak_core import Attack
 from durak_widgets import TableBackend, lan
+from durak_widgets import review as review_of
 from durak_widgets.handoff import Handoff
 from durak_widgets.lan import LanLobby
 
@@ -70,6 +71,44 @@ def test_two_bot_driven_tables_play_a_game_and_agree(pair_of_lobbies) -> None:
         assert lobby.sas and lobby.sas in lobby.sas_label.value
         assert not lobby.node.handler_errors
     assert ann.sas == ben.sas  # nobody in the middle: both screens show the same words
+
+
+def test_a_finished_lan_game_is_reviewed_from_the_log_its_audit_rebuilt(pair_of_lobbies) -> None:
+    """The table holds only its seat's view while the game runs (no Review button: there
+    is nothing to replay); the fair audit opens every card, and the full game it rebuilt
+    is what the Review replays, one decision of our seat at a time."""
+    from durak_core import Drew
+
+    ann, ben = pair_of_lobbies(
+        ann={"bot": "greedy", "seed": 1, "auto_accept": True},
+        ben={"bot": "random", "seed": 2, "invite": "Ann"},
+    )
+    pump_until([ann, ben], lambda: bool(ann.backend and ann.backend.results), timeout=30)
+    backend, table = ann.backend, ann.controller
+    assert backend is not None and table is not None
+    mirror = backend.game
+    assert mirror is not None and mirror.is_over and mirror.deck is None  # a seat's view
+    # What the hint reads the opponent from: our seat's events, the other's draws hidden.
+    history = backend.seat_history(backend.seat)
+    theirs = [e for e in history if isinstance(e, Drew) and e.player != backend.seat]
+    assert theirs and all(c is None or c is mirror.trump_card for e in theirs for c in e.cards)
+    pump_until([ann, ben], lambda: bool(backend.verdicts), timeout=30)
+    (verdict,) = backend.verdicts.values()
+    assert verdict.fair and verdict.full_game
+    full = backend.review_game
+    assert full is not None and full.deck is not None
+    assert full.log == mirror.log and full.public_hash() == mirror.public_hash()
+    assert full.state_hash() == verdict.state_hash  # the game both seats audited
+    pump_until([ann], lambda: table.view.review_button.layout.display != "none")
+    table.coach.iterations = 20
+    table.view.review_button.click()
+    pump_until([ann], lambda: "<svg" in table.view.review.value, timeout=60)
+    review = table.coach._review
+    assert review is not None and review.report.seat == backend.seat
+    assert review.report.losers == tuple(full.losers)
+    # review() in a cell takes the lobby itself, the same way.
+    again = review_of(ann, iterations=20)
+    assert again.report == review.report
 
 
 def _row_button(box, css: str):

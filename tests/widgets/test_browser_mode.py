@@ -149,3 +149,27 @@ def test_in_a_browser_ismcts_gets_the_budget_measured_for_pyodide(
     tables.append(there)
     assert [b.ms for b in here.backend.bots.values()] == [100, 50]  # type: ignore[attr-defined]
     assert [b.ms for b in there.backend.bots.values()] == [300, 50]  # type: ignore[attr-defined]
+
+
+def test_without_threads_the_hint_is_computed_in_a_later_turn_of_the_loop(
+    loop: StepLoop, monkeypatch: pytest.MonkeyPatch, tables: list[TableController]
+) -> None:
+    """In a browser the Hint toggle starts no thread: the page first shows "thinking",
+    and the AI runs in a later turn of the kernel's loop."""
+    from durak_widgets import coach as coach_module
+
+    monkeypatch.setattr(backend_module, "threads_available", lambda: False)
+    monkeypatch.setattr(coach_module, "threads_available", lambda: False)
+    started = threading.active_count()
+    table = browser_table(loop, ScriptedBot([]), delay=0.0)
+    tables.append(table)
+    assert table.coach.threads is False
+    table.coach.iterations = 30
+    loop.run_until(table.handoff.idle)
+    table.view.hint_toggle.value = True
+    loop.run_until(lambda: "thinking" in table.view.hint.value)
+    loop.run_until(lambda: "would play" in table.view.hint.value)
+    assert table.coach.started == 1
+    assert threading.active_count() == started
+    with pytest.raises(ValueError, match="no threads"):
+        coach_module.TableCoach(table.backend, table.handoff, table.refresh, threads=True)

@@ -1,0 +1,204 @@
+"""The greedy policy on the engine's own state, compiled: fast playouts for searches.
+
+:mod:`durak_core.bots.greedy` chooses among action objects, which is clear but
+costs most of a search's time (each playout asks it about a hundred times).
+:func:`greedy_choice` makes exactly the same choice from the bitmasks of a full
+game, and :func:`playout` plays a game to its end with it, asking the seats in
+the order of :func:`durak_core.bots.driver.next_to_act`.  This module is
+compiled with the engine (see ``durak_core/_engine.py``); ``tests/core`` checks
+that it plays move for move like the greedy bot's rollout policy.
+
+>>> from durak_core import Game, Rules
+>>> game = Game.new(Rules(), seed=4)
+>>> playout(game)
+>>> game.is_over
+True
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .actions import Action, Attack, Transfer
+from .cards import ALL_CARDS, BEATERS, RANK_MASK, SUIT_MASK
+from .game import _ATTACK, _PASS, _TAKE, _TRANSFER, Game, _defence
+
+_QUEEN: Final = 12
+_JACK: Final = 11
+_TRANSFER_T: Final = Transfer
+_ATTACK_T: Final = Attack
+
+
+def _cost(index: int, trump: int) -> int:
+    """How dear a card is to give up: its rank, plus 13 for a trump."""
+    rank = index % 13 + 2
+    return rank + 13 if index // 13 == trump else rank
+
+
+def _cheapest(mask: int, trump: int) -> int:
+    """The index of the cheapest card of ``mask`` (lowest rank, then suit), or -1."""
+    if not mask:
+        return -1
+    trumps = SUIT_MASK[trump]
+    plain = mask & ~trumps
+    if plain:
+        for rank in range(2, 15):
+            m = plain & RANK_MASK[rank]
+            if m:
+                low = m & -m
+                return low.bit_length() - 1
+    m = mask & trumps
+    low = m & -m
+    return low.bit_length() - 1
+
+
+def next_seat(game: Game) -> int:
+    """:func:`durak_core.bots.driver.next_to_act` on the engine's state; -1 when nobody."""
+    if game._over:
+        return -1
+    d = game._defender
+    if game._legal(d):
+        return d
+    passed = game._passed
+    for s in game._throwers():
+        if not passed >> s & 1 and game._legal(s):
+            return s
+    return -1
+
+
+def greedy_choice(game: Game, actor: int) -> Action:
+    """The greedy bot's choice for ``actor`` (a full game; ``actor`` has legal actions
+    and is the seat :func:`next_seat` names)."""
+    legal = game._legal(actor)
+    if len(legal) == 1:
+        return legal[0]
+    trump = game._trump
+    hand = game._hand[actor]
+    if actor == game._defender:
+        return _defend(game, actor, legal, hand, trump)
+    if game._att:
+        # Throw in the cheapest plain card up to a jack (any plain card once the talon is
+        # empty), else pass.
+        fits = hand & game._rankmask
+        plain = fits & ~SUIT_MASK[trump]
+        if game._tpos < len(game._talon):
+            cheap = 0
+            for rank in range(2, _JACK + 1):
+                cheap |= plain & RANK_MASK[rank]
+        else:
+            cheap = plain
+        if cheap:
+            return _ATTACK[actor][_cheapest(cheap, trump)]
+        last = legal[-1]
+        if last is _PASS[actor]:
+            return last
+        return _ATTACK[actor][_cheapest(fits, trump)]
+    # The lead: the cheapest card; a plain one goes with its plain twins if it can.
+    best = _cheapest(hand, trump)
+    if best // 13 != trump and game._several:
+        rank = best % 13 + 2
+        twins = hand & RANK_MASK[rank] & ~SUIT_MASK[trump]
+        if twins & (twins - 1) and game._limit() > 1:
+            return _lead_group(legal, trump)
+    return _ATTACK[actor][best]
+
+
+def _lead_group(legal: list[Action], trump: int) -> Action:
+    """The first of the largest plain multi-card leads of the cheapest rank (as
+    :func:`durak_core.bots.greedy._lead` picks it; rare, so read off the actions)."""
+    best = -1
+    rank = -1
+    for a in legal:
+        if type(a) is _ATTACK_T:
+            attack = a
+            if not attack.more:
+                cost = _cost(attack.card.index, trump)
+                if best < 0 or cost < best:
+                    best = cost
+                    rank = attack.card.rank
+    chosen: Action | None = None
+    size = 0
+    for a in legal:
+        if type(a) is _ATTACK_T:
+            attack = a
+            more = attack.more
+            if more and attack.card.rank == rank and len(more) > size:
+                plain = attack.card.suit != trump
+                for c in more:
+                    if c.suit == trump:
+                        plain = False
+                if plain:
+                    chosen = a
+                    size = len(more)
+    assert chosen is not None
+    return chosen
+
+
+def _defend(game: Game, p: int, legal: list[Action], hand: int, trump: int) -> Action:
+    """:func:`durak_core.bots.greedy._defend` on masks."""
+    transfers = 0  # cards that may transfer (not shown)
+    if game._perev:
+        for action in legal:
+            if type(action) is _TRANSFER_T:
+                transfer = action
+                if transfer.show:
+                    return action  # showing a trump costs nothing
+                transfers |= transfer.card.bit
+    # Beat every unbeaten card cheaply, the hardest first (trumps, then high ranks;
+    # the table's order among equals).
+    att = game._att
+    defs = game._def
+    unbeaten: list[int] = []
+    for i in range(len(att)):
+        if defs[i] is None:
+            unbeaten.append(att[i].index)
+    order = sorted(
+        unbeaten,
+        key=lambda i: (1 if i // 13 == trump else 0) * 16 + i % 13,
+        reverse=True,
+    )
+    beaters = BEATERS[trump]
+    used = 0
+    plan_attack = -1
+    plan_card = -1
+    ok = True
+    trumps_used = 0
+    high_trump = False
+    for a in order:
+        c = _cheapest(hand & beaters[a] & ~used, trump)
+        if c < 0:
+            ok = False
+            break
+        used |= 1 << c
+        if plan_attack < 0:
+            plan_attack = a
+            plan_card = c
+        if c // 13 == trump and a // 13 != trump:
+            trumps_used += 1
+            if c % 13 + 2 >= _QUEEN:
+                high_trump = True
+    if transfers:
+        cheapest = _cheapest(transfers, trump)
+        if cheapest // 13 != trump or not ok:
+            return _TRANSFER[p][cheapest]
+    if not ok or plan_attack < 0:
+        return _TAKE[p]
+    talon = len(game._talon) - game._tpos
+    if talon:
+        table_cards = 2 * len(att) - len(unbeaten)
+        if (high_trump and table_cards <= 3) or (
+            trumps_used >= 2 and table_cards <= 4 and talon >= 6
+        ):
+            return _TAKE[p]
+    return _defence(p, ALL_CARDS[plan_attack], ALL_CARDS[plan_card])[0]
+
+
+def playout(game: Game) -> None:
+    """Play ``game`` (a full game, not a seat's view) to its end with the greedy policy."""
+    if game._viewer is not None:
+        raise ValueError("playout needs a full game; determinize a seat's view first")
+    while True:
+        actor = next_seat(game)
+        if actor < 0:
+            break
+        game._apply(greedy_choice(game, actor), actor)
