@@ -111,26 +111,49 @@ class SimNet:
         return min(times, default=None)
 
     def step(self, extra: float | None = None) -> bool:
-        """Advance to the next event and process it; False when nothing is left to do."""
-        t = self.next_time()
+        """Advance to the next event and process it; False when nothing is left to do.
+
+        Each endpoint's timer is read once before the deliveries and again only for
+        the endpoints that received something (nothing else changes an endpoint's
+        timers within a step), and only the endpoints that received or had a timer
+        due are asked for datagrams: an endpoint whose timer lies in the future has
+        nothing to send (:meth:`run` flushes every endpoint after its hooks).  The
+        same events in the same order as asking every endpoint every time, at a
+        fraction of the cost on a table of six.
+        """
+        timers = [(addr, endpoint, endpoint.next_timer())
+                  for addr, endpoint in self.endpoints.items()]
+        t = self._queue[0][0] if self._queue else None
+        for _, _, due in timers:
+            if due is not None and (t is None or due < t):
+                t = due
         if extra is not None:
             t = extra if t is None else min(t, extra)
         if t is None:
             return False
-        self.now = max(self.now, t)
-        while self._queue and self._queue[0][0] <= self.now:
+        self.now = now = max(self.now, t)
+        received: set[Addr] = set()
+        while self._queue and self._queue[0][0] <= now:
             _, _, target, data, src = heapq.heappop(self._queue)
             endpoint = self.endpoints.get(target)
             if endpoint is None:
                 self.stats["unreachable"] += 1
                 continue
             self.stats["delivered"] += 1
-            endpoint.receive(data, src, self.now)
-        for endpoint in list(self.endpoints.values()):
-            due = endpoint.next_timer()
-            if due is not None and due <= self.now:
-                endpoint.timer(self.now)
-        self.flush()
+            endpoint.receive(data, src, now)
+            received.add(target)
+        busy = []
+        for addr, endpoint, due in timers:
+            if addr in received:
+                due = endpoint.next_timer()
+                busy.append((addr, endpoint))
+            if due is not None and due <= now:
+                endpoint.timer(now)
+                if addr not in received:
+                    busy.append((addr, endpoint))
+        for addr, endpoint in busy:
+            for data, dst in endpoint.datagrams_to_send(now):
+                self.send(data, addr, dst)
         return True
 
     def run(self, until: Callable[[], bool], limit: float, max_steps: int = 1_000_000) -> bool:
