@@ -10,8 +10,10 @@
 # browser test files all share one worker, one JupyterLab and one Chromium, and start
 # first, the longest work, in the order conftest.py gives: see its comments);
 # DURAK_TEST_WORKERS=1 runs it in one process, DURAK_TEST_WORKERS=4 on four workers.
-# The pure-engine and nbval steps run in one process each, side by side: both are short,
-# and nbval's longest notebook already plays its games on two processes of its own.
+# The pure-engine and nbval steps run in one process each, in the background from the
+# start of the pytest step: pytest's browser worker spends much of its time waiting for
+# JupyterLab, a kernel or Chromium, and these two fill the cores meanwhile (their output
+# follows pytest's).
 #
 #   bash scripts/test.sh
 #   PYTEST_ADDOPTS='-m "not browser"' bash scripts/test.sh    # e.g. skip browser tests
@@ -42,7 +44,7 @@ step() {
 }
 
 # step_start NAME CMD...: run CMD in the background, its output saved; step_finish shows
-# it and records how it ended.  Two short one-process steps share the cores this way.
+# it and records how it ended.  One-process steps share the cores with pytest this way.
 declare -a started_names=() started_pids=() started_commands=()
 step_start() {
   local name="$1"
@@ -58,7 +60,7 @@ step_finish() {
     wait "${started_pids[$i]}"
     status=$?
     echo
-    echo "==> ${started_names[$i]}: ${started_commands[$i]}  (ran alongside the step before)"
+    echo "==> ${started_names[$i]}: ${started_commands[$i]}  (ran in the background)"
     cat "$logs/bg-${started_names[$i]}.log"
     cp "$logs/bg-${started_names[$i]}.log" "$logs/${#names[@]}.log"
     names+=("${started_names[$i]}")
@@ -81,20 +83,20 @@ if [[ "$workers" == auto ]]; then
 fi
 spread=()
 [[ "$workers" == 1 ]] || spread=(-n "$workers" --dist loadfile --no-loadscope-reorder)
-# -p no:nbval: nbval's imports (nbformat, jsonschema) take seconds in every process that
-# loads the plugin, and only the nbval step needs it.
-# ${a[@]+...}: an empty array under `set -u` is an error in macOS's bash 3.2.
-step "pytest" "$py" -m pytest -p no:nbval ${spread[@]+"${spread[@]}"} tests durak_core
-# The same rules as plain Python (the reference the compiled build is made from), at the
-# same time as the notebooks (each step is one process; their outputs follow in turn).
+# The same rules as plain Python (the reference the compiled build is made from), and the
+# notebooks, each one process, in the background while pytest runs (see above).
 step_start "pure" env DURAK_PURE=1 "$py" -m pytest -p no:nbval tests/core durak_core
 if compgen -G "notebooks/*.ipynb" >/dev/null; then
   # A fresh machine's first matplotlib import builds the font cache and says so on
   # stderr, which strict nbval would compare against the notebook: do it beforehand.
   "$py" -c "import matplotlib.pyplot" >/dev/null 2>&1 || true
-  step "nbval" "$py" -m pytest --nbval notebooks/ \
+  step_start "nbval" "$py" -m pytest --nbval notebooks/ \
     --nbval-sanitize-with notebooks/sanitize.cfg --nbval-current-env
 fi
+# -p no:nbval: nbval's imports (nbformat, jsonschema) take seconds in every process that
+# loads the plugin, and only the nbval step needs it.
+# ${a[@]+...}: an empty array under `set -u` is an error in macOS's bash 3.2.
+step "pytest" "$py" -m pytest -p no:nbval ${spread[@]+"${spread[@]}"} tests durak_core
 step_finish
 
 echo

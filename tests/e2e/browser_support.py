@@ -384,14 +384,35 @@ def run_notebook_in_lab(page: Any, base_url: str, path: str, timeout: float = 18
     with a description of the page (prompts, kernel status, open dialogs) on timeout.
     `page` is a Playwright sync `Page`.
     """
-    quoted = urllib.parse.quote(path)
-    if not _status_ok(f"{base_url}api/contents/{quoted}?content=0"):
-        raise FileNotFoundError(f"{path} is not under the server's root_dir")
+    run_notebooks_in_lab([(page, path)], base_url, timeout)
+
+
+def run_notebooks_in_lab(
+    tabs: Sequence[tuple[Any, str]], base_url: str, timeout: float = 180.0
+) -> None:
+    """:func:`run_notebook_in_lab` for several (page, path) tabs, in the order given.
+
+    Every tab is opened first, so the pages load and their kernels start at the same
+    time (a cold kernel takes seconds, and one tab need not wait for another's); then
+    each tab runs all its cells in turn, each finishing before the next one starts.
+    """
     deadline = time.monotonic() + timeout
-    # A workspace of its own: Lab would otherwise restore every notebook opened before
-    # in the "default" workspace, and their panels would answer the selectors below.
-    workspace = f"run-{uuid.uuid4().hex[:12]}"
-    page.goto(f"{base_url}lab/workspaces/{workspace}/tree/{quoted}", timeout=_ms_left(deadline))
+    for page, path in tabs:
+        quoted = urllib.parse.quote(path)
+        if not _status_ok(f"{base_url}api/contents/{quoted}?content=0"):
+            raise FileNotFoundError(f"{path} is not under the server's root_dir")
+        # A workspace of its own: Lab would otherwise restore every notebook opened
+        # before in the "default" workspace, and their panels would answer the
+        # selectors below.
+        workspace = f"run-{uuid.uuid4().hex[:12]}"
+        page.goto(f"{base_url}lab/workspaces/{workspace}/tree/{quoted}",
+                  timeout=_ms_left(deadline))
+    for page, path in tabs:
+        _run_all_cells(page, path, deadline, timeout)
+
+
+def _run_all_cells(page: Any, path: str, deadline: float, timeout: float) -> None:
+    """Wait for the opened notebook and its kernel, then Run All Cells and wait."""
     page.locator("#jupyterlab-splash").wait_for(state="detached", timeout=_ms_left(deadline))
     panel = page.locator(_ACTIVE_PANEL)
     panel.locator(".jp-Notebook").wait_for(state="visible", timeout=_ms_left(deadline))

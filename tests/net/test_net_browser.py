@@ -17,7 +17,7 @@ import pytest
 
 pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
 
-from browser_support import run_notebook_in_lab, write_notebook
+from browser_support import run_notebooks_in_lab, write_notebook
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -49,8 +49,8 @@ def test_two_tabs_find_each_other_and_a_clicked_move_appears_in_the_other(
     ben = ann.context.new_page()
     ben.set_default_timeout(60_000)
     try:
-        run_notebook_in_lab(ann, jupyterlab_server, _notebook(lab_root_dir, "Ann", port))
-        run_notebook_in_lab(ben, jupyterlab_server, _notebook(lab_root_dir, "Ben", port))
+        run_notebooks_in_lab([(ann, _notebook(lab_root_dir, "Ann", port)),
+                              (ben, _notebook(lab_root_dir, "Ben", port))], jupyterlab_server)
         # Ben's lobby lists Ann (heard by broadcast): invite her.
         invite = ben.locator(f"{LOBBY} .durak-lan-peers .durak-lan-invite")
         expect(ben.locator(f"{LOBBY} .durak-lan-peers")).to_contain_text("Ann", timeout=30_000)

@@ -18,7 +18,7 @@ import pytest
 
 pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
 
-from browser_support import run_notebook_in_lab, write_notebook
+from browser_support import run_notebooks_in_lab, write_notebook
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -64,12 +64,13 @@ def test_three_tabs_sit_at_one_table_and_a_clicked_move_appears_in_the_other_two
     for page in (ben, cid):
         page.set_default_timeout(60_000)
     try:
-        run_notebook_in_lab(ann, jupyterlab_server, _notebook(lab_root_dir, "Ann", port, True))
+        # The three kernels start together; Ann's notebook runs first (she hosts).
+        run_notebooks_in_lab([(ann, _notebook(lab_root_dir, "Ann", port, True)),
+                              (ben, _notebook(lab_root_dir, "Ben", port)),
+                              (cid, _notebook(lab_root_dir, "Cid", port))], jupyterlab_server)
         seating = ann.locator(f"{LOBBY} .durak-lan-seating")
         expect(seating).to_contain_text("Seat 1: open")
         expect(ann.locator(f"{LOBBY} .durak-lan-start")).to_be_disabled()
-        run_notebook_in_lab(ben, jupyterlab_server, _notebook(lab_root_dir, "Ben", port))
-        run_notebook_in_lab(cid, jupyterlab_server, _notebook(lab_root_dir, "Cid", port))
         # Ben's lobby lists Ann's table with its rules in words and free seats: Join.
         expect(ben.locator(f"{LOBBY} .durak-lan-peers")).to_contain_text(
             "Ann's table of 3 · podkidnoy, 36 cards, everyone throws in", timeout=30_000)
