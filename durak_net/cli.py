@@ -54,6 +54,7 @@ from . import events as ev
 from .botplay import BotDriver, build_bot
 from .crypto import normalise_pin
 from .node import LanNode, parse_hostport
+from .teams import ANY_TEAM, seat_team_note
 from .wire import DISCOVERY_PORT
 
 _LINE = object()  # tag of stdin lines in the event queue
@@ -317,6 +318,11 @@ class Peer:
             return
         seats = [("(open)" if kind == "open" else f"{name} ({kind})" if kind == "bot"
                   else name) for name, kind in zip(view.names, view.kinds, strict=True)]
+        if view.rules is not None and view.rules.teams:
+            names = [n if k != "open" else "" for n, k in zip(view.names, view.kinds,
+                                                              strict=True)]
+            seats = [f"{label} [{seat_team_note(view.rules, i, names)}]"
+                     for i, label in enumerate(seats)]
         self.say("seats: " + ", ".join(f"{i}: {label}" for i, label in enumerate(seats)))
         if view.table_words:
             self.say(f"table words: {view.table_words} (every screen at the table must "
@@ -355,8 +361,16 @@ class Peer:
         elif not peer.open_seats:
             self.say(f"{peer.label}'s table has no free seat")
         else:
-            self.join_sent = self.node.join(peer.node, team=self.args.team)
-            self.say(f"asking {peer.label} for a seat")
+            try:
+                self.join_sent = self.node.join(peer.node, team=self.args.team)
+            except ValueError as exc:  # a team the table does not have
+                self.say(f"not joining {peer.label}: {exc}")
+                self.args.join = None
+                if not self.interactive:
+                    self.status, self.done = 1, True
+                return
+            self.say(f"asking {peer.label} for a seat"
+                     + (f" in team {self.args.team}" if self.args.team != ANY_TEAM else ""))
 
     def maybe_invite(self) -> None:
         name = self.args.invite
@@ -447,8 +461,9 @@ class Peer:
                 return
             self.active = event.table or event.sid
             if event.table:
+                team = seat_team_note(event.rules, event.seat, ())
                 self.say(f"seated at {event.peer.label}'s table {event.table:x}, seat "
-                         f"{event.seat}")
+                         f"{event.seat}" + (f" ({team})" if team else ""))
             else:
                 self.say(f"playing {event.peer.label}, session {event.sid:x}, "
                          f"{'you invited' if event.inviter else 'you were invited'}")

@@ -8,22 +8,33 @@ click is a widget ``click()``.  Waiting is for what the test expects to see.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import html
+import os
+import subprocess
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from tornado.ioloop import IOLoop
 
 from durak_core import Game, Rules
 from durak_net import events as ev
+from durak_net.node import SessionView
 from durak_widgets import lan
+from durak_widgets.controller import TableController
 from durak_widgets.handoff import Handoff
 from durak_widgets.lan import LanLobby
 from durak_widgets.lan_table import LanBackend
 
 from .test_net_udp import free_udp_port
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def pump_until(lobbies: list[LanLobby], condition: Callable[[], bool],
@@ -211,6 +222,81 @@ def test_seats_fill_by_clicking_add_bot_and_a_full_table_refuses_a_joiner(lobbie
     assert ben.sid is None and ben.joining is None
 
 
+def team_choice(lobby: LanLobby, host: str):
+    """The team choice beside Join in ``lobby``'s row of ``host``'s table."""
+    return next(row[5] for row in lobby._peer_rows.values() if f"<b>{host}</b>" in row[1].value)
+
+
+def test_joiners_choose_a_team_and_sit_opposite_their_partner_from_a_notebook_or_a_terminal(
+    lobbies,
+) -> None:
+    """A table of six in teams: the host's seating names each seat's team and partner;
+    Join offers the teams with a free seat; a notebook that picks a team and a terminal
+    that asks with ``--team`` both get the seat the host's one rule gives (the free seat
+    of that team, opposite the partner), and a full team is refused with the reason.
+    (The joiners announce themselves to the host's port, so nobody waits for a
+    broadcast.)"""
+    ann = lobbies("Ann", table=Rules(players=6, teams=True), add_bots=["random"])
+    host = f"127.0.0.1:{ann.node.game_port}"
+    assert "in teams, partners opposite" in text(ann.seating.title)
+    rows = [text(r[1]) for r in ann.seating.rows[:6]]
+    assert rows[0] == "Seat 0: <b>Ann</b> (you, host) · team 0, partner of seat 3 (open)"
+    assert rows[1].endswith("(bot, runs in your kernel) · team 1, partner of seat 4 (open)")
+    assert rows[3] == "Seat 3: <i>open</i> · team 0, Ann's partner"
+    assert rows[4] == "Seat 4: <i>open</i> · team 1, random bot's partner"
+    assert rows[5] == "Seat 5: <i>open</i> · team 2, partner of seat 2 (open)"
+    # Ben's lobby: Join with the team choice, each team with a free seat and who is in it.
+    ben = lobbies("Ben", connect=host)
+    pump_until([ann, ben], lambda: join_button(ben, "Ann") is not None)
+    choice = team_choice(ben, "Ann")
+    assert choice.layout.display is None
+    assert list(choice.options) == [("any team", -1), ("team 0, with Ann", 0),
+                                    ("team 1, with random bot", 1),
+                                    ("team 2, both seats open", 2)]
+    # A terminal asks for team 1 (durak-lan --team 1) while Ben picks team 0.
+    dan = subprocess.Popen(
+        [sys.executable, "-m", "durak_net", "--name", "Dan", "--port", str(ann.node.port),
+         "--connect", host, "--join", "Ann", "--team", "1", "--bot", "random",
+         "--timeout", "30"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
+        env=dict(os.environ, PYTHONPATH=str(REPO)))
+    said: list[str] = []
+    reader = threading.Thread(target=lambda: said.extend(iter(dan.stdout.readline, "")),
+                              daemon=True)
+    reader.start()
+    try:
+        choice.value = 0
+        join_button(ben, "Ann").click()
+        pump_until([ann, ben], lambda: ben.sid is not None
+                   and "Ben" in text(ann.seating.rows[3][1])
+                   and "Ben" in text(ben.seating.rows[0][1]))
+        assert text(ann.seating.rows[3][1]).startswith(
+            "Seat 3: <b>Ben</b> · team 0, Ann's partner")
+        assert text(ann.seating.rows[0][1]).endswith("· team 0, Ben's partner")
+        assert text(ben.seating.rows[3][1]) == "Seat 3: <b>Ben</b> (you) · team 0, Ann's partner"
+        # Team 0 is full: a notebook asking for it is refused with the reason.
+        cid = lobbies("Cid", join="Ann", team=0, connect=host)
+        pump_until([ann, cid], lambda: "no free seat in that team" in text(cid.status))
+        assert cid.sid is None and cid.joining is None
+        # The terminal sits opposite the bot, as the notebook's choice of team 1 would.
+        pump_until([ann, cid], lambda: "Dan" in text(ann.seating.rows[4][1])
+                   and any("seated at" in line for line in said))
+        assert text(ann.seating.rows[4][1]).startswith(
+            "Seat 4: <b>Dan</b> · team 1, random bot's partner")
+        assert ann.node.view(ann.sid).kinds == ("host", "bot", "open", "player", "player",
+                                                "open")
+        # Cid's lobby now offers the one team with free seats.
+        pump_until([ann, cid], lambda: [t for _, t in team_choice(cid, "Ann").options]
+                   == [-1, 2])
+    finally:
+        dan.terminate()
+        dan.wait(timeout=10)
+        reader.join(timeout=10)
+    out = "".join(said)
+    assert "for a seat in team 1" in out, out
+    assert "seat 4 (team 1, partner of seat 1)" in out, out
+
+
 def test_bad_table_arguments_are_refused_with_the_reason() -> None:
     with pytest.raises(TypeError, match=r"table takes durak_core\.Rules"):
         lan("Dan", table=4, journal_dir=None)  # type: ignore[arg-type]
@@ -224,6 +310,10 @@ def test_bad_table_arguments_are_refused_with_the_reason() -> None:
         lan("Dan", clock=30, journal_dir=None)
     with pytest.raises(ValueError, match="0 to 3600"):
         lan("Dan", table=Rules(players=3), clock=-1, journal_dir=None)
+    with pytest.raises(ValueError, match=r"for joining a table of teams: lan\(join=NAME"):
+        lan("Dan", team=1, journal_dir=None)
+    with pytest.raises(ValueError, match="team is 0, 1 or 2"):
+        lan("Dan", join="Ann", team=3, journal_dir=None)
 
 
 def test_the_move_clock_counts_down_and_a_timed_out_move_is_shown_everywhere(lobbies) -> None:
@@ -296,6 +386,79 @@ def test_the_clock_redraws_itself_on_the_kernels_loop_while_it_runs(lobbies) -> 
     backend.deadlines = [None, None, None]  # nobody's clock runs: no more timers
     loop.fire()
     assert backend.ticks == 1 and not loop.timers
+
+
+class StillNode:
+    """A node whose table never moves: its session's view is the one given (a real game
+    dealt, seat 0's move clock running).  Only what a LanBackend reads of a node."""
+
+    def __init__(self, view: SessionView) -> None:
+        self.session_view = view
+
+    def view(self, sid: int) -> SessionView:
+        return self.session_view
+
+    def leave(self, sid: int, reason: str = "") -> None:
+        pass
+
+
+def test_the_clock_counts_down_by_itself_on_a_real_tornado_loop() -> None:
+    """The kernel's loop is tornado's IOLoop on asyncio: on one here, the table's clock
+    redraws itself with no event from the network, one second less at each redraw, and
+    arms no more timers once no clock runs.  Time is injected (each redraw is a second
+    later, the deadline 50 ms past a whole second, so each timer waits 50 ms); every
+    step waits for the redraw itself (the widget's value changing), bounded by a
+    timeout, and nothing sleeps."""
+    rules = Rules(players=3)
+    start = 1000.0
+    dealt = Game.from_observation(Game.new(rules, seed=1).observation(0))  # seat 0's view
+    view = SessionView(sid=1, seat=0, peer_name="", game_no=1, game=dealt, in_game=True,
+                       pending={}, lost=False, closed=False, names=("Ann", "Ben", "Cid"),
+                       kinds=("host", "player", "player"), table=1, clock=30,
+                       deadlines=(start + 3.05, None, None), seat_states=("", "", ""),
+                       duraks=(0, 0, 0), rules=rules)
+    io_loop = IOLoop()  # a loop of its own, not this thread's current one
+    try:
+        handoff = Handoff(mode="kernel", loop=io_loop)
+        assert handoff.timers
+        backend = LanBackend(StillNode(view), 1, None, 0, clock=lambda: start + backend.ticks)
+        ticked: asyncio.Queue[int] = asyncio.Queue()
+        real_tick = backend.tick
+
+        def tick() -> None:  # what the loop's timer runs
+            real_tick()
+            ticked.put_nowait(backend.ticks)
+
+        backend.tick = tick  # type: ignore[method-assign]
+
+        async def count_down() -> list[str]:
+            shown: asyncio.Queue[str] = asyncio.Queue()
+
+            def redrawn(change: dict[str, Any]) -> None:
+                shown.put_nowait(change["new"])
+                if "⏱ 1 s" in change["new"]:
+                    backend.deadlines = [None, None, None]  # the seat moves in its last second
+
+            table = TableController(backend, handoff)  # on the loop's thread, as in a kernel
+            table.view.me.observe(redrawn, "value")
+            clocks: list[str] = []
+            for want in ("⏱ 3 s", "⏱ 2 s", "⏱ 1 s"):
+                while want not in (value := await asyncio.wait_for(shown.get(), 5)):
+                    pass  # another redraw (the first shows 4 s)
+                clocks.append(value[value.index("⏱"):].split("<")[0])
+            # The timer armed by the last redraw fires once more, finds no clock running
+            # and arms no other.
+            while True:
+                await asyncio.wait_for(ticked.get(), 5)
+                if not backend._ticking and ticked.empty():
+                    break
+            table.view.close()
+            return clocks
+
+        assert io_loop.run_sync(count_down, timeout=20) == ["⏱ 3 s", "⏱ 2 s", "⏱ 1 s"]
+        assert backend.ticks == 3 and not backend._ticking
+    finally:
+        io_loop.close(all_fds=False)
 
 
 def test_a_lost_seat_is_shown_to_everyone_and_the_host_names_it(lobbies) -> None:
