@@ -479,8 +479,13 @@ class Peer:
             names = self.names()
             who = names[event.seat] if event.seat < len(names) else f"seat {event.seat}"
             text = {"lost": "lost its connection; the game waits",
-                    "back": "is back", "left": "left"}.get(event.state, event.state)
-            self.say(f"{who} {text}" + (f" ({event.detail})" if event.detail else ""))
+                    "back": "is back", "left": "left",
+                    "bot": "is played by a bot in the host's kernel until they are back",
+                    }.get(event.state, event.state)
+            if event.state == "timeout":  # ours: we must lead, and our time is up
+                self.say("your move clock ran out: your cheapest card is led for you")
+            else:
+                self.say(f"{who} {text}" + (f" ({event.detail})" if event.detail else ""))
         elif isinstance(event, ev.GameStarted):
             self.say(f"game {event.game} {'resumed' if event.resumed else 'dealt'}; "
                      f"you are seat {event.seat} · hidden hands · verified")

@@ -108,6 +108,9 @@ class SessionView:
     duraks: tuple[int, ...] = ()
     #: The table's rules (its teams, for the seating before a game exists).
     rules: Rules | None = None
+    #: Moves of our seat in the current game that the host's bot played while we were
+    #: away (what a player who comes back is told).
+    played_for_us: int = 0
 
 
 def parse_hostport(text: str) -> Addr:
@@ -293,6 +296,8 @@ class LanNode:
             seat_states=tuple(session.seat_state.get(s, "") for s in range(session.rules.players)),
             duraks=tuple(session.duraks[s] for s in range(session.rules.players)),
             rules=session.rules,
+            played_for_us=sum(1 for e in session.log if e.forced == "bot"
+                              and e.action.startswith(f"{session.seat} ")),
         )
 
     def game(self, sid: int) -> Game | None:

@@ -645,6 +645,11 @@ class LanLobby:
                 where = "your kernel" if self.hosting else f"{self.backend.host_name}'s kernel"
                 parts.append(f"A bot in {where} plays for {', '.join(away)} until they are "
                              "back.")
+            back = isinstance(event, ev.PeerBack) or (
+                isinstance(event, ev.SeatStatus) and event.state == "back")
+            names = self.backend.names
+            if not parts and back and 0 <= event.seat < len(names):
+                parts.append(f"{names[event.seat]} is back.")
             self.notice = html.escape(" ".join(parts))
         elif isinstance(event, ev.PeerLost):
             self.notice = f"Connection to {peer} lost, waiting…"

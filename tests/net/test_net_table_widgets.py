@@ -12,6 +12,7 @@ import asyncio
 import dataclasses
 import html
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -521,15 +522,17 @@ def test_seat_states_from_the_host_are_shown_including_a_bot_playing_for_a_playe
         assert line in ben.controller.view.log.value
 
 
-def test_a_seat_lost_for_the_grace_period_is_played_by_the_hosts_bot_on_every_screen(
-    lobbies,
+def test_a_lost_seat_is_played_by_the_hosts_bot_and_taken_back_with_a_line_on_every_screen(
+    lobbies, tmp_path: Path,
 ) -> None:
     """The real hand-over: Ben's kernel dies mid-game at a table of three with a grace
     period of 1 s.  The host's stand-in bot takes his seat; Ann's and Cid's tables say
-    so beside his seat, and log the moves it plays for him as such."""
+    so beside his seat, and log the moves it plays for him as such.  Then Ben's
+    notebook comes back from its journal: every screen says he plays his seat again,
+    and his own screen says what the bot did for him; his next move is his own."""
     ann = lobbies("Ann", table=Rules(players=3), grace=1, bot="random", seed=3,
                   auto_start=True)
-    ben = lobbies("Ben", join="Ann", bot="random", seed=4)
+    ben = lobbies("Ben", join="Ann", bot="random", seed=4, journal_dir=tmp_path)
     cid = lobbies("Cid", bot="random", seed=5)
     pump_until([ann, ben, cid], lambda: ben.sid is not None and join_button(cid, "Ann")
                is not None and not join_button(cid, "Ann").disabled)
@@ -540,21 +543,62 @@ def test_a_seat_lost_for_the_grace_period_is_played_by_the_hosts_bot_on_every_sc
     pump_until(everyone, lambda: ann.controller.moves >= 3)
     ben.close(leave=False)
     others = [ann, cid]
-    pump_until(others, lambda: all("a bot plays for them" in box_of(lb, ben_seat)
-                                   for lb in others), timeout=20)
+    host = ann.node.sessions[ann.sid]
+    pump_until(others, lambda: any(e.forced == "bot" for e in host.log), timeout=20)
+    # Ann's and Cid's bots pause (they move only when their notebooks are pumped), so
+    # the game waits for them and is still on when Ben comes back.
+    paused = {lb: lb.backend.bot for lb in others}
+    for lobby in others:
+        lobby.backend.bot = None
     pump_until(others, lambda: all("played by a bot for the absent player"
-                                   in lb.controller.view.log.value for lb in others),
-               timeout=20)
+                                   in lb.controller.view.log.value
+                                   and "a bot plays for them" in box_of(lb, ben_seat)
+                                   for lb in others), timeout=20)
     for lobby in others:
         assert lobby.backend.seat_states[ben_seat] == "bot"
         where = "your kernel" if lobby is ann else "Ann's kernel"
         assert f"A bot in {where} plays for Ben until they are back." in text(lobby.status)
-        line = next(li for li in lobby.controller.view.log.value.split("<li>")
-                    if "played by a bot" in li)
+        log = lobby.controller.view.log.value
+        assert "A bot plays for Ben while they are away." in log, log  # (no stray detail)
+        line = next(li for li in log.split("<li>") if "played by a bot" in li)
         assert "Ben" in line
+    assert all(e.action.startswith(f"{ben_seat} ") for e in host.log if e.forced == "bot")
+    # Ben's kernel restarts: his new lobby offers the game back, and he takes his seat.
+    back = lobbies("Ben", bot="random", seed=6, journal_dir=tmp_path)
+    (resume,) = back.resume_box.children
+    resume.click()
+    again = [ann, cid, back]
+    pump_until(again, lambda: back.controller is not None and ben_seat not in host.bots
+               and all("the bot stops" in lb.controller.view.log.value for lb in others))
+    for lobby in others:
+        assert "Ben is back and plays their seat again: the bot stops." in (
+            lobby.controller.view.log.value)
+        assert text(lobby.status) == "Ben is back."
+        assert "a bot plays for them" not in box_of(lobby, ben_seat)
+    # Ben's screen accounts for every move the bot made for him: those his restored
+    # session already held when his table opened in one line, any that came after one
+    # by one, each marked.
+    played = sum(1 for e in host.log if e.forced == "bot")  # (the stand-in has stopped)
+
+    def told() -> int:
+        log = text(back.controller.view.log)
+        summary = re.search(r"While you were away a bot in Ann's kernel played (\d+) moves? "
+                            r"for you; the seat is yours again\.", log)
+        return (int(summary.group(1)) if summary else 0) + log.count(
+            " — played for you by a bot while you were away")
+
+    pump_until(again, lambda: told() == played)
+    # The others' bots go on; Ben's next move is his own (not marked as the bot's).
+    for lobby, bot in paused.items():
+        lobby.backend.bot = bot
+        lobby.handoff.post(lobby.backend._schedule_bot)
+    last_bot = max(i for i, e in enumerate(host.log) if e.forced == "bot")
+    pump_until(again, lambda: any(e.action.startswith(f"{ben_seat} ") and not e.forced
+                                  for e in host.log[last_bot + 1:]) or host.game.is_over,
+               timeout=20)
+    assert not any(e.forced == "bot" for e in host.log[last_bot + 1:])
+    for lobby in again:
         assert not lobby.node.handler_errors
-    bot_moves = [e for e in ann.node.sessions[ann.sid].log if e.forced == "bot"]
-    assert bot_moves and all(e.action.startswith(f"{ben_seat} ") for e in bot_moves)
 
 
 def test_play_again_at_three_seats_keeps_the_match_score(lobbies) -> None:
