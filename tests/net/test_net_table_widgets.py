@@ -23,6 +23,8 @@ from typing import Any
 
 import pytest
 from tornado.ioloop import IOLoop
+from widgets.seat_oracle import box_of as seat_box
+from widgets.seat_oracle import check_roles, role_of
 
 from durak_core import Game, Rules
 from durak_net import events as ev
@@ -79,54 +81,28 @@ def text(widget) -> str:
 
 
 def box_of(lobby: LanLobby, seat: int) -> str:
-    assert lobby.controller is not None
-    for box in lobby.controller.view.opponent_boxes:
-        if f"durak-seat-{seat}" in box._dom_classes:
-            return html.unescape(box.value)
-    raise AssertionError(f"{lobby.node.name}: no box for seat {seat}")
-
-
-def role_of(box: str) -> str:
-    tag = '<span class="durak-role">'
-    start = box.find(tag)
-    return "" if start < 0 else box[start + len(tag):box.index("</span>", start)]
+    assert lobby.controller is not None, lobby.node.name
+    return seat_box(lobby.controller.view, seat)
 
 
 def check_table(lobby: LanLobby) -> None:
     """The table as this seat shows it agrees with its seat's view of the game: the
-    opponents in seat order from our left, each with its card count and role, and the
-    throw-in rights under the rules' throw-in rule."""
+    opponents in seat order from our left, each with its card count, and the role and
+    throw-in right the rules give it (the same oracle as the local tables')."""
     backend = lobby.backend
     assert backend is not None and lobby.controller is not None
     game: Game = backend.game
     me, n = backend.seat, game.players
+    view = lobby.controller.view
     order = [int(next(c for c in b._dom_classes if c.startswith("durak-seat-"))[11:])
-             for b in lobby.controller.view.opponent_boxes]
+             for b in view.opponent_boxes]
     assert order == [(me + k) % n for k in range(1, n)]  # from our left, clockwise
-    throwers = set(game.throwers())
     counts = [h["count"] for h in game.observation(me)["hands"]]
     for seat in order:
         box = box_of(lobby, seat)
         assert f'<span class="durak-count">{counts[seat]}</span>' in box, box
         assert backend.names[seat] in box
-        active = seat in game.active_players
-        if game.is_over:
-            want = "durak" if seat in game.losers else "" if active else "out"
-        elif not active:
-            want = "out"
-        elif seat == game.defender:
-            want = "takes" if game.taking else "defends"
-        elif seat == game.attacker:
-            want = "attacks"
-        elif seat in game.passed:
-            want = "passed"
-        elif game.table and seat in throwers:
-            want = "throws in"
-        else:
-            want = ""
-        assert role_of(box) == want, (lobby.node.name, seat, box)
-        barred = not game.is_over and active and seat != game.defender and seat not in throwers
-        assert ("may not throw in" in box) == barred
+    check_roles(view, game, order)
 
 
 @pytest.mark.parametrize("throw_in", ["all", "neighbours"])
