@@ -69,6 +69,13 @@ def lobbies() -> Iterator[Callable[..., LanLobby]]:
         lobby.close()
 
 
+def at(host: LanLobby) -> str:
+    """The host's game port as ``connect=`` takes it: a lobby that announces itself
+    there hears the host's table at once, without waiting for its next broadcast (the
+    tests of the lobby's list by broadcast do not use it)."""
+    return f"127.0.0.1:{host.node.game_port}"
+
+
 def join_button(lobby: LanLobby, host: str):
     for row in lobby._peer_rows.values():
         if f"<b>{host}</b>" in row[1].value:
@@ -210,11 +217,8 @@ def test_joiners_choose_a_team_and_sit_opposite_their_partner_from_a_notebook_or
     """A table of six in teams: the host's seating names each seat's team and partner;
     Join offers the teams with a free seat; a notebook that picks a team and a terminal
     that asks with ``--team`` both get the seat the host's one rule gives (the free seat
-    of that team, opposite the partner), and a full team is refused with the reason.
-    (The joiners announce themselves to the host's port, so nobody waits for a
-    broadcast.)"""
+    of that team, opposite the partner), and a full team is refused with the reason."""
     ann = lobbies("Ann", table=Rules(players=6, teams=True), add_bots=["random"])
-    host = f"127.0.0.1:{ann.node.game_port}"
     assert "in teams, partners opposite" in text(ann.seating.title)
     rows = [text(r[1]) for r in ann.seating.rows[:6]]
     assert rows[0] == "Seat 0: <b>Ann</b> (you, host) · team 0, partner of seat 3 (open)"
@@ -223,7 +227,7 @@ def test_joiners_choose_a_team_and_sit_opposite_their_partner_from_a_notebook_or
     assert rows[4] == "Seat 4: <i>open</i> · team 1, random bot's partner"
     assert rows[5] == "Seat 5: <i>open</i> · team 2, partner of seat 2 (open)"
     # Ben's lobby: Join with the team choice, each team with a free seat and who is in it.
-    ben = lobbies("Ben", connect=host)
+    ben = lobbies("Ben", connect=at(ann))
     pump_until([ann, ben], lambda: join_button(ben, "Ann") is not None)
     choice = team_choice(ben, "Ann")
     assert choice.layout.display is None
@@ -233,7 +237,7 @@ def test_joiners_choose_a_team_and_sit_opposite_their_partner_from_a_notebook_or
     # A terminal asks for team 1 (durak-lan --team 1) while Ben picks team 0.
     dan = subprocess.Popen(
         [sys.executable, "-m", "durak_net", "--name", "Dan", "--port", str(ann.node.port),
-         "--connect", host, "--join", "Ann", "--team", "1", "--bot", "random",
+         "--connect", at(ann), "--join", "Ann", "--team", "1", "--bot", "random",
          "--timeout", "30"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
         env=dict(os.environ, PYTHONPATH=str(REPO)))
@@ -252,7 +256,7 @@ def test_joiners_choose_a_team_and_sit_opposite_their_partner_from_a_notebook_or
         assert text(ann.seating.rows[0][1]).endswith("· team 0, Ben's partner")
         assert text(ben.seating.rows[3][1]) == "Seat 3: <b>Ben</b> (you) · team 0, Ann's partner"
         # Team 0 is full: a notebook asking for it is refused with the reason.
-        cid = lobbies("Cid", join="Ann", team=0, connect=host)
+        cid = lobbies("Cid", join="Ann", team=0, connect=at(ann))
         pump_until([ann, cid], lambda: "no free seat in that team" in text(cid.status))
         assert cid.sid is None and cid.joining is None
         # The terminal sits opposite the bot, as the notebook's choice of team 1 would.
@@ -298,7 +302,7 @@ def test_the_move_clock_counts_down_and_a_timed_out_move_is_shown_everywhere(lob
     safe default (take, pass, or his cheapest card) and every screen logs "timed out"."""
     ann = lobbies("Ann", table=Rules(players=3, deck_size=24), clock=1, add_bots=["random"],
                   bot="random", seed=1, auto_start=True)
-    ben = lobbies("Ben", join="Ann")  # seat 2: the host's bot took seat 1
+    ben = lobbies("Ben", join="Ann", connect=at(ann))  # seat 2: the host's bot took seat 1
     pump_until([ann, ben], lambda: ann.controller is not None and ben.controller is not None)
     assert "move clock 1 s" in ann.controller.view.table_line.value
     # The clock display: each seat's time left, from the session's deadlines.
@@ -442,8 +446,8 @@ def test_a_lost_seat_is_shown_to_everyone_and_the_host_names_it(lobbies) -> None
     """Ben's kernel dies (its lobby closes without a goodbye): 3 s later the host sees
     his seat's connection lost, and so does Cid, through the host's status."""
     ann = lobbies("Ann", table=Rules(players=3), auto_start=True)
-    ben = lobbies("Ben", join="Ann")
-    cid = lobbies("Cid")
+    ben = lobbies("Ben", join="Ann", connect=at(ann))
+    cid = lobbies("Cid", connect=at(ann))
     pump_until([ann, ben, cid], lambda: ben.sid is not None and join_button(cid, "Ann")
                is not None and not join_button(cid, "Ann").disabled)
     join_button(cid, "Ann").click()
@@ -467,7 +471,7 @@ def test_seat_states_from_the_host_are_shown_including_a_bot_playing_for_a_playe
     """The states the host reports for a seat, the fourth one ("bot": a bot plays it
     while its player is away) included, each shown beside the seat and in the log."""
     ann = lobbies("Ann", table=Rules(players=3), add_bots=["random"])
-    ben = lobbies("Ben", join="Ann")
+    ben = lobbies("Ben", join="Ann", connect=at(ann))
     pump_until([ann, ben], lambda: ben.sid is not None and "open" not in (
         ann.node.view(ann.sid).kinds))
     ann.start()
@@ -508,8 +512,9 @@ def test_a_lost_seat_is_played_by_the_hosts_bot_and_taken_back_with_a_line_on_ev
     and his own screen says what the bot did for him; his next move is his own."""
     ann = lobbies("Ann", table=Rules(players=3), grace=1, bot="random", seed=3,
                   auto_start=True)
-    ben = lobbies("Ben", join="Ann", bot="random", seed=4, journal_dir=tmp_path)
-    cid = lobbies("Cid", bot="random", seed=5)
+    ben = lobbies("Ben", join="Ann", bot="random", seed=4, journal_dir=tmp_path,
+                  connect=at(ann))
+    cid = lobbies("Cid", bot="random", seed=5, connect=at(ann))
     pump_until([ann, ben, cid], lambda: ben.sid is not None and join_button(cid, "Ann")
                is not None and not join_button(cid, "Ann").disabled)
     join_button(cid, "Ann").click()
@@ -540,7 +545,7 @@ def test_a_lost_seat_is_played_by_the_hosts_bot_and_taken_back_with_a_line_on_ev
         assert "Ben" in line
     assert all(e.action.startswith(f"{ben_seat} ") for e in host.log if e.forced == "bot")
     # Ben's kernel restarts: his new lobby offers the game back, and he takes his seat.
-    back = lobbies("Ben", bot="random", seed=6, journal_dir=tmp_path)
+    back = lobbies("Ben", bot="random", seed=6, journal_dir=tmp_path, connect=at(ann))
     (resume,) = back.resume_box.children
     resume.click()
     again = [ann, cid, back]
@@ -584,7 +589,7 @@ def test_play_again_at_three_seats_keeps_the_match_score(lobbies) -> None:
     rules = Rules(players=3, deck_size=24, match=True)
     ann = lobbies("Ann", table=rules, add_bots=["greedy"], bot="random", seed=6,
                   auto_start=True)
-    ben = lobbies("Ben", join="Ann", bot="random", seed=7)
+    ben = lobbies("Ben", join="Ann", bot="random", seed=7, connect=at(ann))
     both = [ann, ben]
     pump_until(both, lambda: all(lb.controller is not None for lb in both))
     pump_until(both, lambda: all(lb.backend.verdicts for lb in both), timeout=60)
