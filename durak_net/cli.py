@@ -319,9 +319,7 @@ class Peer:
         seats = [("(open)" if kind == "open" else f"{name} ({kind})" if kind == "bot"
                   else name) for name, kind in zip(view.names, view.kinds, strict=True)]
         if view.rules is not None and view.rules.teams:
-            names = [n if k != "open" else "" for n, k in zip(view.names, view.kinds,
-                                                              strict=True)]
-            seats = [f"{label} [{seat_team_note(view.rules, i, names)}]"
+            seats = [f"{label} [{seat_team_note(view.rules, i, view.seated)}]"
                      for i, label in enumerate(seats)]
         self.say("seats: " + ", ".join(f"{i}: {label}" for i, label in enumerate(seats)))
         if view.table_words:

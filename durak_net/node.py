@@ -112,6 +112,13 @@ class SessionView:
     #: away (what a player who comes back is told).
     played_for_us: int = 0
 
+    @property
+    def seated(self) -> tuple[str, ...]:
+        """Each seat's player's name, ``""`` for an open seat (as a table's
+        announcement lists them, and :mod:`durak_net.teams` reads them)."""
+        return tuple(n if k != "open" else "" for n, k in zip(self.names, self.kinds,
+                                                              strict=True))
+
 
 def parse_hostport(text: str) -> Addr:
     """``"10.0.0.5:40123"`` -> ``("10.0.0.5", 40123)``, with a clear error otherwise."""

@@ -53,7 +53,7 @@ from durak_net.crypto import new_pin
 from durak_net.journal import default_journal_dir
 from durak_net.node import LanNode
 from durak_net.session import SessionError
-from durak_net.teams import ANY_TEAM, team_choices
+from durak_net.teams import ANY_TEAM, seat_team_note, team_choices
 from durak_net.wire import DISCOVERY_PORT
 
 from .browser import IN_BROWSER, LAN_NEEDS_LOCAL_PYTHON
@@ -589,8 +589,10 @@ class LanLobby:
             self.outgoing.clear()
             self.incoming.clear()
             self.sas, self.sas_confirmed, self.pin_paired = event.sas, False, event.pin
+            team = seat_team_note(event.rules, event.seat, ()) if event.table else ""
             self.notice = html.escape(
-                f"Seated at {event.peer.name}'s table, seat {event.seat}." if event.table
+                f"Seated at {event.peer.name}'s table, seat {event.seat}"
+                + (f" ({team})." if team else ".") if event.table
                 else f"Playing {event.peer.name}: dealing…")
             self._peer_names[self.sid] = event.peer.name
         elif getattr(event, "sid", None) == self.sid and self.sid is not None:

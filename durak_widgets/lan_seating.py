@@ -165,9 +165,7 @@ class SeatingPanel:
         text = f"Seat {seat}: "
         team = ""
         if view.rules is not None and view.rules.teams:
-            seated = [n if k != "open" else "" for n, k in zip(view.names, view.kinds,
-                                                               strict=True)]
-            team = f" · {esc(seat_team_note(view.rules, seat, seated))}"
+            team = f" · {esc(seat_team_note(view.rules, seat, view.seated))}"
         if kind == "open":
             return text + "<i>open</i>" + team
         text += f"<b>{esc(name)}</b>"
