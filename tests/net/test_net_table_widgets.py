@@ -35,21 +35,10 @@ from durak_widgets.handoff import Handoff
 from durak_widgets.lan import LanLobby
 from durak_widgets.lan_table import LanBackend
 
+from .test_net_lan_widgets import pump_until
 from .test_net_udp import free_udp_port
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def pump_until(lobbies: list[LanLobby], condition: Callable[[], bool],
-               timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for lobby in lobbies:
-            lobby.handoff.pump()
-        if condition():
-            return
-        time.sleep(0.002)
-    raise AssertionError("condition not met in time")
 
 
 @pytest.fixture
@@ -110,6 +99,23 @@ def check_table(lobby: LanLobby) -> None:
         assert f'<span class="durak-count">{counts[seat]}</span>' in box, box
         assert backend.names[seat] in box
     check_roles(view, game, order)
+
+
+def three_at_a_table(lobbies, ann: dict[str, Any], ben: dict[str, Any],
+                     cid: dict[str, Any]) -> tuple[LanLobby, LanLobby, LanLobby]:
+    """Ann hosts a table of three (these options added) and starts it once Ben (who
+    asks by name) and Cid (who clicks Join) sit down; returns their lobbies, tables
+    open."""
+    host = lobbies("Ann", table=Rules(players=3), auto_start=True, **ann)
+    first = lobbies("Ben", join="Ann", connect=at(host), **ben)
+    second = lobbies("Cid", connect=at(host), **cid)
+    pump_until([host, first, second], lambda: first.sid is not None
+               and join_button(second, "Ann") is not None
+               and not join_button(second, "Ann").disabled)
+    join_button(second, "Ann").click()
+    everyone = [host, first, second]
+    pump_until(everyone, lambda: all(lb.controller is not None for lb in everyone))
+    return host, first, second
 
 
 @pytest.mark.parametrize("throw_in", ["all", "neighbours"])
@@ -445,14 +451,7 @@ def test_the_clock_counts_down_by_itself_on_a_real_tornado_loop() -> None:
 def test_a_lost_seat_is_shown_to_everyone_and_the_host_names_it(lobbies) -> None:
     """Ben's kernel dies (its lobby closes without a goodbye): 3 s later the host sees
     his seat's connection lost, and so does Cid, through the host's status."""
-    ann = lobbies("Ann", table=Rules(players=3), auto_start=True)
-    ben = lobbies("Ben", join="Ann", connect=at(ann))
-    cid = lobbies("Cid", connect=at(ann))
-    pump_until([ann, ben, cid], lambda: ben.sid is not None and join_button(cid, "Ann")
-               is not None and not join_button(cid, "Ann").disabled)
-    join_button(cid, "Ann").click()
-    everyone = [ann, ben, cid]
-    pump_until(everyone, lambda: all(lb.controller is not None for lb in everyone))
+    ann, ben, cid = three_at_a_table(lobbies, {}, {}, {})
     ben_seat = ben.backend.seat
     ben.close(leave=False)
     pump_until([ann, cid], lambda: all("connection lost" in box_of(lb, ben_seat)
@@ -510,16 +509,10 @@ def test_a_lost_seat_is_played_by_the_hosts_bot_and_taken_back_with_a_line_on_ev
     so beside his seat, and log the moves it plays for him as such.  Then Ben's
     notebook comes back from its journal: every screen says he plays his seat again,
     and his own screen says what the bot did for him; his next move is his own."""
-    ann = lobbies("Ann", table=Rules(players=3), grace=1, bot="random", seed=3,
-                  auto_start=True)
-    ben = lobbies("Ben", join="Ann", bot="random", seed=4, journal_dir=tmp_path,
-                  connect=at(ann))
-    cid = lobbies("Cid", bot="random", seed=5, connect=at(ann))
-    pump_until([ann, ben, cid], lambda: ben.sid is not None and join_button(cid, "Ann")
-               is not None and not join_button(cid, "Ann").disabled)
-    join_button(cid, "Ann").click()
+    ann, ben, cid = three_at_a_table(
+        lobbies, {"grace": 1, "bot": "random", "seed": 3},
+        {"bot": "random", "seed": 4, "journal_dir": tmp_path}, {"bot": "random", "seed": 5})
     everyone = [ann, ben, cid]
-    pump_until(everyone, lambda: all(lb.controller is not None for lb in everyone))
     ben_seat = ben.backend.seat
     pump_until(everyone, lambda: ann.controller.moves >= 3)
     ben.close(leave=False)
