@@ -390,7 +390,8 @@ class StillNode:
 
 
 def test_the_clock_counts_down_by_itself_on_a_real_tornado_loop() -> None:
-    """The kernel's loop is tornado's IOLoop on asyncio: on one here, the table's clock
+    """The kernel's loop is tornado's IOLoop on asyncio: on one here (on a thread of its
+    own, as a kernel's is, whatever loop this test's thread has), the table's clock
     redraws itself with no event from the network, one second less at each redraw, and
     arms no more timers once no clock runs.  Time is injected (each redraw is a second
     later, the deadline 50 ms past a whole second, so each timer waits 50 ms); every
@@ -404,48 +405,60 @@ def test_the_clock_counts_down_by_itself_on_a_real_tornado_loop() -> None:
                        kinds=("host", "player", "player"), table=1, clock=30,
                        deadlines=(start + 3.05, None, None), seat_states=("", "", ""),
                        duraks=(0, 0, 0), rules=rules)
-    io_loop = IOLoop()  # a loop of its own, not this thread's current one
-    try:
-        handoff = Handoff(mode="kernel", loop=io_loop)
+    backend = LanBackend(StillNode(view), 1, None, 0, clock=lambda: start + backend.ticks)
+
+    async def count_down() -> list[str]:
+        handoff = Handoff(mode="kernel", loop=IOLoop.current())
         assert handoff.timers
-        backend = LanBackend(StillNode(view), 1, None, 0, clock=lambda: start + backend.ticks)
         ticked: asyncio.Queue[int] = asyncio.Queue()
+        shown: asyncio.Queue[str] = asyncio.Queue()
         real_tick = backend.tick
 
         def tick() -> None:  # what the loop's timer runs
             real_tick()
             ticked.put_nowait(backend.ticks)
 
+        def redrawn(change: dict[str, Any]) -> None:
+            shown.put_nowait(change["new"])
+            if "⏱ 1 s" in change["new"]:
+                backend.deadlines = [None, None, None]  # the seat moves in its last second
+
         backend.tick = tick  # type: ignore[method-assign]
+        table = TableController(backend, handoff)  # on the loop's thread, as in a kernel
+        table.view.me.observe(redrawn, "value")
+        clocks: list[str] = []
+        for want in ("⏱ 3 s", "⏱ 2 s", "⏱ 1 s"):
+            while want not in (value := await asyncio.wait_for(shown.get(), 5)):
+                pass  # another redraw (the first shows 4 s)
+            clocks.append(value[value.index("⏱"):].split("<")[0])
+        # The timer armed by the last redraw fires once more, finds no clock running and
+        # arms no other.
+        while True:
+            await asyncio.wait_for(ticked.get(), 5)
+            if not backend._ticking and ticked.empty():
+                break
+        table.view.close()
+        return clocks
 
-        async def count_down() -> list[str]:
-            shown: asyncio.Queue[str] = asyncio.Queue()
+    outcome: dict[str, Any] = {}
 
-            def redrawn(change: dict[str, Any]) -> None:
-                shown.put_nowait(change["new"])
-                if "⏱ 1 s" in change["new"]:
-                    backend.deadlines = [None, None, None]  # the seat moves in its last second
+    def kernel_thread() -> None:
+        io_loop = IOLoop()
+        try:
+            outcome["clocks"] = io_loop.run_sync(count_down, timeout=20)
+        except BaseException as exc:  # handed to the test's thread below
+            outcome["error"] = exc
+        finally:
+            io_loop.close(all_fds=False)
 
-            table = TableController(backend, handoff)  # on the loop's thread, as in a kernel
-            table.view.me.observe(redrawn, "value")
-            clocks: list[str] = []
-            for want in ("⏱ 3 s", "⏱ 2 s", "⏱ 1 s"):
-                while want not in (value := await asyncio.wait_for(shown.get(), 5)):
-                    pass  # another redraw (the first shows 4 s)
-                clocks.append(value[value.index("⏱"):].split("<")[0])
-            # The timer armed by the last redraw fires once more, finds no clock running
-            # and arms no other.
-            while True:
-                await asyncio.wait_for(ticked.get(), 5)
-                if not backend._ticking and ticked.empty():
-                    break
-            table.view.close()
-            return clocks
-
-        assert io_loop.run_sync(count_down, timeout=20) == ["⏱ 3 s", "⏱ 2 s", "⏱ 1 s"]
-        assert backend.ticks == 3 and not backend._ticking
-    finally:
-        io_loop.close(all_fds=False)
+    thread = threading.Thread(target=kernel_thread, name="kernel loop")
+    thread.start()
+    thread.join(30)
+    assert not thread.is_alive(), "the loop did not finish"
+    if "error" in outcome:
+        raise outcome["error"]
+    assert outcome["clocks"] == ["⏱ 3 s", "⏱ 2 s", "⏱ 1 s"]
+    assert backend.ticks == 3 and not backend._ticking
 
 
 def test_a_lost_seat_is_shown_to_everyone_and_the_host_names_it(lobbies) -> None:
