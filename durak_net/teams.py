@@ -92,17 +92,6 @@ def seat_for_team(rules: Rules, free: Iterable[int], team: int) -> int | None:
     return seats[0] if seats else None
 
 
-def team_members(rules: Rules, team: int, names: Sequence[str]) -> str:
-    """Who sits in ``team``, in words ("Ann and an open seat").
-
-    >>> team_members(Rules(players=4, teams=True), 0, ["Ann", "", "", "Bo"])
-    'Ann and an open seat'
-    """
-    who = [names[s] if s < len(names) and names[s] else "an open seat"
-           for s in team_seats(rules, team)]
-    return " and ".join(who)
-
-
 def team_choices(rules: Rules, names: Sequence[str]) -> list[tuple[str, int]]:
     """What a joiner may ask for at a table (``names``: each seat's player, ``""``
     open), as (label, team): any seat, then each team that has an open seat.  Empty
