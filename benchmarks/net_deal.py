@@ -25,99 +25,51 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import queue
 import random
-import socket
 import statistics
-import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from net_pair import FATAL, REPO, percentile, play, run_pair
 
-from durak_core import Rules  # noqa: E402
-from durak_core.bots import RandomBot  # noqa: E402
-from durak_net import events as ev  # noqa: E402
-from durak_net.audit import audit  # noqa: E402
-from durak_net.botplay import BotDriver  # noqa: E402
-from durak_net.node import LanNode  # noqa: E402
+from durak_core import Rules
+from durak_core.bots import RandomBot
+from durak_net import events as ev
+from durak_net.audit import audit
+from durak_net.botplay import BotDriver
+from durak_net.node import LanNode
 
 
 def child(role: str, port: int, games: int, deck: int, seed: int) -> None:
     """One peer: play ``games`` games, then print its timings (JSON)."""
-    rules = Rules(deck_size=deck)
-    node = LanNode(role, port=port, rules=rules)
-    driver = BotDriver(RandomBot(seed))
+    node = LanNode(role, port=port, rules=Rules(deck_size=deck))
     times: dict[str, dict[int, float]] = {"agreed": {}, "dealt": {}, "over": {}, "audited": {}}
     fair: list[bool] = []
-    sid: int | None = None
-    deadline = time.monotonic() + 300
-    try:
-        while time.monotonic() < deadline and len(times["audited"]) < games:
-            if role == "seq" and sid is None and not node.lobby.pending_invites():
-                peer = node.find_peer("fol")
-                if peer is not None:
-                    node.invite(peer.node, rules)
-            try:
-                event = node.events.get(timeout=0.02)
-            except queue.Empty:
-                event = None
-            if isinstance(event, ev.InviteReceived):
-                times["agreed"][1] = time.monotonic()
-                node.accept(event.invite)
-            elif isinstance(event, ev.SessionAgreed):
-                sid = event.sid
-            elif isinstance(event, ev.GameStarted):
-                times["dealt"][event.game] = event.at
-            elif isinstance(event, ev.GameFinished):
-                times["over"][event.game] = event.at
-            elif isinstance(event, ev.GameAudited):
-                times["audited"][event.game] = event.at
-                fair.append(event.fair)
-                if len(times["audited"]) < games:
-                    times["agreed"][event.game + 1] = time.monotonic()
-                    node.start_next_game(event.sid, event.game + 1)
-            elif isinstance(event, ev.NextGameRequested):
-                pass  # we agree once our own audit is done (above)
-            elif isinstance(event, (ev.DesyncDetected, ev.ProtocolViolation, ev.GameStopped)):
-                raise SystemExit(f"{role}: {event}")
-            if sid is None or not node.events.empty():
-                continue
-            action = driver.choose(node.view(sid))
-            if action is not None:
-                try:
-                    node.act(sid, action)
-                except Exception:
-                    continue  # the state moved meanwhile; the next event retries
-    finally:
-        time.sleep(0.2)
-        node.close(leave=True)
+
+    def handle(event: Any) -> bool:
+        if isinstance(event, ev.InviteReceived):
+            times["agreed"][1] = time.monotonic()  # (accepted right after)
+        elif isinstance(event, ev.GameStarted):
+            times["dealt"][event.game] = event.at
+        elif isinstance(event, ev.GameFinished):
+            times["over"][event.game] = event.at
+        elif isinstance(event, ev.GameAudited):
+            times["audited"][event.game] = event.at
+            fair.append(event.fair)
+            if len(times["audited"]) < games:
+                times["agreed"][event.game + 1] = time.monotonic()
+                node.start_next_game(event.sid, event.game + 1)
+        # (NextGameRequested: we agree once our own audit is done, above.)
+        return len(times["audited"]) >= games
+
+    play(role, node, BotDriver(RandomBot(seed)), handle, poll=0.02,
+         fatal=(*FATAL, ev.GameStopped))
     print(json.dumps({"times": times, "fair": fair}))
 
 
 def measure(games: int, deck: int) -> dict[str, list[float]]:
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.bind(("0.0.0.0", 0))
-        port = s.getsockname()[1]
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    procs = {
-        role: subprocess.Popen(
-            [sys.executable, __file__, "--child", role, "--port", str(port), "--games",
-             str(games), "--decks", str(deck), "--seed", str(seed)],
-            stdout=subprocess.PIPE, text=True, env=env,
-        )
-        for role, seed in (("fol", 2), ("seq", 1))
-    }
-    data: dict[str, Any] = {}
-    for role, proc in procs.items():
-        out, _ = proc.communicate(timeout=600)
-        if proc.returncode:
-            raise SystemExit(f"{role} failed with status {proc.returncode}")
-        data[role] = json.loads(out.strip().splitlines()[-1])
+    data = run_pair(__file__, ["--games", str(games), "--decks", str(deck)])
     if not all(all(data[r]["fair"]) for r in data):
         raise SystemExit("an audit was not fair")
     t = {r: {k: {int(g): v for g, v in d.items()} for k, d in data[r]["times"].items()}
@@ -151,11 +103,6 @@ def audit_compute(deck: int, repeats: int) -> list[float]:
         out.append(time.perf_counter() - started)
         assert verdict.fair
     return out
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def main() -> None:

@@ -23,102 +23,47 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import queue
-import socket
 import statistics
-import subprocess
-import sys
-import time
-from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from net_pair import percentile, play, run_pair
 
-from durak_core.bots import RandomBot  # noqa: E402
-from durak_net import events as ev  # noqa: E402
-from durak_net.botplay import BotDriver  # noqa: E402
-from durak_net.node import LanNode  # noqa: E402
+from durak_core.bots import RandomBot
+from durak_net import events as ev
+from durak_net.botplay import BotDriver
+from durak_net.node import LanNode, SessionView
 
 
 def child(role: str, port: int, games: int, loss: float, think: float, seed: int) -> None:
     """One peer: play ``games`` games, then print what was applied when (JSON)."""
     node = LanNode(role, port=port, loss=loss, loss_seed=seed)
-    driver = BotDriver(RandomBot(seed))
     applied: list[tuple[int, int, float, bool, str]] = []
     proposed: list[tuple[int, str, float]] = []
     finished = 0
-    sid: int | None = None
-    deadline = time.monotonic() + 300
-    try:
-        while time.monotonic() < deadline:
-            if role == "seq" and sid is None and not node.lobby.pending_invites():
-                peer = node.find_peer("fol")
-                if peer is not None:
-                    node.invite(peer.node)
-            try:
-                event = node.events.get(timeout=0.05)
-            except queue.Empty:
-                event = None
-            if isinstance(event, ev.InviteReceived):
-                node.accept(event.invite)
-            elif isinstance(event, ev.SessionAgreed):
-                sid = event.sid
-            elif isinstance(event, ev.ActionApplied):
-                applied.append((event.game, event.index, event.at, event.by_me,
-                                str(event.action)))
-            elif isinstance(event, ev.GameFinished):
-                finished += 1
-                if finished >= games:
-                    break
-                node.start_next_game(event.sid)
-            elif isinstance(event, (ev.DesyncDetected, ev.ProtocolViolation)):
-                raise SystemExit(f"{role}: {event}")
-            if sid is None or not node.events.empty():
-                continue
-            view = node.view(sid)
-            action = driver.choose(view)
-            if action is not None and view is not None:
-                time.sleep(think)
-                started = time.monotonic()
-                try:
-                    node.act(sid, action)
-                except Exception:
-                    continue  # the state moved while thinking; the next event retries
-                if role == "fol":
-                    proposed.append((view.game_no, str(action), started))
-    finally:
-        # Let the last entries' acknowledgements out before leaving.
-        time.sleep(0.2)
-        node.close(leave=True)
+
+    def handle(event: Any) -> bool:
+        nonlocal finished
+        if isinstance(event, ev.ActionApplied):
+            applied.append((event.game, event.index, event.at, event.by_me,
+                            str(event.action)))
+        elif isinstance(event, ev.GameFinished):
+            finished += 1
+            if finished >= games:
+                return True
+            node.start_next_game(event.sid)
+        return False
+
+    def acted(view: SessionView, action: Any, started: float) -> None:
+        if role == "fol":
+            proposed.append((view.game_no, str(action), started))
+
+    play(role, node, BotDriver(RandomBot(seed)), handle, think=think, acted=acted)
     print(json.dumps({"applied": applied, "proposed": proposed, "finished": finished}))
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def measure(games: int, loss: float, think: float) -> dict[str, list[float]]:
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.bind(("0.0.0.0", 0))
-        port = s.getsockname()[1]
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    procs = {
-        role: subprocess.Popen(
-            [sys.executable, __file__, "--child", role, "--port", str(port), "--games",
-             str(games), "--loss", str(loss), "--think", str(think), "--seed", str(seed)],
-            stdout=subprocess.PIPE, text=True, env=env,
-        )
-        for role, seed in (("fol", 2), ("seq", 1))
-    }
-    data: dict[str, Any] = {}
-    for role, proc in procs.items():
-        out, _ = proc.communicate(timeout=600)
-        if proc.returncode:
-            raise SystemExit(f"{role} failed with status {proc.returncode}")
-        data[role] = json.loads(out.strip().splitlines()[-1])
+    data = run_pair(__file__, ["--games", str(games), "--loss", str(loss), "--think",
+                               str(think)])
     seq_at = {(g, i): at for g, i, at, _, _ in data["seq"]["applied"]}
     fol_at = {(g, i): (at, mine, text) for g, i, at, mine, text in data["fol"]["applied"]}
     one_way = [fol_at[k][0] - seq_at[k] for k in seq_at if k in fol_at]

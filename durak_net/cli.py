@@ -54,6 +54,7 @@ from . import events as ev
 from .botplay import BotDriver, build_bot
 from .crypto import normalise_pin
 from .node import LanNode, parse_hostport
+from .teams import ANY_TEAM, seat_team_note
 from .wire import DISCOVERY_PORT
 
 _LINE = object()  # tag of stdin lines in the event queue
@@ -317,6 +318,9 @@ class Peer:
             return
         seats = [("(open)" if kind == "open" else f"{name} ({kind})" if kind == "bot"
                   else name) for name, kind in zip(view.names, view.kinds, strict=True)]
+        if view.rules is not None and view.rules.teams:
+            seats = [f"{label} [{seat_team_note(view.rules, i, view.seated)}]"
+                     for i, label in enumerate(seats)]
         self.say("seats: " + ", ".join(f"{i}: {label}" for i, label in enumerate(seats)))
         if view.table_words:
             self.say(f"table words: {view.table_words} (every screen at the table must "
@@ -355,8 +359,16 @@ class Peer:
         elif not peer.open_seats:
             self.say(f"{peer.label}'s table has no free seat")
         else:
-            self.join_sent = self.node.join(peer.node, team=self.args.team)
-            self.say(f"asking {peer.label} for a seat")
+            try:
+                self.join_sent = self.node.join(peer.node, team=self.args.team)
+            except ValueError as exc:  # a team the table does not have
+                self.say(f"not joining {peer.label}: {exc}")
+                self.args.join = None
+                if not self.interactive:
+                    self.status, self.done = 1, True
+                return
+            self.say(f"asking {peer.label} for a seat"
+                     + (f" in team {self.args.team}" if self.args.team != ANY_TEAM else ""))
 
     def maybe_invite(self) -> None:
         name = self.args.invite
@@ -447,8 +459,9 @@ class Peer:
                 return
             self.active = event.table or event.sid
             if event.table:
+                team = seat_team_note(event.rules, event.seat, ())
                 self.say(f"seated at {event.peer.label}'s table {event.table:x}, seat "
-                         f"{event.seat}")
+                         f"{event.seat}" + (f" ({team})" if team else ""))
             else:
                 self.say(f"playing {event.peer.label}, session {event.sid:x}, "
                          f"{'you invited' if event.inviter else 'you were invited'}")
@@ -464,8 +477,13 @@ class Peer:
             names = self.names()
             who = names[event.seat] if event.seat < len(names) else f"seat {event.seat}"
             text = {"lost": "lost its connection; the game waits",
-                    "back": "is back", "left": "left"}.get(event.state, event.state)
-            self.say(f"{who} {text}" + (f" ({event.detail})" if event.detail else ""))
+                    "back": "is back", "left": "left",
+                    "bot": "is played by a bot in the host's kernel until they are back",
+                    }.get(event.state, event.state)
+            if event.state == "timeout":  # ours: we must lead, and our time is up
+                self.say("your move clock ran out: your cheapest card is led for you")
+            else:
+                self.say(f"{who} {text}" + (f" ({event.detail})" if event.detail else ""))
         elif isinstance(event, ev.GameStarted):
             self.say(f"game {event.game} {'resumed' if event.resumed else 'dealt'}; "
                      f"you are seat {event.seat} · hidden hands · verified")

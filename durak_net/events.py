@@ -299,8 +299,10 @@ class TableChanged:
 
 @dataclass(frozen=True)
 class SeatStatus:
-    """The host says another seat's connection is ``"lost"`` or ``"back"``, or that its
-    player ``"left"``."""
+    """The host says another seat's connection is ``"lost"`` or ``"back"``, that its
+    player ``"left"`` (``detail``: why), or that a bot of the host's plays it while its
+    player is away (``"bot"``); or, to a seat, that its move clock ran out while it had
+    to lead (``"timeout"``)."""
 
     sid: int
     seat: int

@@ -45,6 +45,7 @@ from .journal import Journal, read_journal, resumable
 from .lobby import BROADCAST, Lobby, LobbyConfig
 from .seats import LOCAL, LocalSeat, open_bot_seat, restore_bot_seat, seat_view
 from .session import JOURNAL_VERSION, Role, Session, SessionConfig, SessionError
+from .teams import ANY_TEAM, check_team, seat_for_team
 from .transport import Sender, broadcast_targets, open_discovery_socket, open_game_socket
 from .wire import (
     DISCOVERY_PORT,
@@ -105,6 +106,18 @@ class SessionView:
     seat_states: tuple[str, ...] = ()
     #: Per seat: how many of this table's finished games it lost (the match score).
     duraks: tuple[int, ...] = ()
+    #: The table's rules (its teams, for the seating before a game exists).
+    rules: Rules | None = None
+    #: Moves of our seat in the current game that the host's bot played while we were
+    #: away (what a player who comes back is told).
+    played_for_us: int = 0
+
+    @property
+    def seated(self) -> tuple[str, ...]:
+        """Each seat's player's name, ``""`` for an open seat (as a table's
+        announcement lists them, and :mod:`durak_net.teams` reads them)."""
+        return tuple(n if k != "open" else "" for n, k in zip(self.names, self.kinds,
+                                                              strict=True))
 
 
 def parse_hostport(text: str) -> Addr:
@@ -289,6 +302,9 @@ class LanNode:
             deadlines=tuple(session.deadlines.get(s) for s in range(session.rules.players)),
             seat_states=tuple(session.seat_state.get(s, "") for s in range(session.rules.players)),
             duraks=tuple(session.duraks[s] for s in range(session.rules.players)),
+            rules=session.rules,
+            played_for_us=sum(1 for e in session.log if e.forced == "bot"
+                              and e.action.startswith(f"{session.seat} ")),
         )
 
     def game(self, sid: int) -> Game | None:
@@ -390,16 +406,27 @@ class LanNode:
         self._after_command()
         return table
 
-    def join(self, peer: int | str, team: int = -1) -> int:
+    def join(self, peer: int | str, team: int = ANY_TEAM) -> int:
         """Ask the peer (node id, name or ``HOST:PORT``) for a seat at the table it
         hosts; returns the table id.  The host's offer is accepted by itself:
         :class:`~durak_net.events.SessionAgreed` follows with our seat, or
-        :class:`~durak_net.events.InviteClosed` with the reason there is none."""
+        :class:`~durak_net.events.InviteClosed` with the reason there is none.
+
+        team: at a table of teams, the team to sit in (the host gives its lowest free
+        seat: :func:`~durak_net.teams.seat_for_team`); a team the announced rules do not
+        have is refused here (``ValueError`` saying which teams there are)."""
         with self._lock:
             info = self._peer_info(peer)
             if info.table is None:
                 raise ValueError(f"{info.name} hosts no table")
             table = int(info.table["table"])
+            if team != ANY_TEAM:
+                try:
+                    rules = Rules.from_dict(dict(info.rules))
+                except (TypeError, ValueError):
+                    raise ValueError(f"{info.name}'s table plays rules this version does "
+                                     "not know") from None
+                check_team(rules, team)
             self.lobby.join(info.node, table, time.monotonic(), team)
         self._after_command()
         return table
@@ -619,14 +646,13 @@ class LanNode:
             self.lobby.refuse_join(event.peer.node, event.table, now, "the game has started")
             return
         offers = self._offers.setdefault(event.table, {})
-        free = [s for s in table.free_seats() if s not in offers]
-        if event.team >= 0 and table.rules.teams:
-            free = [s for s in free if table.rules.team_of(s) == event.team] or []
-        if not free:
+        seat = seat_for_team(table.rules, (s for s in table.free_seats() if s not in offers),
+                             event.team)
+        if seat is None:
+            wished = event.team != ANY_TEAM and table.rules.teams
             self.lobby.refuse_join(event.peer.node, event.table, now,
-                                   "no free seat" + (" in that team" if event.team >= 0 else ""))
+                                   "no free seat" + (" in that team" if wished else ""))
             return
-        seat = free[0]
         offers[seat] = self.lobby.invite(event.peer.node, now, table.rules, table=event.table,
                                          seat=seat)
 

@@ -862,7 +862,9 @@ class Session:
             self.seat_state[frame.seat] = frame.state
         elif frame.state == "back":
             self.seat_state.pop(frame.seat, None)
-        self._emit(ev.SeatStatus(self.sid, frame.seat, frame.state, frame.detail, now))
+        # A "bot" status carries the game number (for the share below), not words.
+        detail = "" if frame.state == "bot" else frame.detail
+        self._emit(ev.SeatStatus(self.sid, frame.seat, frame.state, detail, now))
         if frame.state == "bot" and frame.seat != self.seat and frame.detail == str(
                 self.game_no) and self.in_game:
             self._publish_share(frame.seat, now)  # open its hand, as every seat does

@@ -6,6 +6,7 @@ In a notebook cell::
     lan(name="Alice")                     # players seen on the LAN, Invite, Accept / Decline
     lan(name="Alice", connect="10.0.0.5:40123")   # where broadcasts do not reach
     lan(name="Alice", table=Rules(players=4), clock=30)   # host a table of four
+    lan(name="Bob", join="Alice", team=0)   # sit at Alice's table of teams, her partner
 
 The lobby lists the players it hears (each with Invite and Invite with a PIN), the
 tables they host (with Join) and incoming invitations (Accept / Decline).  Once one is
@@ -52,6 +53,7 @@ from durak_net.crypto import new_pin
 from durak_net.journal import default_journal_dir
 from durak_net.node import LanNode
 from durak_net.session import SessionError
+from durak_net.teams import ANY_TEAM, seat_team_note, team_choices
 from durak_net.wire import DISCOVERY_PORT
 
 from .browser import IN_BROWSER, LAN_NEEDS_LOCAL_PYTHON
@@ -95,6 +97,7 @@ class LanLobby:
         add_bots: Sequence[str] = (),
         auto_start: bool = False,
         join: str | None = None,
+        team: int = ANY_TEAM,
     ) -> None:
         self.handoff = handoff if handoff is not None else Handoff()
         self._entropy = os.urandom
@@ -127,6 +130,8 @@ class LanLobby:
         #: The table we asked to join (its id), until a seat or a refusal comes back.
         self.joining: int | None = None
         self.join_name = join
+        #: The team ``join`` asks for at a table of teams (ANY_TEAM: any seat).
+        self.join_team = team
         #: Host: each joined seat's player and the pairing words of its link with us.
         self.seat_words: dict[int, tuple[str, str]] = {}
         self._build()
@@ -201,7 +206,7 @@ class LanLobby:
         self.root.add_class("durak-lan")
         self._peer_rows: dict[
             int, tuple[widgets.HBox, widgets.HTML, widgets.Button, widgets.Button,
-                       widgets.Button]
+                       widgets.Button, widgets.Dropdown]
         ] = {}
 
     @property
@@ -241,11 +246,17 @@ class LanLobby:
                 with_pin.add_class("durak-lan-invite-pin")
                 with_pin.on_click(
                     lambda _b, n=node_id: self._post_call(lambda: self.invite(n, pin=True)))
+                # At a table of teams: which team to sit in (options set below).
+                team = widgets.Dropdown(options=[("any team", ANY_TEAM)], value=ANY_TEAM,
+                                        description="Sit in", layout=widgets.Layout(
+                                            width="auto", display="none"))
+                team.add_class("durak-lan-team-choice")
                 join = widgets.Button(description="Join", button_style="success")
                 join.add_class("durak-lan-join")
-                join.on_click(lambda _b, n=node_id: self._post_call(lambda: self.join(n)))
-                row = (widgets.HBox([label, button, with_pin, join]), label, button, with_pin,
-                       join)
+                join.on_click(lambda _b, n=node_id, t=team: self._post_call(
+                    lambda: self.join(n, team=int(t.value))))
+                row = (widgets.HBox([label, button, with_pin, team, join]), label, button,
+                       with_pin, join, team)
                 self._peer_rows[node_id] = row
             hosts = peer.table is not None
             if hosts:
@@ -272,6 +283,7 @@ class LanLobby:
             for button in row[2:4]:
                 button.layout.display = "none" if hosts else None
             row[4].layout.display = None if hosts else "none"
+            self._render_team_choice(row[5], peer)
         self.peer_box.children = tuple(r[0] for r in self._peer_rows.values())
         rows = []
         for invite, received in self.incoming.items():
@@ -313,6 +325,21 @@ class LanLobby:
         self.leave_button.layout.display = None if playing else "none"
         self.leave_button.description = ("Leave the table" if self.is_table
                                          else "Leave the game")
+
+    @staticmethod
+    def _render_team_choice(choice: widgets.Dropdown, peer: ev.PeerInfo) -> None:
+        """Beside Join at a table of teams: any team, or a team with an open seat (its
+        players named), as :func:`~durak_net.teams.team_choices` says."""
+        options: list[tuple[str, int]] = []
+        if peer.table is not None:
+            with contextlib.suppress(TypeError, ValueError):  # rules we do not know
+                rules = Rules.from_dict(dict(peer.rules))
+                options = team_choices(rules, [str(n) for n in peer.table["seats"]])
+        choice.layout.display = None if options else "none"
+        if options and tuple(choice.options) != tuple(options):
+            keep = choice.value if choice.value in (t for _, t in options) else ANY_TEAM
+            choice.options = options
+            choice.value = keep
 
     def _render_table(self) -> None:
         """At a table of more seats: the seating until play starts, and the table words
@@ -406,18 +433,22 @@ class LanLobby:
         self.incoming.pop(invite, None)
         self._pin_inputs.pop(invite, None)
 
-    def join(self, peer: int | str) -> int:
+    def join(self, peer: int | str, team: int = ANY_TEAM) -> int:
         """Ask a peer (node id or name) for a seat at the table it hosts; returns the
-        table id.  The seat, or the reason there is none, comes back by itself."""
+        table id.  The seat, or the reason there is none, comes back by itself.
+
+        team: at a table of teams, the team to sit in (the host gives its free seat,
+        opposite the partner); ``ValueError`` for a team the table does not have."""
         if self.sid is not None:
             raise ValueError("you are at a table already: leave it first")
         if self.joining is not None:
             raise ValueError("already asking for a seat")
-        table = self.node.join(peer)
+        table = self.node.join(peer, team=team)
         self.joining = table
         info = next((p for p in self.peers.values() if peer in (p.node, p.name)), None)
         who = info.name if info is not None else str(peer)
-        self.notice = html.escape(f"Asking {who} for a seat…")
+        self.notice = html.escape(f"Asking {who} for a seat"
+                                  + (f" in team {team}" if team != ANY_TEAM else "") + "…")
         return table
 
     def add_bot(self, spec: str = "greedy", seat: int | None = None) -> int:
@@ -518,7 +549,11 @@ class LanLobby:
             if (self.join_name and event.peer.name == self.join_name and self.sid is None
                     and self.joining is None and event.peer.open_seats
                     and not event.peer.incompatible):
-                self.join(event.peer.node)
+                try:
+                    self.join(event.peer.node, team=self.join_team)
+                except ValueError as exc:  # a team the table does not have
+                    self.join_name = None
+                    self.notice = html.escape(f"Not joining {event.peer.name}: {exc}")
         elif isinstance(event, ev.PeerGone):
             self.peers.pop(event.peer.node, None)
         elif isinstance(event, ev.InviteReceived):
@@ -554,8 +589,10 @@ class LanLobby:
             self.outgoing.clear()
             self.incoming.clear()
             self.sas, self.sas_confirmed, self.pin_paired = event.sas, False, event.pin
+            team = seat_team_note(event.rules, event.seat, ()) if event.table else ""
             self.notice = html.escape(
-                f"Seated at {event.peer.name}'s table, seat {event.seat}." if event.table
+                f"Seated at {event.peer.name}'s table, seat {event.seat}"
+                + (f" ({team})." if team else ".") if event.table
                 else f"Playing {event.peer.name}: dealing…")
             self._peer_names[self.sid] = event.peer.name
         elif getattr(event, "sid", None) == self.sid and self.sid is not None:
@@ -610,6 +647,11 @@ class LanLobby:
                 where = "your kernel" if self.hosting else f"{self.backend.host_name}'s kernel"
                 parts.append(f"A bot in {where} plays for {', '.join(away)} until they are "
                              "back.")
+            back = isinstance(event, ev.PeerBack) or (
+                isinstance(event, ev.SeatStatus) and event.state == "back")
+            names = self.backend.names
+            if not parts and back and 0 <= event.seat < len(names):
+                parts.append(f"{names[event.seat]} is back.")
             self.notice = html.escape(" ".join(parts))
         elif isinstance(event, ev.PeerLost):
             self.notice = f"Connection to {peer} lost, waiting…"
@@ -693,6 +735,7 @@ def lan(
     add_bots: Sequence[str] = (),
     auto_start: bool = False,
     join: str | None = None,
+    team: int = ANY_TEAM,
 ) -> LanLobby:
     """Open the LAN lobby in a notebook cell (it displays as the lobby, then the table).
 
@@ -722,6 +765,9 @@ def lan(
         at once; they run in this kernel.
     auto_start: with ``table``, deal as soon as every seat is taken (demos and tests).
     join: ask the first player seen hosting a table under this name for a seat.
+    team: with ``join``, at a table of teams (``Rules(teams=True)``), the team to sit in
+        (0, 1, or 2 at six seats; partners sit opposite): what ``durak-lan --team`` asks
+        for.  Without it, the lowest free seat.  The lobby's Join offers the same choice.
 
     Re-running the cell closes the previous lobby of the same name.  In a browser
     (JupyterLite) it raises RuntimeError: a web page has no UDP sockets.
@@ -739,6 +785,10 @@ def lan(
     if table is None and (add_bots or auto_start or clock):
         raise ValueError("add_bots, auto_start and clock are for a table you host: "
                          "lan(table=Rules(players=N), ...)")
+    if team != ANY_TEAM and join is None:
+        raise ValueError("team is for joining a table of teams: lan(join=NAME, team=K)")
+    if isinstance(team, bool) or not isinstance(team, int) or not ANY_TEAM <= team <= 2:
+        raise ValueError(f"team is 0, 1 or 2 (or {ANY_TEAM}: any seat), not {team!r}")
     if table is not None and (invite or join or auto_accept):
         raise ValueError("a host does not invite, join or accept: its table is announced "
                          "and players join it")
@@ -763,6 +813,6 @@ def lan(
     lobby = LanLobby(name, connect=connect, rules=rules, port=port, bot=bot, seed=seed,
                      auto_accept=auto_accept, invite=invite, pin=pin, journal_dir=folder,
                      loss=loss, handoff=handoff, table=table, clock=clock, grace=grace,
-                     add_bots=add_bots, auto_start=auto_start, join=join)
+                     add_bots=add_bots, auto_start=auto_start, join=join, team=team)
     _OPEN[lobby.node.name] = lobby
     return lobby

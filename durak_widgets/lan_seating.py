@@ -22,6 +22,7 @@ import ipywidgets as widgets
 from durak_core import Rules
 from durak_net import events as ev
 from durak_net.node import SessionView
+from durak_net.teams import seat_team_note
 
 #: The bots a host may seat at a free seat (built into durak_core).
 BOT_CHOICES = ("greedy", "random", "ismcts")
@@ -126,8 +127,10 @@ class SeatingPanel:
         n = len(view.names)
         taken = sum(1 for k in view.kinds if k != "open")
         whose = "Your" if hosting else esc(host_name) + "'s"
+        teams = view.rules is not None and view.rules.teams
         self.title.value = (f"<b>{whose} table</b> · "
                             f"{taken} of {n} seats taken"
+                            + (" · in teams, partners opposite" if teams else "")
                             + (f" · {view.clock} s a move" if view.clock else ""))
         for seat, (row, label, choice, add) in enumerate(self.rows):
             if seat >= n:
@@ -160,8 +163,11 @@ class SeatingPanel:
         kind = view.kinds[seat]
         name = view.names[seat]
         text = f"Seat {seat}: "
+        team = ""
+        if view.rules is not None and view.rules.teams:
+            team = f" · {esc(seat_team_note(view.rules, seat, view.seated))}"
         if kind == "open":
-            return text + "<i>open</i>"
+            return text + "<i>open</i>" + team
         text += f"<b>{esc(name)}</b>"
         notes: list[str] = []
         if seat == view.seat:
@@ -176,6 +182,7 @@ class SeatingPanel:
             notes.append({"lost": "connection lost"}.get(state, state))
         if notes:
             text += f" ({', '.join(notes)})"
+        text += team
         paired = pairings.get(seat)
         if paired is not None and paired[1]:
             text += (f" · pairing words <b>{esc(paired[1])}</b> ({esc(paired[0])}'s screen "

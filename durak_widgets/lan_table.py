@@ -33,9 +33,21 @@ from .handoff import Handoff
 
 #: How a move its seat did not choose is marked in the log, by ActionApplied.forced.
 FORCED_WORDS = {"timeout": "timed out", "bot": "played by a bot for the absent player"}
+#: The same, for a move of our own seat (we are back, and see what was done for us).
+FORCED_FOR_US = {"timeout": "timed out", "bot": "played for you by a bot while you were away"}
 #: How a seat's state (SessionView.seat_states, SeatStatus) is shown beside it.
 STATE_WORDS = {"lost": "connection lost", "left": "left", "bot": "a bot plays for them",
                "back": "back"}
+
+
+def back_words(name: str, from_bot: bool) -> str:
+    """The line for a seat whose player is back (from a bot of the host's: say so).
+
+    >>> back_words("Ben", True)
+    'Ben is back and plays their seat again: the bot stops.'
+    """
+    return (f"{name} is back and plays their seat again: the bot stops." if from_bot
+            else f"{name} is back.")
 
 
 class LanBackend:
@@ -72,6 +84,8 @@ class LanBackend:
         self._refused: dict[str, str] = {}
         #: Seats whose link this seat has lost (a seated player's only link: the host's).
         self.lost_seats: set[int] = set()
+        #: Seats a bot of the host's plays (told by SeatStatus "bot"), until they are back.
+        self._stood_in: set[int] = set()
         self.closed = False
         #: Per seat: "" or "lost", "left", "bot", "back" (see STATE_WORDS).
         self.seat_states: list[str] = [""] * self._players
@@ -254,13 +268,15 @@ class LanBackend:
 
     # ------------------------------------------------------------ network events
 
-    def resync(self) -> None:
-        """Copy the session's current view (at start, after a gap, after resuming)."""
+    def resync(self) -> SessionView | None:
+        """Copy the session's current view (at start, after a gap, after resuming);
+        returns it."""
         view = self._read_view()
         if view is not None and view.game is not None:
             self._game = view.game
             self._game_no = view.game_no
             self._refused = dict(view.refused)
+        return view
 
     def _name(self, seat: int) -> str:
         return self._names[seat] if 0 <= seat < len(self._names) else f"seat {seat}"
@@ -270,11 +286,17 @@ class LanBackend:
         updates: list[Update] = []
         peer = self.peer
         if isinstance(event, ev.GameStarted):
-            self.resync()
+            view = self.resync()
             self._awaiting = False
             self._history = []
             updates.append(f"— game {event.game} {'resumed' if event.resumed else 'dealt'} "
                            "(hidden hands) —")
+            played = view.played_for_us if view is not None and event.resumed else 0
+            if played:
+                where = "your kernel" if self.seat == 0 else f"{self.host_name}'s kernel"
+                updates.append(f"While you were away a bot in {where} played {played} "
+                               f"move{'s' if played != 1 else ''} for you; the seat is "
+                               "yours again.")
             if event.shown is not None and not event.resumed:
                 seat, card = event.shown
                 who = "You show" if seat == self.seat else f"{self._names[seat]} shows"
@@ -295,7 +317,8 @@ class LanBackend:
                 self._read_view()
                 self._history.extend(event.events)
                 if event.forced and event.events:
-                    why = FORCED_WORDS.get(event.forced, event.forced)
+                    words = FORCED_FOR_US if player == self.seat else FORCED_WORDS
+                    why = words.get(event.forced, event.forced)
                     updates.append(Forced(event.events[0], why))
                     updates.extend(event.events[1:])
                 else:
@@ -343,12 +366,14 @@ class LanBackend:
                 updates.append(f"Connection to {self._name(seat)} lost: the table waits…")
         elif isinstance(event, ev.PeerBack):
             seat = event.seat if event.seat >= 0 else 1 - self.seat
+            was_bot = seat in self._stood_in
+            self._stood_in.discard(seat)
             self.lost_seats.discard(seat)
             self._read_view()
             if 0 <= seat < self._players:
                 self.seat_states[seat] = "back"
             name = peer if self._players == 2 else self._name(seat)
-            updates.append(f"{name} is back.")
+            updates.append(back_words(name, was_bot))
         elif isinstance(event, ev.SeatStatus):
             updates.extend(self._seat_status(event))
         elif isinstance(event, ev.DesyncDetected):
@@ -372,17 +397,23 @@ class LanBackend:
     def _seat_status(self, event: ev.SeatStatus) -> list[Update]:
         """The host's word on a seat: lost, back, left, a bot plays it, or (to us) that
         our move clock ran out while we had to lead."""
+        seated = 0 <= event.seat < self._players
+        was_bot = event.seat in self._stood_in
+        if event.state == "bot":
+            self._stood_in.add(event.seat)
+        elif event.state in ("back", "left"):
+            self._stood_in.discard(event.seat)
         self._read_view()
         name = self._name(event.seat)
         detail = f" ({event.detail})" if event.detail else ""
         if event.state == "timeout":
             return ["Your move clock ran out: your cheapest card is led for you."]
-        if 0 <= event.seat < self._players and event.state in STATE_WORDS:
+        if seated and event.state in STATE_WORDS:
             self.seat_states[event.seat] = event.state
         if event.state == "lost":
             return [f"Connection to {name} lost: the table waits…"]
         if event.state == "back":
-            return [f"{name} is back."]
+            return [back_words(name, was_bot)]
         if event.state == "left":
             return [f"{name} left the table{detail}."]
         if event.state == "bot":

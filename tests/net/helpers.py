@@ -38,7 +38,8 @@ BAD_EVENTS = (ev.DesyncDetected, ev.ProtocolViolation, ev.GameStopped)
 
 @dataclass
 class Side:
-    """One peer of a simulated game: its session, bot and everything it reported."""
+    """One peer of a simulated game (a side of a pair, a seat of a table): its session,
+    bot and everything it reported."""
 
     session: Session
     driver: BotDriver | None
@@ -46,12 +47,39 @@ class Side:
     journal: list[dict[str, Any]] = field(default_factory=list)
     finished: list[ev.GameFinished] = field(default_factory=list)
     audited: list[ev.GameAudited] = field(default_factory=list)
-    #: What the bot last looked at; it is only asked again when this changes.
-    seen: tuple[int, int, int, bool] = (-1, -1, -1, False)
+    #: What the bot last looked at; it is only asked again when this changes (``()``
+    #: after the session is swapped for a restored one).
+    seen: tuple[Any, ...] = ()
 
     def bad(self) -> list[Any]:
         unfair = [e for e in self.events if isinstance(e, ev.GameAudited) and not e.fair]
         return [e for e in self.events if isinstance(e, BAD_EVENTS)] + unfair
+
+    def collect(self) -> list[Any]:
+        """Keep the session's new journal records and events; returns the new events."""
+        self.journal += self.session.journal_records()
+        new = self.session.events()
+        for event in new:
+            self.events.append(event)
+            if isinstance(event, ev.GameFinished):
+                self.finished.append(event)
+            elif isinstance(event, ev.GameAudited):
+                self.audited.append(event)
+        return new
+
+    def bot_moves(self, now: float) -> None:
+        """Let the bot make every move it has, if the session changed since it looked."""
+        session = self.session
+        state = (session.game_no, len(session.log), len(session.pending),
+                 session.waiting_for_cards)
+        if self.driver is None or state == self.seen:
+            return
+        self.seen = state
+        for _ in range(200):
+            action = self.driver.choose(session)
+            if action is None:
+                break
+            session.act(action, now)
 
 
 @dataclass
@@ -116,26 +144,10 @@ def make_pair(
 def drive(pair: Pair, now: float) -> None:
     """After every simulated step: collect events, start rematches, let the bots move."""
     for side in pair.sides:
-        session = side.session
-        side.journal += session.journal_records()
-        for event in session.events():
-            side.events.append(event)
-            if isinstance(event, ev.GameFinished):
-                side.finished.append(event)
-                if len(side.finished) < pair.games_wanted:
-                    session.start_next_game(now)
-            elif isinstance(event, ev.GameAudited):
-                side.audited.append(event)
-        state = (session.game_no, len(session.log), len(session.pending),
-                 session.waiting_for_cards)
-        if side.driver is None or state == side.seen:
-            continue
-        side.seen = state
-        for _ in range(200):
-            action = side.driver.choose(session)
-            if action is None:
-                break
-            session.act(action, now)
+        for event in side.collect():
+            if isinstance(event, ev.GameFinished) and len(side.finished) < pair.games_wanted:
+                side.session.start_next_game(now)
+        side.bot_moves(now)
 
 
 def replace_session(

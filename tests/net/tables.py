@@ -20,28 +20,11 @@ from durak_net.seats import seat_view
 from durak_net.session import Role, Session, SessionConfig
 from durak_net.simlink import SimNet
 
-from .helpers import FAST
-
-BAD = (ev.DesyncDetected, ev.ProtocolViolation, ev.GameStopped)
+from .helpers import FAST, Side
 
 
 def seat_addr(seat: int) -> tuple[str, int]:
     return (f"10.77.1.{seat + 1}", 41000 + seat)
-
-
-@dataclass
-class Seat:
-    session: Session
-    driver: BotDriver | None
-    events: list[Any] = field(default_factory=list)
-    journal: list[dict[str, Any]] = field(default_factory=list)
-    finished: list[ev.GameFinished] = field(default_factory=list)
-    audited: list[ev.GameAudited] = field(default_factory=list)
-    seen: tuple[Any, ...] = ()
-
-    def bad(self) -> list[Any]:
-        unfair = [e for e in self.events if isinstance(e, ev.GameAudited) and not e.fair]
-        return [e for e in self.events if isinstance(e, BAD)] + unfair
 
 
 @dataclass
@@ -76,7 +59,7 @@ class StandInView:
 @dataclass
 class Table:
     net: SimNet
-    seats: list[Seat]
+    seats: list[Side]
     games_wanted: int = 1
     #: Bots the host runs for lost seats (as LanNode does), by seat.
     stand_ins: dict[int, BotDriver] = field(default_factory=dict)
@@ -105,14 +88,14 @@ def make_table(seed: int, rules: Rules, *, loss: float = 0.0, duplicate: float =
     table_id = rng.getrandbits(64) or 1
     host = Session.host_table(table_id, rules, 0.0, name="Host", entropy=rng.randbytes,
                               config=config, clock=clock, grace=grace)
-    seats = [Seat(host, BotDriver(RandomBot(seed * 10)) if bots and 0 not in idle else None)]
+    seats = [Side(host, BotDriver(RandomBot(seed * 10)) if bots and 0 not in idle else None)]
     for s in range(1, n):
         sid, key = rng.getrandbits(64) or 1, rng.randbytes(32)
         member = Session(sid, Role.FOLLOWER, key, rules, seat_addr(0), 0.0, entropy=rng.randbytes,
                          config=config, name=f"P{s}", peer_name="Host", table=table_id, seat=s)
         host.seat_player(sid, key, seat_addr(s), s, f"P{s}", 0.0)
         net.add(seat_addr(s), member)
-        seats.append(Seat(member, BotDriver(RandomBot(seed * 10 + s))
+        seats.append(Side(member, BotDriver(RandomBot(seed * 10 + s))
                           if bots and s not in idle else None))
     net.add(seat_addr(0), host)
     table = Table(net, seats, games)
@@ -138,24 +121,9 @@ def drive(table: Table, now: float) -> None:
             host.play_for(lost, action, now)
     for seat in table.seats:
         session = seat.session
-        seat.journal += session.journal_records()
-        for event in session.events():
-            seat.events.append(event)
-            if isinstance(event, ev.GameFinished):
-                seat.finished.append(event)
-            elif isinstance(event, ev.GameAudited):
-                seat.audited.append(event)
-                if (len(seat.finished) < table.games_wanted and not session.in_game
-                        and not session.closing):
-                    session.start_next_game(now, event.game + 1)
-        state = (session.game_no, len(session.log), len(session.pending),
-                 session.waiting_for_cards)
-        if seat.driver is None or state == seat.seen or seat.session is not (
-                table.net.endpoints.get(seat_addr(session.seat))):
-            continue
-        seat.seen = state
-        for _ in range(200):
-            action = seat.driver.choose(session)
-            if action is None:
-                break
-            session.act(action, now)
+        for event in seat.collect():
+            if (isinstance(event, ev.GameAudited) and len(seat.finished) < table.games_wanted
+                    and not session.in_game and not session.closing):
+                session.start_next_game(now, event.game + 1)
+        if session is table.net.endpoints.get(seat_addr(session.seat)):  # not vanished
+            seat.bot_moves(now)

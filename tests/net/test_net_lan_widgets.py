@@ -21,7 +21,9 @@ from durak_widgets.lan import LanLobby
 from .test_net_udp import free_udp_port
 
 
-def pump_until(lobbies: list[LanLobby], condition: Callable[[], bool], timeout: float = 20.0):
+def pump_until(lobbies: list[LanLobby], condition: Callable[[], bool],
+               timeout: float = 30.0) -> None:
+    """Pump every lobby's hand-off (as each kernel's loop would) until ``condition``."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for lobby in lobbies:

@@ -8,34 +8,38 @@ click is a widget ``click()``.  Waiting is for what the test expects to see.
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import dataclasses
 import html
+import os
+import re
+import subprocess
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from tornado.ioloop import IOLoop
+from widgets.seat_oracle import box_of as seat_box
+from widgets.seat_oracle import check_roles, role_of
 
 from durak_core import Game, Rules
 from durak_net import events as ev
+from durak_net.node import SessionView
 from durak_widgets import lan
+from durak_widgets.controller import TableController, describe
 from durak_widgets.handoff import Handoff
 from durak_widgets.lan import LanLobby
 from durak_widgets.lan_table import LanBackend
 
+from .test_net_lan_widgets import pump_until
 from .test_net_udp import free_udp_port
 
-
-def pump_until(lobbies: list[LanLobby], condition: Callable[[], bool],
-               timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for lobby in lobbies:
-            lobby.handoff.pump()
-        if condition():
-            return
-        time.sleep(0.002)
-    raise AssertionError("condition not met in time")
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -55,6 +59,13 @@ def lobbies() -> Iterator[Callable[..., LanLobby]]:
         lobby.close()
 
 
+def at(host: LanLobby) -> str:
+    """The host's game port as ``connect=`` takes it: a lobby that announces itself
+    there hears the host's table at once, without waiting for its next broadcast (the
+    tests of the lobby's list by broadcast do not use it)."""
+    return f"127.0.0.1:{host.node.game_port}"
+
+
 def join_button(lobby: LanLobby, host: str):
     for row in lobby._peer_rows.values():
         if f"<b>{host}</b>" in row[1].value:
@@ -67,54 +78,45 @@ def text(widget) -> str:
 
 
 def box_of(lobby: LanLobby, seat: int) -> str:
-    assert lobby.controller is not None
-    for box in lobby.controller.view.opponent_boxes:
-        if f"durak-seat-{seat}" in box._dom_classes:
-            return html.unescape(box.value)
-    raise AssertionError(f"{lobby.node.name}: no box for seat {seat}")
-
-
-def role_of(box: str) -> str:
-    tag = '<span class="durak-role">'
-    start = box.find(tag)
-    return "" if start < 0 else box[start + len(tag):box.index("</span>", start)]
+    assert lobby.controller is not None, lobby.node.name
+    return seat_box(lobby.controller.view, seat)
 
 
 def check_table(lobby: LanLobby) -> None:
     """The table as this seat shows it agrees with its seat's view of the game: the
-    opponents in seat order from our left, each with its card count and role, and the
-    throw-in rights under the rules' throw-in rule."""
+    opponents in seat order from our left, each with its card count, and the role and
+    throw-in right the rules give it (the same oracle as the local tables')."""
     backend = lobby.backend
     assert backend is not None and lobby.controller is not None
     game: Game = backend.game
     me, n = backend.seat, game.players
+    view = lobby.controller.view
     order = [int(next(c for c in b._dom_classes if c.startswith("durak-seat-"))[11:])
-             for b in lobby.controller.view.opponent_boxes]
+             for b in view.opponent_boxes]
     assert order == [(me + k) % n for k in range(1, n)]  # from our left, clockwise
-    throwers = set(game.throwers())
     counts = [h["count"] for h in game.observation(me)["hands"]]
     for seat in order:
         box = box_of(lobby, seat)
         assert f'<span class="durak-count">{counts[seat]}</span>' in box, box
         assert backend.names[seat] in box
-        active = seat in game.active_players
-        if game.is_over:
-            want = "durak" if seat in game.losers else "" if active else "out"
-        elif not active:
-            want = "out"
-        elif seat == game.defender:
-            want = "takes" if game.taking else "defends"
-        elif seat == game.attacker:
-            want = "attacks"
-        elif seat in game.passed:
-            want = "passed"
-        elif game.table and seat in throwers:
-            want = "throws in"
-        else:
-            want = ""
-        assert role_of(box) == want, (lobby.node.name, seat, box)
-        barred = not game.is_over and active and seat != game.defender and seat not in throwers
-        assert ("may not throw in" in box) == barred
+    check_roles(view, game, order)
+
+
+def three_at_a_table(lobbies, ann: dict[str, Any], ben: dict[str, Any],
+                     cid: dict[str, Any]) -> tuple[LanLobby, LanLobby, LanLobby]:
+    """Ann hosts a table of three (these options added) and starts it once Ben (who
+    asks by name) and Cid (who clicks Join) sit down; returns their lobbies, tables
+    open."""
+    host = lobbies("Ann", table=Rules(players=3), auto_start=True, **ann)
+    first = lobbies("Ben", join="Ann", connect=at(host), **ben)
+    second = lobbies("Cid", connect=at(host), **cid)
+    pump_until([host, first, second], lambda: first.sid is not None
+               and join_button(second, "Ann") is not None
+               and not join_button(second, "Ann").disabled)
+    join_button(second, "Ann").click()
+    everyone = [host, first, second]
+    pump_until(everyone, lambda: all(lb.controller is not None for lb in everyone))
+    return host, first, second
 
 
 @pytest.mark.parametrize("throw_in", ["all", "neighbours"])
@@ -211,6 +213,78 @@ def test_seats_fill_by_clicking_add_bot_and_a_full_table_refuses_a_joiner(lobbie
     assert ben.sid is None and ben.joining is None
 
 
+def team_choice(lobby: LanLobby, host: str):
+    """The team choice beside Join in ``lobby``'s row of ``host``'s table."""
+    return next(row[5] for row in lobby._peer_rows.values() if f"<b>{host}</b>" in row[1].value)
+
+
+def test_joiners_choose_a_team_and_sit_opposite_their_partner_from_a_notebook_or_a_terminal(
+    lobbies,
+) -> None:
+    """A table of six in teams: the host's seating names each seat's team and partner;
+    Join offers the teams with a free seat; a notebook that picks a team and a terminal
+    that asks with ``--team`` both get the seat the host's one rule gives (the free seat
+    of that team, opposite the partner), and a full team is refused with the reason."""
+    ann = lobbies("Ann", table=Rules(players=6, teams=True), add_bots=["random"])
+    assert "in teams, partners opposite" in text(ann.seating.title)
+    rows = [text(r[1]) for r in ann.seating.rows[:6]]
+    assert rows[0] == "Seat 0: <b>Ann</b> (you, host) · team 0, partner of seat 3 (open)"
+    assert rows[1].endswith("(bot, runs in your kernel) · team 1, partner of seat 4 (open)")
+    assert rows[3] == "Seat 3: <i>open</i> · team 0, Ann's partner"
+    assert rows[4] == "Seat 4: <i>open</i> · team 1, random bot's partner"
+    assert rows[5] == "Seat 5: <i>open</i> · team 2, partner of seat 2 (open)"
+    # Ben's lobby: Join with the team choice, each team with a free seat and who is in it.
+    ben = lobbies("Ben", connect=at(ann))
+    pump_until([ann, ben], lambda: join_button(ben, "Ann") is not None)
+    choice = team_choice(ben, "Ann")
+    assert choice.layout.display is None
+    assert list(choice.options) == [("any team", -1), ("team 0, with Ann", 0),
+                                    ("team 1, with random bot", 1),
+                                    ("team 2, both seats open", 2)]
+    # A terminal asks for team 1 (durak-lan --team 1) while Ben picks team 0.
+    dan = subprocess.Popen(
+        [sys.executable, "-m", "durak_net", "--name", "Dan", "--port", str(ann.node.port),
+         "--connect", at(ann), "--join", "Ann", "--team", "1", "--bot", "random",
+         "--timeout", "30"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
+        env=dict(os.environ, PYTHONPATH=str(REPO)))
+    said: list[str] = []
+    reader = threading.Thread(target=lambda: said.extend(iter(dan.stdout.readline, "")),
+                              daemon=True)
+    reader.start()
+    try:
+        choice.value = 0
+        join_button(ben, "Ann").click()
+        pump_until([ann, ben], lambda: ben.sid is not None
+                   and "Ben" in text(ann.seating.rows[3][1])
+                   and "Ben" in text(ben.seating.rows[0][1]))
+        assert text(ann.seating.rows[3][1]).startswith(
+            "Seat 3: <b>Ben</b> · team 0, Ann's partner")
+        assert text(ann.seating.rows[0][1]).endswith("· team 0, Ben's partner")
+        assert text(ben.seating.rows[3][1]) == "Seat 3: <b>Ben</b> (you) · team 0, Ann's partner"
+        # Team 0 is full: a notebook asking for it is refused with the reason.
+        cid = lobbies("Cid", join="Ann", team=0, connect=at(ann))
+        pump_until([ann, cid], lambda: "no free seat in that team" in text(cid.status))
+        assert cid.sid is None and cid.joining is None
+        # The terminal sits opposite the bot, as the notebook's choice of team 1 would.
+        pump_until([ann, cid], lambda: "Dan" in text(ann.seating.rows[4][1])
+                   and any("seated at" in line for line in said))
+        assert text(ann.seating.rows[4][1]).startswith(
+            "Seat 4: <b>Dan</b> · team 1, random bot's partner")
+        assert ann.node.view(ann.sid).kinds == ("host", "bot", "open", "player", "player",
+                                                "open")
+        # Cid's lobby now offers the one team with free seats.
+        pump_until([ann, cid], lambda: [t for _, t in team_choice(cid, "Ann").options]
+                   == [-1, 2])
+    finally:
+        dan.terminate()
+        dan.wait(timeout=10)
+        reader.join(timeout=10)
+    out = "".join(said)
+    assert "for a seat in team 1" in out, out
+    assert "seat 4 (team 1, partner of seat 1)" in out, out
+
+
 def test_bad_table_arguments_are_refused_with_the_reason() -> None:
     with pytest.raises(TypeError, match=r"table takes durak_core\.Rules"):
         lan("Dan", table=4, journal_dir=None)  # type: ignore[arg-type]
@@ -224,6 +298,10 @@ def test_bad_table_arguments_are_refused_with_the_reason() -> None:
         lan("Dan", clock=30, journal_dir=None)
     with pytest.raises(ValueError, match="0 to 3600"):
         lan("Dan", table=Rules(players=3), clock=-1, journal_dir=None)
+    with pytest.raises(ValueError, match=r"for joining a table of teams: lan\(join=NAME"):
+        lan("Dan", team=1, journal_dir=None)
+    with pytest.raises(ValueError, match="team is 0, 1 or 2"):
+        lan("Dan", join="Ann", team=3, journal_dir=None)
 
 
 def test_the_move_clock_counts_down_and_a_timed_out_move_is_shown_everywhere(lobbies) -> None:
@@ -231,7 +309,7 @@ def test_the_move_clock_counts_down_and_a_timed_out_move_is_shown_everywhere(lob
     safe default (take, pass, or his cheapest card) and every screen logs "timed out"."""
     ann = lobbies("Ann", table=Rules(players=3, deck_size=24), clock=1, add_bots=["random"],
                   bot="random", seed=1, auto_start=True)
-    ben = lobbies("Ben", join="Ann")  # seat 2: the host's bot took seat 1
+    ben = lobbies("Ben", join="Ann", connect=at(ann))  # seat 2: the host's bot took seat 1
     pump_until([ann, ben], lambda: ann.controller is not None and ben.controller is not None)
     assert "move clock 1 s" in ann.controller.view.table_line.value
     # The clock display: each seat's time left, from the session's deadlines.
@@ -298,17 +376,96 @@ def test_the_clock_redraws_itself_on_the_kernels_loop_while_it_runs(lobbies) -> 
     assert backend.ticks == 1 and not loop.timers
 
 
+class StillNode:
+    """A node whose table never moves: its session's view is the one given (a real game
+    dealt, seat 0's move clock running).  Only what a LanBackend reads of a node."""
+
+    def __init__(self, view: SessionView) -> None:
+        self.session_view = view
+
+    def view(self, sid: int) -> SessionView:
+        return self.session_view
+
+    def leave(self, sid: int, reason: str = "") -> None:
+        pass
+
+
+def test_the_clock_counts_down_by_itself_on_a_real_tornado_loop() -> None:
+    """The kernel's loop is tornado's IOLoop on asyncio: on one here (on a thread of its
+    own, as a kernel's is, whatever loop this test's thread has), the table's clock
+    redraws itself with no event from the network, one second less at each redraw, and
+    arms no more timers once no clock runs.  Time is injected (each redraw is a second
+    later, the deadline 50 ms past a whole second, so each timer waits 50 ms); every
+    step waits for the redraw itself (the widget's value changing), bounded by a
+    timeout, and nothing sleeps."""
+    rules = Rules(players=3)
+    start = 1000.0
+    dealt = Game.from_observation(Game.new(rules, seed=1).observation(0))  # seat 0's view
+    view = SessionView(sid=1, seat=0, peer_name="", game_no=1, game=dealt, in_game=True,
+                       pending={}, lost=False, closed=False, names=("Ann", "Ben", "Cid"),
+                       kinds=("host", "player", "player"), table=1, clock=30,
+                       deadlines=(start + 3.05, None, None), seat_states=("", "", ""),
+                       duraks=(0, 0, 0), rules=rules)
+    backend = LanBackend(StillNode(view), 1, None, 0, clock=lambda: start + backend.ticks)
+
+    async def count_down() -> list[str]:
+        handoff = Handoff(mode="kernel", loop=IOLoop.current())
+        assert handoff.timers
+        ticked: asyncio.Queue[int] = asyncio.Queue()
+        shown: asyncio.Queue[str] = asyncio.Queue()
+        real_tick = backend.tick
+
+        def tick() -> None:  # what the loop's timer runs
+            real_tick()
+            ticked.put_nowait(backend.ticks)
+
+        def redrawn(change: dict[str, Any]) -> None:
+            shown.put_nowait(change["new"])
+            if "⏱ 1 s" in change["new"]:
+                backend.deadlines = [None, None, None]  # the seat moves in its last second
+
+        backend.tick = tick  # type: ignore[method-assign]
+        table = TableController(backend, handoff)  # on the loop's thread, as in a kernel
+        table.view.me.observe(redrawn, "value")
+        clocks: list[str] = []
+        for want in ("⏱ 3 s", "⏱ 2 s", "⏱ 1 s"):
+            while want not in (value := await asyncio.wait_for(shown.get(), 5)):
+                pass  # another redraw (the first shows 4 s)
+            clocks.append(value[value.index("⏱"):].split("<")[0])
+        # The timer armed by the last redraw fires once more, finds no clock running and
+        # arms no other.
+        while True:
+            await asyncio.wait_for(ticked.get(), 5)
+            if not backend._ticking and ticked.empty():
+                break
+        table.view.close()
+        return clocks
+
+    outcome: dict[str, Any] = {}
+
+    def kernel_thread() -> None:
+        io_loop = IOLoop()
+        try:
+            outcome["clocks"] = io_loop.run_sync(count_down, timeout=20)
+        except BaseException as exc:  # handed to the test's thread below
+            outcome["error"] = exc
+        finally:
+            io_loop.close(all_fds=False)
+
+    thread = threading.Thread(target=kernel_thread, name="kernel loop")
+    thread.start()
+    thread.join(30)
+    assert not thread.is_alive(), "the loop did not finish"
+    if "error" in outcome:
+        raise outcome["error"]
+    assert outcome["clocks"] == ["⏱ 3 s", "⏱ 2 s", "⏱ 1 s"]
+    assert backend.ticks == 3 and not backend._ticking
+
+
 def test_a_lost_seat_is_shown_to_everyone_and_the_host_names_it(lobbies) -> None:
     """Ben's kernel dies (its lobby closes without a goodbye): 3 s later the host sees
     his seat's connection lost, and so does Cid, through the host's status."""
-    ann = lobbies("Ann", table=Rules(players=3), auto_start=True)
-    ben = lobbies("Ben", join="Ann")
-    cid = lobbies("Cid")
-    pump_until([ann, ben, cid], lambda: ben.sid is not None and join_button(cid, "Ann")
-               is not None and not join_button(cid, "Ann").disabled)
-    join_button(cid, "Ann").click()
-    everyone = [ann, ben, cid]
-    pump_until(everyone, lambda: all(lb.controller is not None for lb in everyone))
+    ann, ben, cid = three_at_a_table(lobbies, {}, {}, {})
     ben_seat = ben.backend.seat
     ben.close(leave=False)
     pump_until([ann, cid], lambda: all("connection lost" in box_of(lb, ben_seat)
@@ -327,7 +484,7 @@ def test_seat_states_from_the_host_are_shown_including_a_bot_playing_for_a_playe
     """The states the host reports for a seat, the fourth one ("bot": a bot plays it
     while its player is away) included, each shown beside the seat and in the log."""
     ann = lobbies("Ann", table=Rules(players=3), add_bots=["random"])
-    ben = lobbies("Ben", join="Ann")
+    ben = lobbies("Ben", join="Ann", connect=at(ann))
     pump_until([ann, ben], lambda: ben.sid is not None and "open" not in (
         ann.node.view(ann.sid).kinds))
     ann.start()
@@ -358,40 +515,98 @@ def test_seat_states_from_the_host_are_shown_including_a_bot_playing_for_a_playe
         assert line in ben.controller.view.log.value
 
 
-def test_a_seat_lost_for_the_grace_period_is_played_by_the_hosts_bot_on_every_screen(
-    lobbies,
+def log_lines(monkeypatch: pytest.MonkeyPatch) -> dict[int, list[str]]:
+    """Every line each table's log is given, by id of its controller: the log widget
+    shows the last eight, and a burst of moves can push a line out before a test looks."""
+    lines: dict[int, list[str]] = collections.defaultdict(list)
+    refresh = TableController._refresh_from_backend
+
+    def recording(self: TableController) -> None:
+        with self._incoming_lock:
+            incoming = list(self._incoming)
+        lines[id(self)] += [describe(u, self.names, self._you()) for u in incoming]
+        refresh(self)
+
+    monkeypatch.setattr(TableController, "_refresh_from_backend", recording)
+    return lines
+
+
+def test_a_lost_seat_is_played_by_the_hosts_bot_and_taken_back_with_a_line_on_every_screen(
+    lobbies, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The real hand-over: Ben's kernel dies mid-game at a table of three with a grace
     period of 1 s.  The host's stand-in bot takes his seat; Ann's and Cid's tables say
-    so beside his seat, and log the moves it plays for him as such."""
-    ann = lobbies("Ann", table=Rules(players=3), grace=1, bot="random", seed=3,
-                  auto_start=True)
-    ben = lobbies("Ben", join="Ann", bot="random", seed=4)
-    cid = lobbies("Cid", bot="random", seed=5)
-    pump_until([ann, ben, cid], lambda: ben.sid is not None and join_button(cid, "Ann")
-               is not None and not join_button(cid, "Ann").disabled)
-    join_button(cid, "Ann").click()
+    so beside his seat, and log the moves it plays for him as such.  Then Ben's
+    notebook comes back from its journal: every screen says he plays his seat again,
+    and his own screen says what the bot did for him; his next move is his own."""
+    lines = log_lines(monkeypatch)
+
+    def said(lobby: LanLobby) -> str:
+        assert lobby.controller is not None
+        return "\n".join(lines[id(lobby.controller)])
+
+    ann, ben, cid = three_at_a_table(
+        lobbies, {"grace": 1, "bot": "random", "seed": 3},
+        {"bot": "random", "seed": 4, "journal_dir": tmp_path}, {"bot": "random", "seed": 5})
     everyone = [ann, ben, cid]
-    pump_until(everyone, lambda: all(lb.controller is not None for lb in everyone))
     ben_seat = ben.backend.seat
     pump_until(everyone, lambda: ann.controller.moves >= 3)
     ben.close(leave=False)
     others = [ann, cid]
-    pump_until(others, lambda: all("a bot plays for them" in box_of(lb, ben_seat)
+    host = ann.node.sessions[ann.sid]
+    pump_until(others, lambda: any(e.forced == "bot" for e in host.log), timeout=20)
+    # Ann's and Cid's bots pause (they move only when their notebooks are pumped), so
+    # the game waits for them and is still on when Ben comes back.
+    paused = {lb: lb.backend.bot for lb in others}
+    for lobby in others:
+        lobby.backend.bot = None
+    pump_until(others, lambda: all("played by a bot for the absent player" in said(lb)
+                                   and "a bot plays for them" in box_of(lb, ben_seat)
                                    for lb in others), timeout=20)
-    pump_until(others, lambda: all("played by a bot for the absent player"
-                                   in lb.controller.view.log.value for lb in others),
-               timeout=20)
     for lobby in others:
         assert lobby.backend.seat_states[ben_seat] == "bot"
         where = "your kernel" if lobby is ann else "Ann's kernel"
         assert f"A bot in {where} plays for Ben until they are back." in text(lobby.status)
-        line = next(li for li in lobby.controller.view.log.value.split("<li>")
-                    if "played by a bot" in li)
-        assert "Ben" in line
+        log = said(lobby).splitlines()
+        assert "A bot plays for Ben while they are away." in log, log  # (no stray detail)
+        line = next(li for li in log if "played by a bot" in li)
+        assert line.startswith("Ben ")
+    assert all(e.action.startswith(f"{ben_seat} ") for e in host.log if e.forced == "bot")
+    # Ben's kernel restarts: his new lobby offers the game back, and he takes his seat.
+    back = lobbies("Ben", bot="random", seed=6, journal_dir=tmp_path, connect=at(ann))
+    (resume,) = back.resume_box.children
+    resume.click()
+    again = [ann, cid, back]
+    pump_until(again, lambda: back.controller is not None and ben_seat not in host.bots
+               and all("the bot stops" in said(lb) for lb in others))
+    for lobby in others:
+        assert "Ben is back and plays their seat again: the bot stops." in said(lobby)
+        assert text(lobby.status) == "Ben is back."
+        assert "a bot plays for them" not in box_of(lobby, ben_seat)
+    # Ben's screen accounts for every move the bot made for him: those his restored
+    # session already held when his table opened in one line, any that came after one
+    # by one, each marked.
+    played = sum(1 for e in host.log if e.forced == "bot")  # (the stand-in has stopped)
+
+    def told() -> int:
+        log = said(back)
+        summary = re.search(r"While you were away a bot in Ann's kernel played (\d+) moves? "
+                            r"for you; the seat is yours again\.", log)
+        return (int(summary.group(1)) if summary else 0) + log.count(
+            " — played for you by a bot while you were away")
+
+    pump_until(again, lambda: told() == played)
+    # The others' bots go on; Ben's next move is his own (not marked as the bot's).
+    for lobby, bot in paused.items():
+        lobby.backend.bot = bot
+        lobby.handoff.post(lobby.backend._schedule_bot)
+    last_bot = max(i for i, e in enumerate(host.log) if e.forced == "bot")
+    pump_until(again, lambda: any(e.action.startswith(f"{ben_seat} ") and not e.forced
+                                  for e in host.log[last_bot + 1:]) or host.game.is_over,
+               timeout=20)
+    assert not any(e.forced == "bot" for e in host.log[last_bot + 1:])
+    for lobby in again:
         assert not lobby.node.handler_errors
-    bot_moves = [e for e in ann.node.sessions[ann.sid].log if e.forced == "bot"]
-    assert bot_moves and all(e.action.startswith(f"{ben_seat} ") for e in bot_moves)
 
 
 def test_play_again_at_three_seats_keeps_the_match_score(lobbies) -> None:
@@ -401,7 +616,7 @@ def test_play_again_at_three_seats_keeps_the_match_score(lobbies) -> None:
     rules = Rules(players=3, deck_size=24, match=True)
     ann = lobbies("Ann", table=rules, add_bots=["greedy"], bot="random", seed=6,
                   auto_start=True)
-    ben = lobbies("Ben", join="Ann", bot="random", seed=7)
+    ben = lobbies("Ben", join="Ann", bot="random", seed=7, connect=at(ann))
     both = [ann, ben]
     pump_until(both, lambda: all(lb.controller is not None for lb in both))
     pump_until(both, lambda: all(lb.backend.verdicts for lb in both), timeout=60)

@@ -332,6 +332,8 @@ def test_players_who_ask_for_a_team_sit_opposite_their_partner() -> None:
         for guest in guests:
             assert _wait(lambda g=guest: (p := g.find_peer("Host")) is not None
                          and p.table is not None)
+        with pytest.raises(ValueError, match="has teams 0 and 1, not 2"):
+            guests[0].join("Host", team=2)  # refused before asking: the rules are announced
         guests[0].join("Host", team=1)
         assert _wait(lambda: host.view(table).names[1] == "Ann")
         guests[1].join("Host", team=1)

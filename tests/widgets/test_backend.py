@@ -7,13 +7,14 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from widget_driver import game_of
-from widget_helpers import ScriptedBot, deal, sync_table
 
 from durak_core import Action, Attack, Card, Game, IllegalAction, Pass, Rules, Take
 from durak_core.bots import Bot, RandomBot
 from durak_widgets import Handoff, LocalBackend, TableBackend, TableController, play, waiting_on
 from durak_widgets.play import default_bot
+
+from .widget_driver import game_of
+from .widget_helpers import ScriptedBot, deal, sync_table
 
 
 def sync_play(**kwargs: Any) -> TableController:

@@ -6,12 +6,12 @@ import html
 import threading
 import time
 
-from widget_driver import classes, game_of
-from widget_helpers import GatedBot, ScriptedBot, deal, sync_table
-
 from durak_core import Attack, Card, Rules
 from durak_core.bots import Bot
 from durak_widgets import Handoff, TableController
+
+from .widget_driver import classes, game_of
+from .widget_helpers import GatedBot, ScriptedBot, deal, sync_table
 
 RULES = Rules()
 # Seat 0 holds the lowest trump (6♣) and leads; it also has two sevens to throw in.

@@ -17,13 +17,14 @@ import threading
 from typing import Any
 
 import pytest
-from widget_driver import game_of
-from widget_helpers import ScriptedBot, deal, sync_table
 
 import durak_widgets
 from durak_core import Attack, Card, Rules
 from durak_widgets import Handoff, TableController, browser
 from durak_widgets import backend as backend_module
+
+from .widget_driver import game_of
+from .widget_helpers import ScriptedBot, deal, sync_table
 
 RULES = Rules()
 HANDS = [["6♣", "7♠", "7♥", "Q♦", "A♠", "8♥"], ["8♣", "9♥", "10♥", "J♥", "9♠", "10♠"]]

@@ -9,13 +9,14 @@ import threading
 from typing import Any
 
 import pytest
-from widget_driver import classes, click_one_move, game_of, play_to_the_end, shown
-from widget_helpers import GatedBot, deal, sync_table
 
 from durak_core import Drew, Rules, parse_action
 from durak_core.bots import GreedyBot
 from durak_core.bots import coach as coach_module
 from durak_widgets import Handoff, TableController
+
+from .widget_driver import classes, click_one_move, game_of, play_to_the_end, shown
+from .widget_helpers import GatedBot, deal, sync_table
 
 RULES = Rules()
 # Seat 0 holds the lowest trump (6♣) and leads.

@@ -7,7 +7,13 @@ import random
 
 import ipywidgets as widgets
 import pytest
-from widget_driver import (
+
+from durak_core import Card, Defend, Rules, Transfer, new_deck
+from durak_widgets import Handoff, TableController, play
+from durak_widgets.controller import card_face
+from durak_widgets.view import HAND_SLOTS, SeatModel, TableModel, TableView
+
+from .widget_driver import (
     check_table_matches_game,
     classes,
     click_one_move,
@@ -15,12 +21,7 @@ from widget_driver import (
     play_to_the_end,
     shown,
 )
-from widget_helpers import ScriptedBot, deal, sync_table
-
-from durak_core import Card, Defend, Rules, Transfer, new_deck
-from durak_widgets import Handoff, TableController, play
-from durak_widgets.controller import card_face
-from durak_widgets.view import HAND_SLOTS, SeatModel, TableModel, TableView
+from .widget_helpers import ScriptedBot, deal, sync_table
 
 
 def hand_button(table: TableController, text: str) -> widgets.Button:

@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from widget_driver import click_one_move, game_of, play_to_the_end, shown
 
 from durak_core import Game, Rules
 from durak_core.bots import RandomBot
@@ -19,49 +18,23 @@ from durak_widgets.backend import Changed, Forced, SeatNote
 from durak_widgets.controller import describe
 from durak_widgets.view import SeatModel, TableView, _seat_html
 
+from .seat_oracle import box_of as seat_box
+from .seat_oracle import check_roles, role_of
+from .widget_driver import click_one_move, game_of, play_to_the_end, shown
+
 
 def box_of(table: TableController, seat: int) -> str:
     """The opponent box of ``seat`` (its HTML, unescaped)."""
-    for box in table.view.opponent_boxes:
-        if f"durak-seat-{seat}" in box._dom_classes:
-            return html.unescape(box.value)
-    raise AssertionError(f"no box for seat {seat}")
-
-
-def role_of(text: str) -> str:
-    start = text.find('<span class="durak-role">')
-    if start < 0:
-        return ""
-    return text[start + len('<span class="durak-role">'):text.index("</span>", start)]
+    return seat_box(table.view, seat)
 
 
 def check_seats(table: TableController) -> None:
-    """Every opponent's role and throw-in right agree with the engine's game."""
+    """Every opponent's role and throw-in right agree with the engine's game, and the
+    line above them states the throw-in rule in force."""
     game: Game = game_of(table)
-    throwers = set(game.throwers())
+    check_roles(table.view, game, range(1, game.players))
     line = html.unescape(table.view.table_line.value)
     names = table.backend.names
-    for seat in range(1, game.players):
-        text = box_of(table, seat)
-        active = seat in game.active_players
-        if game.is_over:
-            expected = "durak" if seat in game.losers else "" if active else "out"
-        elif not active:
-            expected = "out"
-        elif seat == game.defender:
-            expected = "takes" if game.taking else "defends"
-        elif seat == game.attacker:
-            expected = "attacks"
-        elif seat in game.passed:
-            expected = "passed"
-        elif game.table and seat in throwers:
-            expected = "throws in"
-        else:
-            expected = ""
-        assert role_of(text) == expected, (seat, text)
-        barred = (not game.is_over and active and seat != game.defender
-                  and seat not in throwers)
-        assert ("may not throw in" in text) == barred, (seat, text)
     if game.is_over:
         assert "Throw-in" not in line
     elif game.rules.throw_in == "neighbours":
