@@ -122,7 +122,7 @@ def _grow(bot: IsmctsBot, rounds: int = 12):
     """Run paired rounds by hand on one position and return the root of the tree."""
     import random
 
-    from durak_core.bots.ismcts import _Node
+    from durak_core.bots.ismcts import _Lazy, _Node
 
     game = Game.new(Rules(), seed=9)
     seat = game.attacker
@@ -133,7 +133,7 @@ def _grow(bot: IsmctsBot, rounds: int = 12):
     for _ in range(rounds):
         deal = view.determinize(rng)
         for action in legal:
-            bot._iterate(root, deal.copy(), seat, legal, action, random.Random(1))
+            bot._iterate(root, deal.copy(), seat, legal, action, _Lazy(1))
     return root
 
 
