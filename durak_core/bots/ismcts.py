@@ -165,6 +165,10 @@ class IsmctsBot(Bot):
     replies: with ``model=1``, the opponents' first this many decisions below the
         root action are searched all the same (their replies to it), the greedy
         policy playing them only deeper down; 0: none.
+    halving: 1: the paired root by sequential halving (the budget in phases, the
+        worse half of the root actions dropped after each, so the close
+        contenders get the most deals; the final choice is among the last two);
+        0: every root action on every deal.
     solver: 0: never; 1: play the endgame exactly (an empty talon, two seats
         left: :mod:`durak_core.endgame`); 2: also solve the endgames that the
         determinized searches reach when the talon holds at most ``near``
@@ -208,6 +212,7 @@ class IsmctsBot(Bot):
         depth: int = 0,
         model: int = 1,
         replies: int = 0,
+        halving: int = 0,
         solver: int = 1,
         near: int = 0,
         solver_nodes: int = 2000,
@@ -240,6 +245,9 @@ class IsmctsBot(Bot):
             raise ValueError(f"depth must be 0 (no limit) or a positive number, not {depth!r}")
         self.depth = depth
         self.model = bool(model)
+        if halving not in (0, 1):
+            raise ValueError(f"halving must be 0 or 1, not {halving!r}")
+        self.halving = bool(halving)
         if not isinstance(replies, int) or replies < 0:
             raise ValueError(f"replies must be a number of decisions (0 or more), not {replies!r}")
         self.replies = replies
@@ -276,6 +284,7 @@ class IsmctsBot(Bot):
         self._options: dict[str, Any] = {
             "c": c, "epsilon": epsilon, "greedy_first": greedy_first, "paired": paired,
             "width": width, "depth": depth, "model": model, "replies": replies,
+            "halving": halving,
             "solver": solver, "near": near, "solver_nodes": solver_nodes,
             "endgame_ms": endgame_ms, "endgame_nodes": endgame_nodes, "infer": infer,
             "compiled": compiled, "cpu": cpu,
@@ -291,6 +300,7 @@ class IsmctsBot(Bot):
         self._inference: Inference | None = None
         self._endgame: EndgameSolver | None = None
         self._solve_in_search = False
+        self._halve = False
 
     def start(self, seat: int, rules: Rules) -> None:
         super().start(seat, rules)
@@ -317,6 +327,7 @@ class IsmctsBot(Bot):
             legal = shortlist(
                 legal, int(view.trump_suit), view.talon_size, view.table, self.width
             )
+        self._halve = self.halving
         root = self._search(view, seat, legal, deadline, observation)
         return max(legal, key=lambda a: self._preference(root, a))
 
@@ -348,6 +359,7 @@ class IsmctsBot(Bot):
                 ]
                 out.sort(key=lambda e: -e.score)
                 return out
+        self._halve = False  # an estimate for every action, not a choice
         root = self._search(view, seat, legal, deadline, observation)
         out = []
         for a in legal:
@@ -457,6 +469,8 @@ class IsmctsBot(Bot):
         limit: int | None,
     ) -> int:
         """Iterations into ``root`` until ``limit`` or ``deadline``; how many ran."""
+        if self._halve and self.paired and len(legal) > 2:
+            return self._run_halving(root, view, seat, legal, deadline, limit)
         rng = self._rng
         done = 0
         while (limit is None or done < limit) and (
@@ -474,6 +488,47 @@ class IsmctsBot(Bot):
             else:
                 self._iterate(root, deal, seat, legal, None, _Lazy(rng=rng))
                 done += 1
+        return done
+
+    def _run_halving(
+        self,
+        root: _Node,
+        view: Game,
+        seat: int,
+        legal: Sequence[Action],
+        deadline: float | None,
+        limit: int | None,
+    ) -> int:
+        """The paired root by sequential halving: the budget in equal phases, and after
+        each phase the worse half of the actions still compared is dropped.
+
+        The last phases then compare the few close contenders on many more deals
+        than an even split would give them; every action still compared has had
+        every deal of its phases, so the comparison stays paired.
+        """
+        rng = self._rng
+        alive = list(legal)
+        phases = math.ceil(math.log2(len(alive)))
+        start = self._clock() if deadline is not None else 0.0
+        done = 0
+        for phase in range(phases):
+            stop = None if limit is None else limit * (phase + 1) // phases
+            until = None if deadline is None else start + (deadline - start) * (phase + 1) / phases
+            rounds = 0
+            while (stop is None or done < stop) and (
+                until is None or rounds == 0 or self._clock() < until
+            ):
+                deal = self._deal(view, rng)
+                seed = rng.getrandbits(64)
+                for action in alive:
+                    self._iterate(root, deal.copy(), seat, legal, action, _Lazy(seed))
+                done += len(alive)
+                rounds += 1
+            if phase < phases - 1:
+                children = root.children
+                # Stable: among equal means the earlier action (the greedy one first) stays.
+                alive.sort(key=lambda a: -children[a].reward / children[a].visits)
+                del alive[(len(alive) + 1) // 2 :]
         return done
 
     def _search_parallel(
@@ -498,7 +553,9 @@ class IsmctsBot(Bot):
         weights = None if self._inference is None else self._inference.weights_table()
         actions = [str(a) for a in legal]
         tasks = [
-            parallel.Task(self._options, seed, seat, observation, actions, weights, share, ms)
+            parallel.Task(
+                self._options, seed, seat, observation, actions, weights, share, ms, self._halve
+            )
             for seed in seeds
         ]
         helpers = parallel.pool(workers - 1)
@@ -534,7 +591,10 @@ class IsmctsBot(Bot):
         if child is None or not child.visits:
             return (-1.0, -1.0)
         mean = child.reward / child.visits
-        return (mean, child.visits) if self.paired else (child.visits, mean)
+        if self.paired and not self._halve:
+            return (mean, child.visits)
+        # Halving: the actions compared to the end have the most deals.
+        return (child.visits, mean)
 
     def _iterate(
         self,

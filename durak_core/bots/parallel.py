@@ -53,6 +53,7 @@ class Task:
     weights: list[list[float]] | None  # the inference's card weights, or None
     iterations: int | None
     ms: float | None
+    halve: bool = False  # sequential halving at the root (a choice, not an analysis)
 
 
 def run_task(task: Task) -> list[Stats]:
@@ -71,6 +72,7 @@ def run_task(task: Task) -> list[Stats]:
         bot._inference = Inference.with_weights(
             view.players, task.seat, int(view.trump_suit), task.weights
         )
+    bot._halve = task.halve
     legal = [parse_action(a) for a in task.actions]
     deadline = None if task.ms is None else bot._clock() + task.ms / 1000
     root = bot._search(view, task.seat, legal, deadline)
