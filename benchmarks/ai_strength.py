@@ -27,6 +27,7 @@ solving included).
 
     python benchmarks/ai_strength.py [--games 200] [--table-games 200] [--jobs 2]
                                      [--ms 100 [--cpu] | --iterations 800,400] [--seed 1]
+                                     [--opponents random,greedy,v1]
 """
 
 from __future__ import annotations
@@ -134,7 +135,14 @@ def main() -> int:
     parser.add_argument("--iterations", default="",
                         help="AI,V1: fixed rollouts per decision instead of --ms")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--opponents", default="random,greedy,v1",
+                        help="the bots of the two-seat round robin besides the AI "
+                             "(some of random, greedy, v1: fewer pairings, a quicker run)")
     args = parser.parse_args()
+    known = {"random": "builtin:random", "greedy": "builtin:greedy", "v1": "V1"}
+    opponents = [w for w in args.opponents.split(",") if w]
+    if not opponents or any(w not in known for w in opponents):
+        parser.error(f"--opponents wants some of random,greedy,v1, not {args.opponents!r}")
 
     if args.iterations:
         try:
@@ -149,15 +157,19 @@ def main() -> int:
         ai = f"builtin:ismcts?ms={args.ms:g}{cpu}"
         v1 = f"builtin:ismcts-v1?ms={args.ms:g}{cpu}"
         budget = f"--ms {args.ms:g}" + (" --cpu" if args.cpu else "")
+    chosen = "" if args.opponents == "random,greedy,v1" else f" --opponents {args.opponents}"
     print(f"command: python benchmarks/ai_strength.py --games {args.games} "
           f"--table-games {args.table_games} --jobs {args.jobs} {budget} "
-          f"--seed {args.seed}")
+          f"--seed {args.seed}{chosen}")
     print(f"machine: {platform.python_implementation()} {platform.python_version()}, "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start")
     executor: Executor = SerialExecutor() if args.jobs == 1 else ProcessExecutor(args.jobs)
     start = time.monotonic()
     try:
-        bots = [BotSpec.parse(t) for t in ("builtin:random", "builtin:greedy", v1, ai)]
+        names = {"AI": ai, "V1": v1}
+        entrants = [names.get(known[w], known[w]) for w in ("random", "greedy", "v1")
+                    if w in opponents]
+        bots = [BotSpec.parse(t) for t in (*entrants, ai)]
         results = run_tournament(bots, games=args.games, seed=args.seed, rules=Rules(),
                                  move_time=30.0, executor=executor, tasks_per_group=8)
         tables = []
@@ -176,9 +188,11 @@ def main() -> int:
     print("Two seats, 36 cards:")
     print(format_tables(results))
     print()
+    playing = {*entrants, ai}
     for winner, loser, bar in BARS:
-        names = {"AI": ai, "V1": v1}
-        print(pair_line(results, names.get(winner, winner), names.get(loser, loser), bar))
+        a, b = names.get(winner, winner), names.get(loser, loser)
+        if a in playing and b in playing:
+            print(pair_line(results, a, b, bar))
     for players, table in tables:
         print()
         print(f"{players} seats, 36 cards: {ai} against greedy bots, seats rotated:")
@@ -187,7 +201,8 @@ def main() -> int:
     print()
     rows = {r["name"]: r for r in results.bot_rows()}
     for name in (ai, v1):
-        print(f"{name}: {rows[name]['ms_per_decision']:.1f} ms per decision on average")
+        if name in rows:
+            print(f"{name}: {rows[name]['ms_per_decision']:.1f} ms per decision on average")
     print(f"load average at the end {os.getloadavg()[0]:.2f}; wall time {elapsed:.0f} s")
     if args.iterations:
         print(cpu_rate(IsmctsBot(seed=args.seed, iterations=ai_iterations)))
