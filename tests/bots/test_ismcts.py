@@ -146,9 +146,10 @@ def test_depth_one_is_flat_monte_carlo_and_no_limit_grows_a_tree():
 
 
 def test_the_opponent_model_keeps_opponent_moves_out_of_the_tree():
-    """With model=1 the defender's replies are played by the greedy policy, not searched:
-    the tree under each root action holds the bot's own next decisions only."""
-    root = _grow(IsmctsBot(seed=1, iterations=1, model=1), rounds=30)
+    """With model=1 (and replies=0) the defender's replies are played by the greedy
+    policy, not searched: the tree under each root action holds the bot's own next
+    decisions only."""
+    root = _grow(IsmctsBot(seed=1, iterations=1, model=1, replies=0), rounds=30)
     seat = Game.new(Rules(), seed=9).attacker
 
     def players(node):
