@@ -168,8 +168,10 @@ class IsmctsBot(Bot):
         rollouts against 400, the same 120 duplicate deals,
         ``benchmarks/ai_ablation.py``) 2 won 67.2% of the decided games where 0
         won 59.7% and ``model=0`` 63.6%: the greedy model alone is too sure of
-        what a searching opponent answers.  Against greedy it costs a little of
-        what the model gains (2 won 49 of 55 decided games at 800 rollouts).
+        what a searching opponent answers.  On new deals (320 games,
+        ``benchmarks/ai_strength.py --opponents v1``) 2 won 66.7%; but against
+        greedy it costs much of what the model gains: 82.2% of 185 decided games
+        at 800 rollouts, where 0 won 96.4% (README).
     halving: 1: the paired root by sequential halving (the budget in phases, the
         worse half of the root actions dropped after each, so the close
         contenders get the most deals; the final choice is among the last two);
