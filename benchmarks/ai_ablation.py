@@ -8,8 +8,12 @@ one minute to the next, while an iteration budget plays the same games anywhere.
 The budget to use is what each bot does in its think time (``benchmarks/ai_strength.py``
 prints it); the compiled playouts change only the speed, so they are measured there.
 
-    python benchmarks/ai_ablation.py [--games 200] [--iterations 1000]
+    python benchmarks/ai_ablation.py [--games 200] [--iterations 1000 | --cpu-ms 100]
         [--opponent builtin:greedy] [--jobs 2] [--seed 1] VARIANT...
+
+``--cpu-ms`` gives the AI that many milliseconds of CPU time per decision instead
+(``ms=...&cpu=1``: the variants then differ in speed as well as in play; give the
+opponent the same, e.g. ``--opponent "builtin:ismcts-v1?ms=100&cpu=1"``).
 
 A VARIANT is a query string of options added to ``builtin:ismcts`` ("" for the
 default, "infer=0", "solver=0", "solver=2&near=6", "model=1").
@@ -34,18 +38,22 @@ def main() -> int:
     parser.add_argument("variants", nargs="*", default=[""])
     parser.add_argument("--games", type=int, default=200, help="games per variant")
     parser.add_argument("--iterations", type=int, default=1000, help="the AI's budget")
+    parser.add_argument("--cpu-ms", type=float, default=0,
+                        help="the AI's budget in ms of CPU time per decision instead")
     parser.add_argument("--opponent", default="builtin:greedy")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     variants = " ".join(repr(v) for v in args.variants)
-    print(f"command: python benchmarks/ai_ablation.py --games {args.games} --iterations "
-          f"{args.iterations} --opponent {args.opponent} --jobs {args.jobs} "
-          f"--seed {args.seed} {variants}")
+    budget = (f"--cpu-ms {args.cpu_ms:g}" if args.cpu_ms
+              else f"--iterations {args.iterations}")
+    print(f"command: python benchmarks/ai_ablation.py --games {args.games} {budget} "
+          f"--opponent {args.opponent!r} --jobs {args.jobs} --seed {args.seed} {variants}")
     executor: Executor = SerialExecutor() if args.jobs == 1 else ProcessExecutor(args.jobs)
     try:
         for variant in args.variants:
-            query = f"iterations={args.iterations}" + (f"&{variant}" if variant else "")
+            query = (f"ms={args.cpu_ms:g}&cpu=1" if args.cpu_ms
+                     else f"iterations={args.iterations}") + (f"&{variant}" if variant else "")
             ai = BotSpec.parse(f"builtin:ismcts?{query}")
             opponent = BotSpec.parse(args.opponent)
             start = time.monotonic()

@@ -14,14 +14,20 @@ time the bots really took, the load average is printed at the start and the end,
 and the last lines show how many iterations fit in that time here (a few extra
 games in this process).
 
-On a machine shared with other work, ``--iterations AI,V1`` gives each bot a fixed
-budget of rollouts per decision instead: the games are then the same whatever the
-load.  A fair pair of budgets is what each bot runs in the same CPU time; the last
-lines print that rate (rollouts per 100 ms of CPU time, measured in this process,
-the AI's endgame solving included).
+On a machine shared with other work, ``--cpu`` makes ``--ms`` CPU time instead
+(``ms=100&cpu=1``: each decision may use that much of its process's CPU time, which
+other work on the machine does not take away; the arena runs built-in bots in its
+worker processes one move at a time).  The bots then think as long as each other
+whatever the load, each at its own speed; the games still vary a little from run
+to run.  ``--iterations AI,V1`` gives each bot a fixed budget of rollouts per
+decision instead: the games are then the same whatever the load.  A fair pair of
+budgets is what each bot runs in the same CPU time; the last lines print that rate
+(rollouts per 100 ms of CPU time, measured in this process, the AI's endgame
+solving included).
 
     python benchmarks/ai_strength.py [--games 200] [--table-games 200] [--jobs 2]
-                                     [--ms 100 | --iterations 800,400] [--seed 1]
+                                     [--ms 100 [--cpu] | --iterations 800,400] [--seed 1]
+                                     [--opponents random,greedy,v1]
 """
 
 from __future__ import annotations
@@ -92,12 +98,15 @@ def table_line(results: Results, ai: str, players: int) -> str:
     )
 
 
-def iterations_line(bot: IsmctsBot, label: str, ms: float, players: int = 2) -> str:
+def iterations_line(
+    bot: IsmctsBot, label: str, ms: float, players: int = 2, cpu: bool = False
+) -> str:
     history = bot.history
     if not history:
         return f"{label}: no searched decisions"
+    kind = "of CPU time" if cpu else "here"
     return (
-        f"{label} iterations per decision in {ms:g} ms here ({players} seats): "
+        f"{label} iterations per decision in {ms:g} ms {kind} ({players} seats): "
         f"{sum(history) / len(history):.0f} (min {min(history)}, max {max(history)}, "
         f"{len(history)} decisions)"
     )
@@ -121,10 +130,19 @@ def main() -> int:
                         help="games at 3 and at 4 seats (0: skip them)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--ms", type=float, default=100, help="think time per decision")
+    parser.add_argument("--cpu", action="store_true",
+                        help="--ms is CPU time of the bot's process, not wall time")
     parser.add_argument("--iterations", default="",
                         help="AI,V1: fixed rollouts per decision instead of --ms")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--opponents", default="random,greedy,v1",
+                        help="the bots of the two-seat round robin besides the AI "
+                             "(some of random, greedy, v1: fewer pairings, a quicker run)")
     args = parser.parse_args()
+    known = {"random": "builtin:random", "greedy": "builtin:greedy", "v1": "V1"}
+    opponents = [w for w in args.opponents.split(",") if w]
+    if not opponents or any(w not in known for w in opponents):
+        parser.error(f"--opponents wants some of random,greedy,v1, not {args.opponents!r}")
 
     if args.iterations:
         try:
@@ -135,18 +153,23 @@ def main() -> int:
         v1 = f"builtin:ismcts-v1?iterations={v1_iterations}"
         budget = f"--iterations {args.iterations}"
     else:
-        ai = f"builtin:ismcts?ms={args.ms:g}"
-        v1 = f"builtin:ismcts-v1?ms={args.ms:g}"
-        budget = f"--ms {args.ms:g}"
+        cpu = "&cpu=1" if args.cpu else ""
+        ai = f"builtin:ismcts?ms={args.ms:g}{cpu}"
+        v1 = f"builtin:ismcts-v1?ms={args.ms:g}{cpu}"
+        budget = f"--ms {args.ms:g}" + (" --cpu" if args.cpu else "")
+    chosen = "" if args.opponents == "random,greedy,v1" else f" --opponents {args.opponents}"
     print(f"command: python benchmarks/ai_strength.py --games {args.games} "
           f"--table-games {args.table_games} --jobs {args.jobs} {budget} "
-          f"--seed {args.seed}")
+          f"--seed {args.seed}{chosen}")
     print(f"machine: {platform.python_implementation()} {platform.python_version()}, "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start")
     executor: Executor = SerialExecutor() if args.jobs == 1 else ProcessExecutor(args.jobs)
     start = time.monotonic()
     try:
-        bots = [BotSpec.parse(t) for t in ("builtin:random", "builtin:greedy", v1, ai)]
+        names = {"AI": ai, "V1": v1}
+        entrants = [names.get(known[w], known[w]) for w in ("random", "greedy", "v1")
+                    if w in opponents]
+        bots = [BotSpec.parse(t) for t in (*entrants, ai)]
         results = run_tournament(bots, games=args.games, seed=args.seed, rules=Rules(),
                                  move_time=30.0, executor=executor, tasks_per_group=8)
         tables = []
@@ -165,9 +188,11 @@ def main() -> int:
     print("Two seats, 36 cards:")
     print(format_tables(results))
     print()
+    playing = {*entrants, ai}
     for winner, loser, bar in BARS:
-        names = {"AI": ai, "V1": v1}
-        print(pair_line(results, names.get(winner, winner), names.get(loser, loser), bar))
+        a, b = names.get(winner, winner), names.get(loser, loser)
+        if a in playing and b in playing:
+            print(pair_line(results, a, b, bar))
     for players, table in tables:
         print()
         print(f"{players} seats, 36 cards: {ai} against greedy bots, seats rotated:")
@@ -176,21 +201,23 @@ def main() -> int:
     print()
     rows = {r["name"]: r for r in results.bot_rows()}
     for name in (ai, v1):
-        print(f"{name}: {rows[name]['ms_per_decision']:.1f} ms per decision on average")
+        if name in rows:
+            print(f"{name}: {rows[name]['ms_per_decision']:.1f} ms per decision on average")
     print(f"load average at the end {os.getloadavg()[0]:.2f}; wall time {elapsed:.0f} s")
     if args.iterations:
         print(cpu_rate(IsmctsBot(seed=args.seed, iterations=ai_iterations)))
         print(cpu_rate(IsmctsV1Bot(seed=args.seed, iterations=v1_iterations)))
         return 0
-    for label, bot in (("ismcts", IsmctsBot(seed=args.seed, ms=args.ms)),
-                       ("ismcts-v1", IsmctsV1Bot(seed=args.seed, ms=args.ms))):
+    cpu_flag = int(args.cpu)
+    for label, bot in (("ismcts", IsmctsBot(seed=args.seed, ms=args.ms, cpu=cpu_flag)),
+                       ("ismcts-v1", IsmctsV1Bot(seed=args.seed, ms=args.ms, cpu=cpu_flag))):
         for deal in range(2):
             play_game(Game.new(Rules(), seed=deal), [bot, GreedyBot()])
-        print(iterations_line(bot, label, args.ms))
+        print(iterations_line(bot, label, args.ms, cpu=args.cpu))
     if args.table_games:
-        bot = IsmctsBot(seed=args.seed, ms=args.ms)
+        bot = IsmctsBot(seed=args.seed, ms=args.ms, cpu=cpu_flag)
         play_game(Game.new(Rules(players=4), seed=0), [bot, *(GreedyBot() for _ in range(3))])
-        print(iterations_line(bot, "ismcts", args.ms, players=4))
+        print(iterations_line(bot, "ismcts", args.ms, players=4, cpu=args.cpu))
     return 0
 
 

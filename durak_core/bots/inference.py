@@ -79,6 +79,20 @@ class Inference:
     def weights(self, seat: int) -> list[float]:
         return list(self._w[seat])
 
+    def weights_table(self) -> list[list[float]]:
+        """Every seat's weights (a copy), for :meth:`with_weights` elsewhere."""
+        return [list(w) for w in self._w]
+
+    @classmethod
+    def with_weights(
+        cls, players: int, seat: int, trump: int, table: list[list[float]]
+    ) -> Inference:
+        """An inference that deals by ``table`` (from :meth:`weights_table`), as the
+        one it came from does (what was on the table is not needed to deal)."""
+        inference = cls(players, seat, trump)
+        inference._w = [list(w) for w in table]
+        return inference
+
     # ------------------------------------------------------------ evidence
 
     def _lower(self, seat: int, index: int, factor: float) -> None:

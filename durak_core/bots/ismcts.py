@@ -59,12 +59,35 @@ from ..actions import Action, parse_action
 from ..endgame import DRAW, LOSS, WIN, EndgameSolver, seats_left
 from ..events import Event
 from ..game import Game
-from ..playout import greedy_choice, playout
+from ..playout import greedy_choice, next_seat, playout
 from ..rules import Rules
+from . import parallel
 from .base import Bot
 from .driver import next_to_act
 from .greedy import rollout_action, shortlist
 from .inference import Inference
+
+
+class _Lazy:
+    """A ``random.Random`` made on first use, from ``seed`` (or an existing one).
+
+    A paired round gives each root action a fresh generator of one seed, and most
+    iterations never draw from it (the greedy move is expanded first; compiled
+    playouts draw nothing): making it only when needed saves a good share of an
+    iteration.  The numbers drawn are the same as from one made up front.
+    """
+
+    __slots__ = ("_rng", "_seed")
+
+    def __init__(self, seed: int = 0, rng: random.Random | None = None) -> None:
+        self._seed = seed
+        self._rng = rng
+
+    def get(self) -> random.Random:
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._seed)
+        return rng
 
 
 class _Node:
@@ -132,13 +155,27 @@ class IsmctsBot(Bot):
     depth: at most this many tree levels (0: no limit; 1: flat Monte Carlo,
         every root action followed by rollouts only).
     model: 1 (the default): opponents play the greedy default policy inside
-        the tree, so only the bot's own decisions are searched; 0: opponents'
-        moves below the root are searched like the bot's own.  At 800
-        rollouts, on the same 120 duplicate deals (``benchmarks/ai_ablation.py``),
-        1 won 97.4% of the decided games against greedy where 0 won 85.2%, and
-        59.7% against ``ismcts-v1`` (400 rollouts, the same CPU time) where 0
-        won 63.6%, a difference well inside the noise of 120 games.  It
+        the tree (below their first ``replies`` decisions), so mostly the bot's
+        own decisions are searched; 0: opponents' moves below the root are
+        searched like the bot's own.  At 800 rollouts, on the same 120 duplicate
+        deals (``benchmarks/ai_ablation.py``, with ``replies=0``), 1 won 97.4% of
+        the decided games against greedy where 0 won 85.2%, and 59.7% against
+        ``ismcts-v1`` (400 rollouts, the same CPU time) where 0 won 63.6%.  It
         assumes sensible (greedy-like) opponents, and its searches are cheaper.
+    replies: with ``model=1``, the opponents' first this many decisions below the
+        root action are searched all the same (their replies to it), the greedy
+        policy playing them only deeper down; 0: none.  Against ``ismcts-v1`` (800
+        rollouts against 400, the same 120 duplicate deals,
+        ``benchmarks/ai_ablation.py``) 2 won 67.2% of the decided games where 0
+        won 59.7% and ``model=0`` 63.6%: the greedy model alone is too sure of
+        what a searching opponent answers.  On new deals (320 games,
+        ``benchmarks/ai_strength.py --opponents v1``) 2 won 66.7%; but against
+        greedy it costs much of what the model gains: 82.2% of 185 decided games
+        at 800 rollouts, where 0 won 96.4% (README).
+    halving: 1: the paired root by sequential halving (the budget in phases, the
+        worse half of the root actions dropped after each, so the close
+        contenders get the most deals; the final choice is among the last two);
+        0: every root action on every deal.
     solver: 0: never; 1: play the endgame exactly (an empty talon, two seats
         left: :mod:`durak_core.endgame`); 2: also solve the endgames that the
         determinized searches reach when the talon holds at most ``near``
@@ -153,7 +190,18 @@ class IsmctsBot(Bot):
     compiled: 1: the greedy policy of playouts and of the tree runs in the
         engine's compiled code (:mod:`durak_core.playout`, the same moves 2-3
         times faster); 0: in Python (:mod:`durak_core.bots.greedy`).
-    clock: seconds as a float; ``time.perf_counter`` unless given.
+    cpu: 1: ``ms`` is CPU time of this process (``time.process_time``), not wall
+        time: a think time that other work on the machine does not shorten, for
+        comparing bots fairly on a shared machine (the arena runs built-in bots in
+        its own process, one move at a time); 0: wall time.
+    workers: 1: search in this process only; N > 1: N - 1 helper processes search
+        the same position too and the root statistics are added up
+        (:mod:`durak_core.bots.parallel`: root-parallel search; each helper takes
+        a core of its own, so it is off by default).  With ``iterations`` each
+        process runs its share and the bot stays deterministic; with ``ms`` each
+        thinks the whole time.  A helper that fails never fails the bot.
+    clock: seconds as a float; ``time.perf_counter`` (or ``time.process_time``
+        with ``cpu=1``) unless given.
     """
 
     name = "ismcts"
@@ -170,6 +218,8 @@ class IsmctsBot(Bot):
         width: int = 5,
         depth: int = 0,
         model: int = 1,
+        replies: int = 2,
+        halving: int = 0,
         solver: int = 1,
         near: int = 0,
         solver_nodes: int = 2000,
@@ -177,6 +227,8 @@ class IsmctsBot(Bot):
         endgame_nodes: int = 100_000,
         infer: int = 1,
         compiled: int = 1,
+        cpu: int = 0,
+        workers: int = 1,
         clock: Callable[[], float] | None = None,
     ) -> None:
         if ms is None and iterations is None:
@@ -200,6 +252,12 @@ class IsmctsBot(Bot):
             raise ValueError(f"depth must be 0 (no limit) or a positive number, not {depth!r}")
         self.depth = depth
         self.model = bool(model)
+        if halving not in (0, 1):
+            raise ValueError(f"halving must be 0 or 1, not {halving!r}")
+        self.halving = bool(halving)
+        if not isinstance(replies, int) or replies < 0:
+            raise ValueError(f"replies must be a number of decisions (0 or more), not {replies!r}")
+        self.replies = replies
         if solver not in (0, 1, 2):
             raise ValueError(f"solver must be 0, 1 or 2, not {solver!r}")
         self.solver = solver
@@ -217,7 +275,29 @@ class IsmctsBot(Bot):
         self.endgame_nodes = endgame_nodes
         self.infer = bool(infer)
         self.compiled = bool(compiled)
-        self._clock = clock if clock is not None else time.perf_counter
+        if cpu not in (0, 1):
+            raise ValueError(f"cpu must be 0 (wall time) or 1 (CPU time), not {cpu!r}")
+        self.cpu = bool(cpu)
+        if clock is None:
+            clock = time.process_time if cpu else time.perf_counter
+        self._clock = clock
+        if not isinstance(workers, int) or not 1 <= workers <= parallel.MAX_WORKERS:
+            raise ValueError(
+                f"workers must be a whole number from 1 (no helper processes) to "
+                f"{parallel.MAX_WORKERS}, not {workers!r}"
+            )
+        self.workers = workers
+        #: What a helper process needs to build the same search (no budget, no clock).
+        self._options: dict[str, Any] = {
+            "c": c, "epsilon": epsilon, "greedy_first": greedy_first, "paired": paired,
+            "width": width, "depth": depth, "model": model, "replies": replies,
+            "halving": halving,
+            "solver": solver, "near": near, "solver_nodes": solver_nodes,
+            "endgame_ms": endgame_ms, "endgame_nodes": endgame_nodes, "infer": infer,
+            "compiled": compiled, "cpu": cpu,
+        }
+        #: Helper searches that failed (their share then ran in this process).
+        self.helper_failures = 0
         self._rng = random.Random(seed)
         #: Iterations run for each decision so far (for benchmarks and tests).
         self.history: list[int] = []
@@ -227,6 +307,7 @@ class IsmctsBot(Bot):
         self._inference: Inference | None = None
         self._endgame: EndgameSolver | None = None
         self._solve_in_search = False
+        self._halve = False
 
     def start(self, seat: int, rules: Rules) -> None:
         super().start(seat, rules)
@@ -253,7 +334,8 @@ class IsmctsBot(Bot):
             legal = shortlist(
                 legal, int(view.trump_suit), view.talon_size, view.table, self.width
             )
-        root = self._search(view, seat, legal, deadline)
+        self._halve = self.halving
+        root = self._search(view, seat, legal, deadline, observation)
         return max(legal, key=lambda a: self._preference(root, a))
 
     def analyse(
@@ -284,7 +366,8 @@ class IsmctsBot(Bot):
                 ]
                 out.sort(key=lambda e: -e.score)
                 return out
-        root = self._search(view, seat, legal, deadline)
+        self._halve = False  # an estimate for every action, not a choice
+        root = self._search(view, seat, legal, deadline, observation)
         out = []
         for a in legal:
             child = root.children.get(a)
@@ -358,15 +441,43 @@ class IsmctsBot(Bot):
         self._pending = []
 
     def _search(
-        self, view: Game, seat: int, legal: Sequence[Action], deadline: float | None
+        self,
+        view: Game,
+        seat: int,
+        legal: Sequence[Action],
+        deadline: float | None,
+        observation: dict[str, Any] | None = None,
     ) -> _Node:
-        """Run the search from ``view`` over the root actions ``legal``; the root."""
+        """Run the search from ``view`` over the root actions ``legal``; the root.
+
+        With ``workers`` > 1 and the seat's ``observation``, helper processes search
+        the same position too (:mod:`durak_core.bots.parallel`) and their root
+        statistics are added to this one's.
+        """
         self._learn(view, seat)
         self._solve_in_search = self.solver == 2 and view.talon_size <= self.near
         if self._solve_in_search:
             self._solver_for(view)
         root = _Node()
-        limit = self.iterations
+        if self.workers > 1 and observation is not None:
+            done = self._search_parallel(root, view, seat, legal, deadline, observation)
+        else:
+            done = self._run(root, view, seat, legal, deadline, self.iterations)
+        self.history.append(done)
+        return root
+
+    def _run(
+        self,
+        root: _Node,
+        view: Game,
+        seat: int,
+        legal: Sequence[Action],
+        deadline: float | None,
+        limit: int | None,
+    ) -> int:
+        """Iterations into ``root`` until ``limit`` or ``deadline``; how many ran."""
+        if self._halve and self.paired and len(legal) > 2:
+            return self._run_halving(root, view, seat, legal, deadline, limit)
         rng = self._rng
         done = 0
         while (limit is None or done < limit) and (
@@ -379,13 +490,106 @@ class IsmctsBot(Bot):
                 # noise, cancels out of the comparison between them.
                 seed = rng.getrandbits(64)
                 for action in legal:
-                    self._iterate(root, deal.copy(), seat, legal, action, random.Random(seed))
+                    self._iterate(root, deal.copy(), seat, legal, action, _Lazy(seed))
                 done += len(legal)
             else:
-                self._iterate(root, deal, seat, legal, None, rng)
+                self._iterate(root, deal, seat, legal, None, _Lazy(rng=rng))
                 done += 1
-        self.history.append(done)
-        return root
+        return done
+
+    def _run_halving(
+        self,
+        root: _Node,
+        view: Game,
+        seat: int,
+        legal: Sequence[Action],
+        deadline: float | None,
+        limit: int | None,
+    ) -> int:
+        """The paired root by sequential halving: the budget in equal phases, and after
+        each phase the worse half of the actions still compared is dropped.
+
+        The last phases then compare the few close contenders on many more deals
+        than an even split would give them; every action still compared has had
+        every deal of its phases, so the comparison stays paired.
+        """
+        rng = self._rng
+        alive = list(legal)
+        phases = math.ceil(math.log2(len(alive)))
+        start = self._clock() if deadline is not None else 0.0
+        done = 0
+        for phase in range(phases):
+            stop = None if limit is None else limit * (phase + 1) // phases
+            until = None if deadline is None else start + (deadline - start) * (phase + 1) / phases
+            rounds = 0
+            while (stop is None or done < stop) and (
+                until is None or rounds == 0 or self._clock() < until
+            ):
+                deal = self._deal(view, rng)
+                seed = rng.getrandbits(64)
+                for action in alive:
+                    self._iterate(root, deal.copy(), seat, legal, action, _Lazy(seed))
+                done += len(alive)
+                rounds += 1
+            if phase < phases - 1:
+                children = root.children
+                # Stable: among equal means the earlier action (the greedy one first) stays.
+                alive.sort(key=lambda a: -children[a].reward / children[a].visits)
+                del alive[(len(alive) + 1) // 2 :]
+        return done
+
+    def _search_parallel(
+        self,
+        root: _Node,
+        view: Game,
+        seat: int,
+        legal: Sequence[Action],
+        deadline: float | None,
+        observation: dict[str, Any],
+    ) -> int:
+        """This process's search and ``workers - 1`` helpers' searches, added up.
+
+        On an iteration budget each runs its share, seeded from this bot's generator
+        (so the result is the same every time); a helper that fails leaves its share
+        to this process.  On a time budget each uses the whole think time.
+        """
+        workers = self.workers
+        share = None if self.iterations is None else -(-self.iterations // workers)
+        seeds = [self._rng.getrandbits(64) for _ in range(workers - 1)]
+        ms = None if deadline is None else max(1.0, 1000 * (deadline - self._clock()))
+        weights = None if self._inference is None else self._inference.weights_table()
+        actions = [str(a) for a in legal]
+        tasks = [
+            parallel.Task(
+                self._options, seed, seat, observation, actions, weights, share, ms, self._halve
+            )
+            for seed in seeds
+        ]
+        helpers = parallel.pool(workers - 1)
+        sent = helpers.send(tasks)
+        done = self._run(root, view, seat, legal, deadline, share)
+        wait = parallel.ITERATION_WAIT if ms is None else ms / 1000 + parallel.GRACE
+        results = helpers.collect(sent, wait)
+        missing = len(tasks) - sum(r is not None for r in results)
+        self.helper_failures += missing
+        for stats in results:
+            if stats is None:
+                continue
+            for action, (visits, reward, safe) in zip(legal, stats, strict=True):
+                if not visits:
+                    continue
+                child = root.children.get(action)
+                if child is None:
+                    child = root.children[action] = _Node()
+                child.visits += visits
+                child.reward += reward
+                child.safe += safe
+            done += sum(v for v, _, _ in stats)  # a visit of a root action per iteration
+        if missing and share is not None:
+            # A helper failed: its share of the budget runs here, so the search is
+            # as large as asked (only slower).
+            done += self._run(root, view, seat, legal, None, missing * share)
+        return done
 
     def _preference(self, root: _Node, action: Action) -> tuple[float, float]:
         """How good a root action looks: the best mean when every action had the same
@@ -394,7 +598,10 @@ class IsmctsBot(Bot):
         if child is None or not child.visits:
             return (-1.0, -1.0)
         mean = child.reward / child.visits
-        return (mean, child.visits) if self.paired else (child.visits, mean)
+        if self.paired and not self._halve:
+            return (mean, child.visits)
+        # Halving: the actions compared to the end have the most deals.
+        return (child.visits, mean)
 
     def _iterate(
         self,
@@ -403,7 +610,7 @@ class IsmctsBot(Bot):
         seat: int,
         root_legal: Sequence[Action],
         first: Action | None,
-        rng: random.Random,
+        rng: _Lazy,
     ) -> None:
         """One iteration on one determinization: select, expand, roll out, back up.
 
@@ -414,6 +621,12 @@ class IsmctsBot(Bot):
         path: list[tuple[_Node, int]] = []
         legal: Sequence[Action] = root_legal
         actor = seat
+        # The compiled engine's own "who acts next", and opponents modelled by the
+        # greedy policy played without a tree level: the same moves, faster.
+        fast = self.compiled
+        model = self.model
+        # With the model, the opponents' first ``replies`` decisions are searched still.
+        replies = 0 if not model else self.replies
         while True:
             children = node.children
             if first is not None:
@@ -427,16 +640,25 @@ class IsmctsBot(Bot):
                 path.append((node, actor))
             elif len(legal) == 1:
                 game.apply(legal[0])
-            elif self.model and actor != seat:
+            elif model and actor != seat and replies <= 0:
                 game.apply(self._greedy(game, actor, legal))
             else:
+                if actor != seat:
+                    replies -= 1
                 untried = [a for a in legal if a not in children]
                 if untried:
-                    action = rng.choice(untried)
-                    if self.greedy_first:
-                        hint = self._greedy(game, actor, legal)
-                        if hint in untried:
-                            action = hint
+                    if self.paired and self.greedy_first:
+                        # The generator is this iteration's own: drawing from it only
+                        # when the greedy move was tried already picks the same action.
+                        action = self._greedy(game, actor, legal)
+                        if action not in untried:
+                            action = rng.get().choice(untried)
+                    else:
+                        action = rng.get().choice(untried)
+                        if self.greedy_first:
+                            hint = self._greedy(game, actor, legal)
+                            if hint in untried:
+                                action = hint
                     for a in legal:
                         if a in children:
                             children[a].avail += 1
@@ -450,10 +672,25 @@ class IsmctsBot(Bot):
                 path.append((node, actor))
             if game.is_over or len(path) == self.depth:
                 break
-            nxt = next_to_act(game)
-            if nxt is None:
-                break
-            actor = nxt
+            if fast:
+                actor = next_seat(game)
+                if actor < 0:
+                    break
+                if model and actor != seat and replies <= 0:
+                    # The greedy policy is the opponent's whole move: no list of
+                    # actions needed (it plays a forced move too).
+                    while True:
+                        game.apply(greedy_choice(game, actor))
+                        actor = next_seat(game)
+                        if actor < 0 or actor == seat:
+                            break
+                    if actor < 0:
+                        break
+            else:
+                nxt = next_to_act(game)
+                if nxt is None:
+                    break
+                actor = nxt
             legal = game.legal_actions(actor)
         rewards = self._rollout(game, rng)
         for child, who in path:
@@ -485,7 +722,7 @@ class IsmctsBot(Bot):
                 best, best_score = a, score
         return best
 
-    def _rollout(self, game: Game, rng: random.Random) -> list[float]:
+    def _rollout(self, game: Game, rng: _Lazy) -> list[float]:
         """Play to the end with the default policy; the reward of every seat.
 
         The greedy policy plays compiled (:func:`durak_core.playout.playout`)
@@ -511,8 +748,8 @@ class IsmctsBot(Bot):
             legal = game.legal_actions(actor)
             if len(legal) == 1:
                 action = legal[0]
-            elif eps and rng.random() < eps:
-                action = rng.choice(legal)
+            elif eps and rng.get().random() < eps:
+                action = rng.get().choice(legal)
             else:
                 action = rollout_action(game, actor, legal, trump)
             game.apply(action)

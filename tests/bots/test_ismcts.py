@@ -122,7 +122,7 @@ def _grow(bot: IsmctsBot, rounds: int = 12):
     """Run paired rounds by hand on one position and return the root of the tree."""
     import random
 
-    from durak_core.bots.ismcts import _Node
+    from durak_core.bots.ismcts import _Lazy, _Node
 
     game = Game.new(Rules(), seed=9)
     seat = game.attacker
@@ -133,7 +133,7 @@ def _grow(bot: IsmctsBot, rounds: int = 12):
     for _ in range(rounds):
         deal = view.determinize(rng)
         for action in legal:
-            bot._iterate(root, deal.copy(), seat, legal, action, random.Random(1))
+            bot._iterate(root, deal.copy(), seat, legal, action, _Lazy(1))
     return root
 
 
@@ -146,9 +146,10 @@ def test_depth_one_is_flat_monte_carlo_and_no_limit_grows_a_tree():
 
 
 def test_the_opponent_model_keeps_opponent_moves_out_of_the_tree():
-    """With model=1 the defender's replies are played by the greedy policy, not searched:
-    the tree under each root action holds the bot's own next decisions only."""
-    root = _grow(IsmctsBot(seed=1, iterations=1, model=1), rounds=30)
+    """With model=1 (and replies=0) the defender's replies are played by the greedy
+    policy, not searched: the tree under each root action holds the bot's own next
+    decisions only."""
+    root = _grow(IsmctsBot(seed=1, iterations=1, model=1, replies=0), rounds=30)
     seat = Game.new(Rules(), seed=9).attacker
 
     def players(node):
@@ -159,3 +160,59 @@ def test_the_opponent_model_keeps_opponent_moves_out_of_the_tree():
     assert set(players(root)) == {seat}
     searched = _grow(IsmctsBot(seed=1, iterations=1, model=0), rounds=30)
     assert len(set(players(searched))) == 2
+
+
+def test_replies_searches_the_opponents_first_reply_only():
+    """replies=1 under the model: the defender's answer to the root action is in the
+    tree, its later decisions are the greedy policy's (one opponent level on any line)."""
+    root = _grow(IsmctsBot(seed=1, iterations=1, model=1, replies=1), rounds=40)
+    seat = Game.new(Rules(), seed=9).attacker
+
+    def opponent_levels(node, above=0):
+        for action, child in node.children.items():
+            here = above + (action.player != seat)
+            yield here
+            yield from opponent_levels(child, here)
+
+    levels = list(opponent_levels(root))
+    assert max(levels) == 1
+    none = _grow(IsmctsBot(seed=1, iterations=1, model=1, replies=0), rounds=40)
+    assert max(opponent_levels(none)) == 0
+
+
+def test_halving_spends_the_budget_on_the_two_best_root_actions():
+    """Five root actions, 300 rollouts in three phases: all five on the first 100,
+    the best three on the next, the best two on the last; the choice is one of those."""
+    game = Game.new(Rules(), seed=9)
+    seat = game.attacker
+    legal = game.legal_actions(seat)
+    assert len(legal) > 5
+
+    class Open(IsmctsBot):
+        root = None
+
+        def _preference(self, root, action):
+            self.root = root
+            return super()._preference(root, action)
+
+    bot = Open(seed=1, iterations=300, halving=1, width=5)
+    bot.start(seat, game.rules)
+    choice = bot.choose(game.observation(seat), legal)
+    visits = sorted((child.visits for child in bot.root.children.values()), reverse=True)
+    # 20 rounds of five (100), 34 of three (202), 49 of two (300).
+    assert visits == [20 + 34 + 49, 20 + 34 + 49, 20 + 34, 20, 20]
+    assert bot.history == [300]
+    assert bot.root.children[choice].visits == visits[0]
+    # The coach wants an estimate of every move: no halving there.
+    estimates = bot.analyse(game.observation(seat), legal[:5])
+    assert len({e.samples for e in estimates}) == 1
+
+
+def test_cpu_time_budget_reads_the_process_clock():
+    import time
+
+    assert IsmctsBot(ms=50, cpu=1)._clock is time.process_time
+    assert IsmctsBot(ms=50)._clock is time.perf_counter
+    for bad in ("ismcts?cpu=2", "ismcts?halving=2", "ismcts?replies=-1"):
+        with pytest.raises(ValueError, match=bad.split("?")[1].split("=")[0]):
+            make_bot(bad)
