@@ -3,9 +3,8 @@
 Two players, 36 cards, duplicate deals (each deal played twice with the
 seats swapped); a rate is wins over decided games.  ISMCTS runs on an
 iteration budget here, not on wall time, so these games are the same on
-every machine; ``benchmarks/ai_strength.py`` measures the full bars (800
-rollouts for the AI, 400 for ``ismcts-v1``: the same CPU time).  The ISMCTS games
-run in two worker processes, the longest pairing first.
+every machine; ``benchmarks/ai_strength.py`` measures the full bars at
+100 ms per move.  The ISMCTS games run in two worker processes.
 """
 
 from __future__ import annotations
@@ -36,23 +35,22 @@ def test_greedy_beats_random_in_at_least_85_percent():
 
 @pytest.fixture(scope="module")
 def ismcts_results():
-    """The AI against random (12 games, 20 rollouts per decision), greedy (60 games, 100
-    rollouts) and the yardstick ``ismcts-v1`` (40 games; 60 rollouts against 30, less
-    CPU time for the AI: its compiled playouts run over twice as many in it)."""
+    """The AI against random (20 games, 40 rollouts per decision), greedy (60 games, 40
+    rollouts) and the yardstick ``ismcts-v1`` (40 games; 60 rollouts against 30, about
+    the same CPU time: the AI's compiled playouts run twice as many in it)."""
+    ismcts = BotSpec.parse("builtin:ismcts?iterations=40")
     executor = ProcessExecutor(2)
     try:
+        vs_random = run_tournament([ismcts, BotSpec.parse("builtin:random")], games=20, seed=5,
+                                   rules=Rules(), move_time=60.0, executor=executor,
+                                   tasks_per_group=4)
+        vs_greedy = run_tournament([ismcts, BotSpec.parse("builtin:greedy")], games=60, seed=6,
+                                   rules=Rules(), move_time=60.0, executor=executor,
+                                   tasks_per_group=6)
         vs_v1 = run_tournament([BotSpec.parse("builtin:ismcts?iterations=60"),
                                 BotSpec.parse("builtin:ismcts-v1?iterations=30")],
                                games=40, seed=7, rules=Rules(), move_time=60.0,
                                executor=executor, tasks_per_group=5)
-        vs_greedy = run_tournament([BotSpec.parse("builtin:ismcts?iterations=100"),
-                                    BotSpec.parse("builtin:greedy")], games=60, seed=6,
-                                   rules=Rules(), move_time=60.0, executor=executor,
-                                   tasks_per_group=6)
-        vs_random = run_tournament([BotSpec.parse("builtin:ismcts?iterations=20"),
-                                    BotSpec.parse("builtin:random")], games=12, seed=5,
-                                   rules=Rules(), move_time=60.0, executor=executor,
-                                   tasks_per_group=3)
     finally:
         executor.close()
     return vs_random, vs_greedy, vs_v1
@@ -66,23 +64,21 @@ def _rate(results):
 
 def test_ismcts_beats_random_in_at_least_95_percent(ismcts_results):
     rate, decided = _rate(ismcts_results[0])
-    assert decided >= 11
+    assert decided >= 18
     assert rate >= 0.95
 
 
-def test_the_ai_beats_greedy_in_at_least_70_percent(ismcts_results):
-    """The full bar is 90% at 800 rollouts (benchmarks/ai_strength.py).  With 100
-    rollouts a decision the AI won 38 of these 51 decided games (74.5%); searching the
-    opponent's first replies (``replies=2``) costs it most at small budgets: with
-    ``replies=0`` it won 45 of 52 decided games at only 40 rollouts."""
+def test_the_ai_beats_greedy_in_at_least_80_percent(ismcts_results):
+    """The full bar is 90% at 100 ms (benchmarks/ai_strength.py).  With 40 rollouts a
+    decision the AI won 45 of these 52 decided games (86.5%); on the same games the AI
+    without its opponent model (model=0) won 38 of 56 (67.9%), ismcts-v1 37 of 51."""
     rate, decided = _rate(ismcts_results[1])
-    assert decided >= 48  # draws (both out in the same bout) are common between good bots
-    assert rate >= 0.70
+    assert decided >= 40  # draws (both out in the same bout) are common between good bots
+    assert rate >= 0.80
 
 
-def test_the_ai_beats_the_yardstick_ismcts_v1(ismcts_results):
-    """At no more CPU time per decision: 24 of these 39 decided games (61.5%); the aim
-    of 65% is measured on 320 games at 800 and 400 rollouts (README), not here."""
+def test_the_ai_beats_the_yardstick_ismcts_v1_in_at_least_65_percent(ismcts_results):
+    """At about the same CPU time per decision: 29 of these 39 decided games (74%)."""
     rate, decided = _rate(ismcts_results[2])
     assert decided >= 30
-    assert rate >= 0.60
+    assert rate >= 0.65
