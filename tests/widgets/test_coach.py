@@ -79,9 +79,13 @@ def test_the_hint_is_computed_off_the_ui_thread_and_a_stale_one_is_dropped(
     tables: list[TableController], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     threads: list[str] = []
+    # The hint waits until the test has seen "thinking": a quick search could otherwise
+    # answer within the same pump of the hand-off queue.
+    release = threading.Event()
 
     def recording_hint(*args: Any, **kwargs: Any) -> Any:
         threads.append(threading.current_thread().name)
+        release.wait(30)
         return coach_module.hint(*args, **kwargs)
 
     monkeypatch.setattr("durak_widgets.coach.hint", recording_hint)
@@ -97,6 +101,7 @@ def test_the_hint_is_computed_off_the_ui_thread_and_a_stale_one_is_dropped(
     table.view.hint_toggle.value = True
     handoff.pump()  # the toggle's click runs: the hint is asked for, on a worker thread
     assert "thinking" in hint_text(table)
+    release.set()
     handoff.pump_until(lambda: "would play" in hint_text(table), timeout=30)
     assert len(threads) == 1 and threads[0].startswith("durak-coach-hint")
     assert threads[0] != threading.current_thread().name
