@@ -101,15 +101,6 @@ class SimNet:
             for data, dst in endpoint.datagrams_to_send(self.now):
                 self.send(data, addr, dst)
 
-    def next_time(self) -> float | None:
-        """When something next happens: a delivery or an endpoint's timer."""
-        times = [self._queue[0][0]] if self._queue else []
-        for endpoint in self.endpoints.values():
-            t = endpoint.next_timer()
-            if t is not None:
-                times.append(t)
-        return min(times, default=None)
-
     def step(self, extra: float | None = None) -> bool:
         """Advance to the next event and process it; False when nothing is left to do.
 

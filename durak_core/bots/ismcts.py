@@ -164,8 +164,8 @@ class IsmctsBot(Bot):
         assumes sensible (greedy-like) opponents, and its searches are cheaper.
     replies: with ``model=1``, the opponents' first this many decisions below the
         root action are searched all the same (their replies to it), the greedy
-        policy playing them only deeper down; 0 (the default): none.  Against ``ismcts-v1`` (800
-        rollouts against 400, the same 120 duplicate deals,
+        policy playing them only deeper down; 0 (the default): none.  Against
+        ``ismcts-v1`` (800 rollouts against 400, the same 120 duplicate deals,
         ``benchmarks/ai_ablation.py``) 2 won 67.2% of the decided games where 0
         won 59.7% and ``model=0`` 63.6%: the greedy model alone is too sure of
         what a searching opponent answers.  On new deals (320 games,
@@ -485,19 +485,31 @@ class IsmctsBot(Bot):
         while (limit is None or done < limit) and (
             deadline is None or done == 0 or self._clock() < deadline
         ):
-            deal = self._deal(view, rng)
             if self.paired:
-                # Every root action is tried on the same deal with the same rollout
-                # randomness: the luck of the deal, by far the largest source of
-                # noise, cancels out of the comparison between them.
-                seed = rng.getrandbits(64)
-                for action in legal:
-                    self._iterate(root, deal.copy(), seat, legal, action, _Lazy(seed))
-                done += len(legal)
+                done += self._paired_round(root, view, seat, legal, legal)
             else:
+                deal = self._deal(view, rng)
                 self._iterate(root, deal, seat, legal, None, _Lazy(rng=rng))
                 done += 1
         return done
+
+    def _paired_round(
+        self,
+        root: _Node,
+        view: Game,
+        seat: int,
+        legal: Sequence[Action],
+        actions: Sequence[Action],
+    ) -> int:
+        """One deal with every root action in ``actions`` tried on it, with the same
+        rollout randomness: the luck of the deal, by far the largest source of noise,
+        cancels out of the comparison between them.  How many iterations ran."""
+        rng = self._rng
+        deal = self._deal(view, rng)
+        seed = rng.getrandbits(64)
+        for action in actions:
+            self._iterate(root, deal.copy(), seat, legal, action, _Lazy(seed))
+        return len(actions)
 
     def _run_halving(
         self,
@@ -515,7 +527,6 @@ class IsmctsBot(Bot):
         than an even split would give them; every action still compared has had
         every deal of its phases, so the comparison stays paired.
         """
-        rng = self._rng
         alive = list(legal)
         phases = math.ceil(math.log2(len(alive)))
         start = self._clock() if deadline is not None else 0.0
@@ -527,11 +538,7 @@ class IsmctsBot(Bot):
             while (stop is None or done < stop) and (
                 until is None or rounds == 0 or self._clock() < until
             ):
-                deal = self._deal(view, rng)
-                seed = rng.getrandbits(64)
-                for action in alive:
-                    self._iterate(root, deal.copy(), seat, legal, action, _Lazy(seed))
-                done += len(alive)
+                done += self._paired_round(root, view, seat, legal, alive)
                 rounds += 1
             if phase < phases - 1:
                 children = root.children
