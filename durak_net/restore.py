@@ -153,8 +153,7 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
                 action_ = session.pending.pop(pid, None)
                 session._pending_frames.pop(pid, None)
                 if action_ is not None:
-                    session.refused[str(action_)] = reason
-                    session._refused_state = (session.game_no, len(session.log))
+                    session.note_refusal(action_, reason)
                 session._next_pid = max(session._next_pid, pid + 1)
             else:
                 session._handled[(int(rec["seat"]), pid)] = reason

@@ -333,8 +333,8 @@ class Session:
         self._pending_frames: dict[int, Propose] = {}
         self._handled: dict[tuple[int, int], str | None] = {}
         self._proposed: dict[tuple[int, int], tuple[int, str]] = {}
-        #: Actions the host refused in the current state: text -> reason.
-        self.refused: dict[str, str] = {}
+        # Actions the host refused, and the state (game, log length) they were refused in.
+        self._refused: dict[str, str] = {}
         self._refused_state: tuple[int, int] = (0, -1)
         self._last_events: list[Any] = []
         self._finished_reported = 0
@@ -484,6 +484,23 @@ class Session:
     def dealer(self) -> MentalDealer | None:
         """The current game's dealer (our keys and what we know of the cards)."""
         return self.dealers.get(self.game_no)
+
+    @property
+    def refused(self) -> dict[str, str]:
+        """The actions the host refused in the current state: text -> reason.  Empty
+        once the table has moved on (another entry, another game): a move refused in a
+        race may be legal, or the only move, now."""
+        if self._refused_state != (self.game_no, len(self.log)):
+            return {}
+        return self._refused
+
+    def note_refusal(self, action: Action, reason: str) -> None:
+        """The host refused ``action`` in the current state (also when replaying)."""
+        state = (self.game_no, len(self.log))
+        if self._refused_state != state:
+            self._refused_state = state
+            self._refused = {}
+        self._refused[str(action)] = reason
 
     @property
     def waiting_for_cards(self) -> bool:
@@ -1019,7 +1036,7 @@ class Session:
         self.game_no = number
         self.game = dealer.deal(self.rules)
         self.logs.setdefault(number, [])
-        self.refused = {}
+        self._refused = {}
         self._emit(ev.GameStarted(self.sid, number, self.seat, self.game.public_hash(), now,
                                   shown=dealer.shown_trump))
         self._restart_clock(now)
@@ -1068,7 +1085,6 @@ class Session:
 
     def _after_apply(self, action: Action, index: int, digest: str, now: float,
                      forced: str = "") -> None:
-        self.refused = {}  # the state changed: what was refused may be legal again
         self._emit(
             ev.ActionApplied(self.sid, self.game_no, index, action, tuple(self._last_events),
                              action.player == self.seat, digest, now, forced)
@@ -1379,10 +1395,6 @@ class Session:
         until the state changes (so at most one per legal move and state)."""
         if self.pending:
             raise IllegalAction("your previous move is still on its way", action)
-        state = (self.game_no, len(self.log))
-        if self._refused_state != state:
-            self._refused_state = state
-            self.refused = {}
         reason = self.refused.get(str(action))
         if reason is not None:
             raise IllegalAction(f"{self.players[HOST].name or 'the host'} refused this move: "
@@ -1409,11 +1421,7 @@ class Session:
         if action is None or link.peer_seat != HOST:
             return
         self._record(t="refused", seat=self.seat, pid=frame.pid, reason=frame.reason)
-        state = (self.game_no, len(self.log))
-        if self._refused_state != state:
-            self._refused_state = state
-            self.refused = {}
-        self.refused[str(action)] = frame.reason
+        self.note_refusal(action, frame.reason)
         self._emit(ev.ActionRefused(self.sid, action, frame.reason, now))
         self._after_change(now)
 

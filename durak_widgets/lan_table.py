@@ -278,6 +278,19 @@ class LanBackend:
             self._refused = dict(view.refused)
         return view
 
+    def _refusals_now(self) -> dict[str, str]:
+        """The session's refusals, if our copy of the game is where the session's is.
+        A refusal event is read after the table may have moved on (the events queue up
+        for the UI thread, a resync may have skipped ahead): kept as it came, it would
+        keep a move that is legal again, perhaps the only one, from the bot."""
+        view = self.node.view(self.sid)
+        game = self._game
+        if view is None or view.game is None or game is None or (
+            view.game_no != self._game_no or len(view.game.log) != len(game.log)
+        ):
+            return {}
+        return dict(view.refused)
+
     def _name(self, seat: int) -> str:
         return self._names[seat] if 0 <= seat < len(self._names) else f"seat {seat}"
 
@@ -333,7 +346,7 @@ class LanBackend:
                     self.resync()
         elif isinstance(event, ev.ActionRefused):
             self._awaiting = False
-            self._refused[str(event.action)] = event.reason
+            self._refused = self._refusals_now()
             updates.append(f"Not played: {event.action} ({event.reason})")
         elif isinstance(event, ev.GameFinished):
             self._duraks.append(event.durak)

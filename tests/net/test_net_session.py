@@ -406,6 +406,48 @@ def test_a_refused_proposal_is_not_proposed_again_unchanged() -> None:
         pair.fol.session.act(refused[0].action, pair.net.now)
 
 
+def test_a_refusal_holds_only_in_the_state_it_was_made_in() -> None:
+    """The host refuses Bob's take (a race, say); then Bob beats the card instead.  In
+    the new state the take is not "refused" any more: not in the session, not in the
+    view the notebook's table and the bots read, nor after Bob's kernel restarts from
+    its journal.  (Kept, it hid a legal move, perhaps the only one, from a bot, and the
+    table waited for that seat for ever.)"""
+    for seed in range(3, 60):
+        pair = _dealt(seed)
+        seq, fol = pair.seq.session, pair.fol.session
+        attack = next((a for a in seq.game.legal_actions(0)
+                       if type(a).__name__ == "Attack"), None)
+        seq.act(attack, pair.net.now)
+        _settle(pair)
+        beats = [a for a in fol.game.legal_actions(1) if type(a).__name__ == "Defend"]
+        if beats:
+            break
+    else:
+        raise AssertionError("no deal where Bob can beat the first card")
+    on_propose = seq._on_propose
+
+    def refuse_once(link, frame, now):  # type: ignore[no-untyped-def]
+        seq._on_propose = on_propose  # type: ignore[method-assign]
+        seq._refuse(link, frame.pid, frame.action, "the table moved on", now)
+
+    seq._on_propose = refuse_once  # type: ignore[method-assign]
+    fol.act(Take(1), pair.net.now)
+    _settle(pair)
+    assert fol.refused == {"1 take": "the table moved on"}
+    with pytest.raises(IllegalAction, match="refused this move: the table moved on"):
+        fol.act(Take(1), pair.net.now)
+    fol.act(beats[0], pair.net.now)
+    _settle(pair)
+    assert str(beats[0]) in [str(e.action) for e in seq.log]
+    assert fol.refused == {}
+    assert pair.fol.session.refused == {}
+    replace_session(pair, pair.fol, lambda records: Session.restore(
+        records, pair.net.now, entropy=random.Random(4).randbytes, config=FAST),
+        ("10.77.0.97", 41997))
+    restored = pair.fol.session
+    assert len(restored.log) == len(seq.log) and restored.refused == {}
+
+
 def test_a_proposal_id_used_before_is_refused_not_ignored() -> None:
     """Proposal ids count per session; a new proposal under an old id gets an answer."""
     pair = _dealt()

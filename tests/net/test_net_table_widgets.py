@@ -27,7 +27,7 @@ from tornado.ioloop import IOLoop
 from widgets.seat_oracle import box_of as seat_box
 from widgets.seat_oracle import check_roles, role_of
 
-from durak_core import Game, Rules
+from durak_core import Attack, Game, Rules, Take
 from durak_net import events as ev
 from durak_net.node import SessionView
 from durak_widgets import lan
@@ -476,6 +476,44 @@ def test_a_lost_seat_is_shown_to_everyone_and_the_host_names_it(lobbies) -> None
         assert "Connection lost: Ben" in text(lobby.status)
         assert "Connection to Ben lost" in lobby.controller.view.log.value
         assert ben_seat not in lobby.backend.thinking()
+
+
+def test_a_refusal_read_after_the_table_moved_on_does_not_hide_a_legal_move() -> None:
+    """Ben's notebook reads its session's events in turn, while the session goes on.
+    Here a gap makes his table copy the session's current game (two moves ahead of the
+    events still queued), and then it reads the host's refusal of a take he proposed
+    two moves ago.  The take is legal again now: his table (and his bot) must offer it;
+    kept as "refused", it was the move that could not be made, and the table waited for
+    Ben for ever."""
+    rules = Rules(players=3)
+    full = next(g for g in (Game.new(rules, seed=s) for s in range(1, 40)) if g.defender == 1)
+    ben = 1
+    view_at = {}
+    for step in range(3):
+        if step:  # an attack on Ben, then a card thrown in by another seat
+            full.apply(next(a for a in full.legal_actions() if isinstance(a, Attack)
+                            and a.player != ben))
+        view_at[step] = SessionView(
+            sid=1, seat=ben, peer_name="", game_no=1,
+            game=full.view(ben), in_game=True, pending={},
+            lost=False, closed=False, names=("Ann", "Ben", "Cid"),
+            kinds=("host", "player", "player"), table=1, seat_states=("", "", ""),
+            deadlines=(None, None, None), duraks=(0, 0, 0), rules=rules)
+    node = StillNode(view_at[1])
+    backend = LanBackend(node, 1, None, ben)
+    backend.resync()  # Ben's table at the attack; he proposes to take it
+    assert backend.why_illegal(Take(ben)) is None
+    node.session_view = view_at[2]  # the session meanwhile: a card thrown in
+    thrown = full.log[-1]
+    backend.on_event(ev.ActionApplied(1, 1, 5, thrown, (), False, "", 0.0))  # a gap
+    assert len(backend._game.log) == 2
+    backend.on_event(ev.ActionRefused(1, Take(ben), "not in this state", 0.0))
+    backend.on_event(ev.ActionApplied(1, 1, 1, thrown, (), False, "", 0.0))  # already in
+    assert backend.why_illegal(Take(ben)) is None
+    # A refusal in the state the table shows holds.
+    node.session_view = dataclasses.replace(view_at[2], refused={str(Take(ben)): "no"})
+    backend.on_event(ev.ActionRefused(1, Take(ben), "no", 0.0))
+    assert backend.why_illegal(Take(ben)) == "Ann refused this move: no"
 
 
 def test_seat_states_from_the_host_are_shown_including_a_bot_playing_for_a_player(
