@@ -21,6 +21,9 @@ own.  A headless host deals as soon as every seat is taken; an interactive one t
     durak-lan --name Bob --join Alice --bot random --json
     durak-lan --name Cleo --join Alice                   # plays from the keyboard
 
+At a table of teams, ``--team K`` (or ``join NAME team K`` at the prompt) asks for a
+seat in team K.
+
 Hands are hidden (mental poker): each side sees only its own cards, and after every
 game both publish their keys and audit it; the JSON line says ``"audit": "fair"`` or
 the fault, with the hash of the audited full game.  The pairing words are printed
@@ -173,6 +176,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, metavar="SECONDS",
                    help="give up after this long (exit status 3)")
     return p
+
+
+def parse_join(words: Sequence[str]) -> tuple[str, int]:
+    """The words after the prompt's ``join``: a host's name (it may have spaces), then
+    ``team K`` at a table of teams.  ``ValueError`` for a team that is not a number."""
+    team = ANY_TEAM
+    if len(words) >= 2 and words[-2].lower() == "team":
+        if not words[-1].isdigit():
+            raise ValueError(f"team wants a number (0, 1 or 2), not {words[-1]!r}")
+        team = int(words[-1])
+        words = words[:-2]
+    if not words:
+        raise ValueError("join whom? (join NAME [team K])")
+    return " ".join(words), team
 
 
 def render(game: Game, seat: int, names: Sequence[str]) -> str:
@@ -603,7 +620,7 @@ class Peer:
                 self.done = True
             elif verb == "help":
                 self.say("peers | invite NAME [PIN] | accept [PIN] | decline | notsame | again "
-                         "| table | join NAME | bot [SPEC] | start | quit\n"
+                         "| table | join NAME [team K] | bot [SPEC] | start | quit\n"
                          "moves: attack 7s | defend 7s with 9s | transfer 7d | take | pass | "
                          "a move's number")
             elif verb == "peers":
@@ -634,7 +651,10 @@ class Peer:
             elif verb == "start" and self.active is not None:
                 node.start_table(self.active)
             elif verb == "join" and len(words) > 1:
-                self.join_sent = node.join(" ".join(words[1:]))
+                name, team = parse_join(words[1:])
+                self.join_sent = node.join(name, team=team)
+                if team != ANY_TEAM:
+                    self.say(f"asking {name} for a seat in team {team}")
             elif verb == "bot" and self.active is not None:
                 seat = node.add_bot(self.active, words[1] if len(words) > 1 else "greedy")
                 self.say(f"a bot takes seat {seat}")

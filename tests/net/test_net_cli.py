@@ -5,6 +5,7 @@ Real processes over real UDP on loopback, each pair on a discovery port of its o
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import socket
@@ -14,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from durak_net.cli import build_parser, default_name
+from durak_net.cli import Peer, build_parser, default_name
+from durak_net.teams import ANY_TEAM
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -95,3 +97,37 @@ def test_a_bad_argument_is_one_line_and_exit_64(args: list[str], message: str) -
     assert "Traceback" not in proc.stderr
     lines = [line for line in proc.stderr.splitlines() if not line.startswith(("usage:", " "))]
     assert lines == [lines[0]] and message in lines[0], proc.stderr
+
+
+class _JoinRecorder:
+    """What the prompt's ``join`` asks of its node."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, int]] = []
+
+    def join(self, peer: str, team: int = ANY_TEAM) -> int:
+        self.asked.append((peer, team))
+        return 7
+
+
+@pytest.mark.parametrize(("line", "asked", "said"), [
+    ("join Alice", ("Alice", ANY_TEAM), ""),
+    ("join Alice team 1", ("Alice", 1), "asking Alice for a seat in team 1"),
+    ("join Mary Ann TEAM 2", ("Mary Ann", 2), "asking Mary Ann for a seat in team 2"),
+    ("join team", ("team", ANY_TEAM), ""),
+    ("join Alice team one", None, "error: team wants a number (0, 1 or 2), not 'one'"),
+    ("join team 1", None, "error: join whom? (join NAME [team K])"),
+])
+def test_the_prompt_joins_a_table_in_a_team(line: str, asked: tuple[str, int] | None,
+                                            said: str) -> None:
+    """``join NAME team K`` at the prompt, as ``--join NAME --team K`` on the command
+    line; a bad team is one line and asks nothing."""
+    peer = Peer.__new__(Peer)
+    peer.args = build_parser().parse_args(["--name", "Bob"])
+    peer.out, peer.err = io.StringIO(), io.StringIO()
+    peer.node = _JoinRecorder()  # type: ignore[assignment]
+    peer.join_sent = None
+    peer.command(line)
+    assert peer.node.asked == ([asked] if asked else [])
+    assert peer.join_sent == (7 if asked else None)
+    assert peer.out.getvalue().strip() == said
