@@ -111,6 +111,9 @@ class SessionView:
     #: Moves of our seat in the current game that the host's bot played while we were
     #: away (what a player who comes back is told).
     played_for_us: int = 0
+    #: The current game as its fair audit rebuilt it (:meth:`durak_core.Game.to_json`),
+    #: every hand open; "" before the audit, or when it found a fault.
+    full_game: str = ""
 
     @property
     def seated(self) -> tuple[str, ...]:
@@ -277,6 +280,7 @@ class LanNode:
     @staticmethod
     def _make_view(session: Session) -> SessionView:
         single = len(session.links) == 1
+        audited = session.audits.get(session.game_no)
         return SessionView(
             sid=session.sid,
             seat=session.seat,
@@ -305,6 +309,7 @@ class LanNode:
             rules=session.rules,
             played_for_us=sum(1 for e in session.log if e.forced == "bot"
                               and e.action.startswith(f"{session.seat} ")),
+            full_game=audited.game if audited is not None else "",
         )
 
     def game(self, sid: int) -> Game | None:

@@ -185,7 +185,8 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
             session.audits[number] = Verdict(bool(rec["fair"]), str(rec["code"]),
                                              str(rec["detail"]),
                                              None if culprit is None else int(culprit),
-                                             str(rec.get("state_hash", "")))
+                                             str(rec.get("state_hash", "")),
+                                             str(rec.get("full", "")))
             session._audit_due.pop(number, None)
         elif kind == "left":  # a player got up before play: its seat is open again
             link = session.links.pop(int(rec["seat"]))

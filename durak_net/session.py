@@ -1642,7 +1642,7 @@ class Session:
         self._audit_due.pop(number, None)
         self._record(t="audit", game=number, fair=verdict.fair, code=verdict.code,
                      detail=verdict.detail, culprit=verdict.culprit,
-                     state_hash=verdict.state_hash)
+                     state_hash=verdict.state_hash, full=verdict.game)
         self._emit(ev.GameAudited(self.sid, number, verdict.fair, verdict.text, verdict.code,
                                   verdict.culprit, verdict.state_hash, log_hash(log), now,
                                   verdict.game))

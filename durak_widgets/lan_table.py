@@ -276,6 +276,9 @@ class LanBackend:
             self._game = view.game
             self._game_no = view.game_no
             self._refused = dict(view.refused)
+            if view.full_game and view.game_no not in self.full_games:
+                # A game audited before a restart: its review works after resuming too.
+                self.full_games[view.game_no] = Game.from_json(view.full_game)
         return view
 
     def _refusals_now(self) -> dict[str, str]:

@@ -113,6 +113,41 @@ def test_a_finished_lan_game_is_reviewed_from_the_log_its_audit_rebuilt(pair_of_
     assert again.report == review.report
 
 
+def test_a_game_audited_before_a_restart_is_still_reviewed_after_resuming(tmp_path) -> None:
+    """Ann's kernel dies after the game's fair audit, before another game: her new
+    lobby resumes the session from its journal, and the Review still replays the full
+    game the audit rebuilt (the journal keeps it with the verdict)."""
+    port = free_udp_port()
+    common = {"port": port, "journal_dir": tmp_path}
+    ann = lan("Ann", handoff=Handoff(mode="manual"), bot="greedy", seed=1, auto_accept=True,
+              **common)
+    ben = lan("Ben", handoff=Handoff(mode="manual"), bot="random", seed=2, invite="Ann",
+              **common)
+    again = None
+    try:
+        pump_until([ann, ben], lambda: bool(ann.backend and ann.backend.verdicts), timeout=60)
+        (verdict,) = ann.backend.verdicts.values()
+        assert verdict.fair
+        ann.close(leave=False)
+        again = lan("Ann", handoff=Handoff(mode="manual"), **common)
+        (resume,) = again.resume_box.children
+        resume.click()
+        pump_until([again, ben], lambda: again.controller is not None
+                   and again.backend.review_game is not None)
+        full = again.backend.review_game
+        assert full.state_hash() == verdict.state_hash and full.deck is not None
+        table = again.controller
+        pump_until([again], lambda: table.view.review_button.layout.display != "none")
+        table.coach.iterations = 20
+        table.view.review_button.click()
+        pump_until([again], lambda: "<svg" in table.view.review.value, timeout=60)
+        assert table.coach._review.report.losers == tuple(full.losers)
+    finally:
+        for lobby in (ann, ben, again):
+            if lobby is not None:
+                lobby.close()
+
+
 def _row_button(box, css: str):
     for row in box.children:
         for child in row.children:
