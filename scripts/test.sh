@@ -23,6 +23,11 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/setup.sh
 source scripts/setup.sh
 py="$DURAK_PYTHON"
+# The tests start many Python processes (pytest's workers, kernels, the command-line
+# runs of tests/docs): each compiles the project's modules and pytest rewrites every
+# test module, unless the bytecode is cached.  Some machines (containers, often) turn
+# that cache off for every program; these runs keep it, in __pycache__/ (ignored by git).
+unset PYTHONDONTWRITEBYTECODE
 
 set +e
 if [[ -t 1 ]]; then export PY_COLORS=1 FORCE_COLOR=1 MYPY_FORCE_COLOR=1; fi

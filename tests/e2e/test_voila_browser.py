@@ -10,6 +10,7 @@ when that is missing or DURAK_UPDATE_SCREENSHOT=1.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -19,7 +20,10 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
-pytest.importorskip("voila", reason="the Voila app needs the [app] extra")
+# Looked up, not imported: importing voila takes seconds, in every pytest worker that
+# collects this file, and the tests only start its command.
+if importlib.util.find_spec("voila") is None:
+    pytest.skip("the Voila app needs the [app] extra", allow_module_level=True)
 
 from browser_support import (
     TABLE_ROOT,
