@@ -174,6 +174,13 @@ class IsmctsBot(Bot):
         at 800 rollouts, where 0 won 96.4% (README).  No value meets both of the
         two-seat aims (90% against greedy, 65% against ``ismcts-v1``); 0 keeps the
         first, which the AI had met already, and stays the default.
+    reply_width: at most this many replies are searched at each searched opponent
+        decision (the first ``replies`` under the model; every one with
+        ``model=0``): the greedy policy's choice, take or pass, then the cheapest
+        others (:func:`durak_core.bots.greedy.shortlist`); 0: every legal reply.
+        Each reply in the tree is tried at least once and averaged into the value
+        of the root action above it, so replies no sensible opponent plays (a high
+        trump on a six) pull good root actions' means down.
     halving: 1: the paired root by sequential halving (the budget in phases, the
         worse half of the root actions dropped after each, so the close
         contenders get the most deals; the final choice is among the last two);
@@ -221,6 +228,7 @@ class IsmctsBot(Bot):
         depth: int = 0,
         model: int = 1,
         replies: int = 0,
+        reply_width: int = 0,
         halving: int = 0,
         solver: int = 1,
         near: int = 0,
@@ -260,6 +268,12 @@ class IsmctsBot(Bot):
         if not isinstance(replies, int) or replies < 0:
             raise ValueError(f"replies must be a number of decisions (0 or more), not {replies!r}")
         self.replies = replies
+        if not isinstance(reply_width, int) or reply_width < 0:
+            raise ValueError(
+                f"reply_width must be 0 (every reply) or a positive number of replies, "
+                f"not {reply_width!r}"
+            )
+        self.reply_width = reply_width
         if solver not in (0, 1, 2):
             raise ValueError(f"solver must be 0, 1 or 2, not {solver!r}")
         self.solver = solver
@@ -293,6 +307,7 @@ class IsmctsBot(Bot):
         self._options: dict[str, Any] = {
             "c": c, "epsilon": epsilon, "greedy_first": greedy_first, "paired": paired,
             "width": width, "depth": depth, "model": model, "replies": replies,
+            "reply_width": reply_width,
             "halving": halving,
             "solver": solver, "near": near, "solver_nodes": solver_nodes,
             "endgame_ms": endgame_ms, "endgame_nodes": endgame_nodes, "infer": infer,
@@ -654,6 +669,13 @@ class IsmctsBot(Bot):
             else:
                 if actor != seat:
                     replies -= 1
+                    if self.reply_width and len(legal) > self.reply_width:
+                        # Only the replies a sensible opponent would consider: weak
+                        # ones, each tried once, would drag the root means around.
+                        legal = shortlist(
+                            legal, int(game.trump_suit), game.talon_size, game.table,
+                            self.reply_width,
+                        )
                 untried = [a for a in legal if a not in children]
                 if untried:
                     if self.paired and self.greedy_first:
