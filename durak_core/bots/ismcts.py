@@ -181,6 +181,11 @@ class IsmctsBot(Bot):
         Each reply in the tree is tried at least once and averaged into the value
         of the root action above it, so replies no sensible opponent plays (a high
         trump on a six) pull good root actions' means down.
+    reply_greedy: at each searched opponent decision, the chance that an iteration
+        plays the greedy policy's reply there instead of choosing one by UCB (from
+        this iteration's seeded generator): the reply's mean is then a blend of the
+        model's answer and the searched best one.  0 (the default): always searched;
+        1: always the model's, as with ``replies=0``.
     halving: 1: the paired root by sequential halving (the budget in phases, the
         worse half of the root actions dropped after each, so the close
         contenders get the most deals; the final choice is among the last two);
@@ -229,6 +234,7 @@ class IsmctsBot(Bot):
         model: int = 1,
         replies: int = 0,
         reply_width: int = 0,
+        reply_greedy: float = 0.0,
         halving: int = 0,
         solver: int = 1,
         near: int = 0,
@@ -274,6 +280,9 @@ class IsmctsBot(Bot):
                 f"not {reply_width!r}"
             )
         self.reply_width = reply_width
+        if isinstance(reply_greedy, bool) or not 0 <= reply_greedy <= 1:
+            raise ValueError(f"reply_greedy is a probability, in 0..1, not {reply_greedy!r}")
+        self.reply_greedy = float(reply_greedy)
         if solver not in (0, 1, 2):
             raise ValueError(f"solver must be 0, 1 or 2, not {solver!r}")
         self.solver = solver
@@ -307,7 +316,7 @@ class IsmctsBot(Bot):
         self._options: dict[str, Any] = {
             "c": c, "epsilon": epsilon, "greedy_first": greedy_first, "paired": paired,
             "width": width, "depth": depth, "model": model, "replies": replies,
-            "reply_width": reply_width,
+            "reply_width": reply_width, "reply_greedy": reply_greedy,
             "halving": halving,
             "solver": solver, "near": near, "solver_nodes": solver_nodes,
             "endgame_ms": endgame_ms, "endgame_nodes": endgame_nodes, "infer": infer,
@@ -651,6 +660,7 @@ class IsmctsBot(Bot):
         model = self.model
         # With the model, the opponents' first ``replies`` decisions are searched still.
         replies = 0 if not model else self.replies
+        reply_greedy = self.reply_greedy
         while True:
             children = node.children
             if first is not None:
@@ -667,6 +677,7 @@ class IsmctsBot(Bot):
             elif model and actor != seat and replies <= 0:
                 game.apply(self._greedy(game, actor, legal))
             else:
+                modelled: Action | None = None
                 if actor != seat:
                     replies -= 1
                     if self.reply_width and len(legal) > self.reply_width:
@@ -676,31 +687,44 @@ class IsmctsBot(Bot):
                             legal, int(game.trump_suit), game.talon_size, game.table,
                             self.reply_width,
                         )
-                untried = [a for a in legal if a not in children]
-                if untried:
-                    if self.paired and self.greedy_first:
-                        # The generator is this iteration's own: drawing from it only
-                        # when the greedy move was tried already picks the same action.
-                        action = self._greedy(game, actor, legal)
-                        if action not in untried:
-                            action = rng.get().choice(untried)
-                    else:
-                        action = rng.get().choice(untried)
-                        if self.greedy_first:
-                            hint = self._greedy(game, actor, legal)
-                            if hint in untried:
-                                action = hint
-                    for a in legal:
-                        if a in children:
-                            children[a].avail += 1
-                    child = children[action] = _Node()
+                    if reply_greedy and rng.get().random() < reply_greedy:
+                        # On this iteration the opponent plays as the model says: the
+                        # node's mean blends the model's reply with the searched best.
+                        modelled = self._greedy(game, actor, legal)
+                if modelled is not None and modelled in children:
+                    action = modelled
                     game.apply(action)
-                    path.append((child, actor))
-                    break
-                action = self._select(node, legal)
-                game.apply(action)
-                node = children[action]
-                path.append((node, actor))
+                    node = children[action]
+                    path.append((node, actor))
+                else:
+                    untried = (
+                        [modelled] if modelled is not None
+                        else [a for a in legal if a not in children]
+                    )
+                    if untried:
+                        if self.paired and self.greedy_first:
+                            # The generator is this iteration's own: drawing from it only
+                            # when the greedy move was tried already picks the same action.
+                            action = self._greedy(game, actor, legal)
+                            if action not in untried:
+                                action = rng.get().choice(untried)
+                        else:
+                            action = rng.get().choice(untried)
+                            if self.greedy_first:
+                                hint = self._greedy(game, actor, legal)
+                                if hint in untried:
+                                    action = hint
+                        for a in legal:
+                            if a in children:
+                                children[a].avail += 1
+                        child = children[action] = _Node()
+                        game.apply(action)
+                        path.append((child, actor))
+                        break
+                    action = self._select(node, legal)
+                    game.apply(action)
+                    node = children[action]
+                    path.append((node, actor))
             if game.is_over or len(path) == self.depth:
                 break
             if fast:

@@ -224,6 +224,46 @@ def test_reply_width_searches_only_the_replies_of_the_greedy_shortlist():
             assert isinstance(narrow[line][1], (Take, Pass))
 
 
+def test_reply_greedy_plays_the_model_reply_on_that_share_of_the_iterations():
+    """replies=1, on one deal: with reply_greedy=1 the defender's searched decision
+    always takes the greedy reply (one reply under each root action); with 0.5 the
+    greedy reply gets a larger share of the visits than by search alone, and other
+    replies are still searched."""
+    import random
+
+    from durak_core.bots.ismcts import _Lazy, _Node
+
+    game = Game.new(Rules(), seed=9)
+    seat = game.attacker
+    deal = Game.from_observation(game.observation(seat)).determinize(random.Random(3))
+    legal = deal.legal_actions(seat)[:3]
+
+    def grow(bot):
+        root = _Node()
+        for round_ in range(60):
+            for action in legal:
+                bot._iterate(root, deal.copy(), seat, legal, action, _Lazy(round_))
+        return root
+
+    def greedy_share(root):
+        """Visits of the first (greedy) reply over all replies' visits, per root action."""
+        shares = []
+        for child in root.children.values():
+            replies = [r for a, r in child.children.items() if a.player != seat]
+            if replies:
+                shares.append(replies[0].visits / sum(r.visits for r in replies))
+        return shares
+
+    always = grow(IsmctsBot(seed=1, iterations=1, replies=1, reply_greedy=1))
+    for child in always.children.values():
+        replies = [r for a, r in child.children.items() if a.player != seat]
+        assert len(replies) == 1 and replies[0].visits == child.visits
+    half = greedy_share(grow(IsmctsBot(seed=1, iterations=1, replies=1, reply_greedy=0.5)))
+    searched = greedy_share(grow(IsmctsBot(seed=1, iterations=1, replies=1)))
+    assert sum(half) / len(half) > sum(searched) / len(searched)
+    assert min(half) < 1
+
+
 def test_halving_spends_the_budget_on_the_two_best_root_actions():
     """Five root actions, 300 rollouts in three phases: all five on the first 100,
     the best three on the next, the best two on the last; the choice is one of those."""
@@ -258,6 +298,6 @@ def test_cpu_time_budget_reads_the_process_clock():
     assert IsmctsBot(ms=50, cpu=1)._clock is time.process_time
     assert IsmctsBot(ms=50)._clock is time.perf_counter
     for bad in ("ismcts?cpu=2", "ismcts?halving=2", "ismcts?replies=-1",
-                "ismcts?reply_width=-2"):
+                "ismcts?reply_width=-2", "ismcts?reply_greedy=1.5"):
         with pytest.raises(ValueError, match=bad.split("?")[1].split("=")[0]):
             make_bot(bad)
