@@ -164,28 +164,32 @@ class IsmctsBot(Bot):
         assumes sensible (greedy-like) opponents, and its searches are cheaper.
     replies: with ``model=1``, the opponents' first this many decisions below the
         root action are searched all the same (their replies to it), the greedy
-        policy playing them only deeper down; 0 (the default): none.  Against
+        policy playing them only deeper down (2, the default; 0: none).  Against
         ``ismcts-v1`` (800 rollouts against 400, the same 120 duplicate deals,
         ``benchmarks/ai_ablation.py``) 2 won 67.2% of the decided games where 0
         won 59.7% and ``model=0`` 63.6%: the greedy model alone is too sure of
-        what a searching opponent answers.  On new deals (320 games,
-        ``benchmarks/ai_strength.py --opponents v1``) 2 won 66.7%; but against
-        greedy it costs much of what the model gains: 82.2% of 185 decided games
-        at 800 rollouts, where 0 won 96.4% (README).  No value meets both of the
-        two-seat aims (90% against greedy, 65% against ``ismcts-v1``); 0 keeps the
-        first, which the AI had met already, and stays the default.
-    reply_width: at most this many replies are searched at each searched opponent
-        decision (the first ``replies`` under the model; every one with
-        ``model=0``): the greedy policy's choice, take or pass, then the cheapest
-        others (:func:`durak_core.bots.greedy.shortlist`); 0: every legal reply.
-        Each reply in the tree is tried at least once and averaged into the value
-        of the root action above it, so replies no sensible opponent plays (a high
-        trump on a six) pull good root actions' means down.
-    reply_greedy: at each searched opponent decision, the chance that an iteration
-        plays the greedy policy's reply there instead of choosing one by UCB (from
-        this iteration's seeded generator): the reply's mean is then a blend of the
-        model's answer and the searched best one.  0 (the default): always searched;
-        1: always the model's, as with ``replies=0``.
+        what a searching opponent answers.  Alone (``reply_width=0,
+        reply_greedy=0``) it costs much of what the model gains against greedy
+        (82.2% of 185 decided games where 0 won 96.4%; README); the next two
+        options win that back.
+    reply_width: with ``model=1``, at most this many replies are searched at each
+        of the opponents' first ``replies`` decisions: the greedy policy's choice,
+        take or pass, then the cheapest others
+        (:func:`durak_core.bots.greedy.shortlist`); 0: every legal reply; 2 (the
+        default).  Each reply in the tree is tried at least once and averaged into
+        the value of the root action above it, so replies no sensible opponent
+        plays (a high trump on a six) pull good root actions' means down.
+    reply_greedy: with ``model=1``, at each searched opponent decision, the chance
+        that an iteration plays the greedy policy's reply there instead of choosing
+        one by UCB (from this iteration's seeded generator): the reply's mean is
+        then a blend of the model's answer and the searched best one, an opponent
+        who plays sensibly but not always the same way.  0: always searched; 1:
+        always the model's, as with ``replies=0``; 0.5 (the default).  Against
+        greedy on 100 duplicate deals at 800 rollouts (``benchmarks/ai_ablation.py``,
+        seed 1) ``replies=2`` alone
+        won 89.7% of the decided games, with ``reply_width=2`` 91.6%, with both
+        that and ``reply_greedy=0.5`` 96.8% (0.3: 90.1%); the figures of the
+        default on new deals are in the README.
     halving: 1: the paired root by sequential halving (the budget in phases, the
         worse half of the root actions dropped after each, so the close
         contenders get the most deals; the final choice is among the last two);
@@ -232,9 +236,9 @@ class IsmctsBot(Bot):
         width: int = 5,
         depth: int = 0,
         model: int = 1,
-        replies: int = 0,
-        reply_width: int = 0,
-        reply_greedy: float = 0.0,
+        replies: int = 2,
+        reply_width: int = 2,
+        reply_greedy: float = 0.5,
         halving: int = 0,
         solver: int = 1,
         near: int = 0,
@@ -660,7 +664,9 @@ class IsmctsBot(Bot):
         model = self.model
         # With the model, the opponents' first ``replies`` decisions are searched still.
         replies = 0 if not model else self.replies
-        reply_greedy = self.reply_greedy
+        # Both shape the model's searched replies; with model=0 every reply is searched.
+        reply_width = self.reply_width if model else 0
+        reply_greedy = self.reply_greedy if model else 0.0
         while True:
             children = node.children
             if first is not None:
@@ -680,12 +686,12 @@ class IsmctsBot(Bot):
                 modelled: Action | None = None
                 if actor != seat:
                     replies -= 1
-                    if self.reply_width and len(legal) > self.reply_width:
+                    if reply_width and len(legal) > reply_width:
                         # Only the replies a sensible opponent would consider: weak
                         # ones, each tried once, would drag the root means around.
                         legal = shortlist(
                             legal, int(game.trump_suit), game.talon_size, game.table,
-                            self.reply_width,
+                            reply_width,
                         )
                     if reply_greedy and rng.get().random() < reply_greedy:
                         # On this iteration the opponent plays as the model says: the
@@ -826,8 +832,12 @@ class IsmctsV1Bot(IsmctsBot):
         infer: int = 0,
         compiled: int = 0,
         model: int = 0,
+        replies: int = 0,
+        reply_width: int = 0,
+        reply_greedy: float = 0.0,
         **options: Any,
     ) -> None:
         super().__init__(
-            seed=seed, solver=solver, infer=infer, compiled=compiled, model=model, **options
+            seed=seed, solver=solver, infer=infer, compiled=compiled, model=model,
+            replies=replies, reply_width=reply_width, reply_greedy=reply_greedy, **options
         )

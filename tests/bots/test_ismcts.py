@@ -210,8 +210,9 @@ def test_reply_width_searches_only_the_replies_of_the_greedy_shortlist():
             yield from opponent_nodes(child, (*line, action))
 
     narrow = dict(opponent_nodes(grow(IsmctsBot(seed=1, iterations=1, replies=2,
-                                                reply_width=2)), ()))
-    wide = dict(opponent_nodes(grow(IsmctsBot(seed=1, iterations=1, replies=2)), ()))
+                                                reply_width=2, reply_greedy=0)), ()))
+    wide = dict(opponent_nodes(grow(IsmctsBot(seed=1, iterations=1, replies=2, reply_width=0,
+                                              reply_greedy=0)), ()))
     assert narrow and max(len(r) for r in narrow.values()) <= 2
     assert max(len(r) for r in wide.values()) > 2
     both = [line for line in narrow if line in wide and len(wide[line]) > 2]
@@ -254,12 +255,14 @@ def test_reply_greedy_plays_the_model_reply_on_that_share_of_the_iterations():
                 shares.append(replies[0].visits / sum(r.visits for r in replies))
         return shares
 
-    always = grow(IsmctsBot(seed=1, iterations=1, replies=1, reply_greedy=1))
+    always = grow(IsmctsBot(seed=1, iterations=1, replies=1, reply_width=0, reply_greedy=1))
     for child in always.children.values():
         replies = [r for a, r in child.children.items() if a.player != seat]
         assert len(replies) == 1 and replies[0].visits == child.visits
-    half = greedy_share(grow(IsmctsBot(seed=1, iterations=1, replies=1, reply_greedy=0.5)))
-    searched = greedy_share(grow(IsmctsBot(seed=1, iterations=1, replies=1)))
+    half = greedy_share(grow(IsmctsBot(seed=1, iterations=1, replies=1, reply_width=0,
+                                       reply_greedy=0.5)))
+    searched = greedy_share(grow(IsmctsBot(seed=1, iterations=1, replies=1, reply_width=0,
+                                           reply_greedy=0)))
     assert sum(half) / len(half) > sum(searched) / len(searched)
     assert min(half) < 1
 
