@@ -684,6 +684,9 @@ class IsmctsBot(Bot):
                 game.apply(self._greedy(game, actor, legal))
             else:
                 modelled: Action | None = None
+                # The greedy policy chooses among every legal action, not the shortlist
+                # (the Python policy reads the order of the list it is given).
+                whole = legal
                 if actor != seat:
                     replies -= 1
                     if reply_width and len(legal) > reply_width:
@@ -696,7 +699,7 @@ class IsmctsBot(Bot):
                     if reply_greedy and rng.get().random() < reply_greedy:
                         # On this iteration the opponent plays as the model says: the
                         # node's mean blends the model's reply with the searched best.
-                        modelled = self._greedy(game, actor, legal)
+                        modelled = self._greedy(game, actor, whole)
                 if modelled is not None and modelled in children:
                     action = modelled
                     game.apply(action)
@@ -711,13 +714,13 @@ class IsmctsBot(Bot):
                         if self.paired and self.greedy_first:
                             # The generator is this iteration's own: drawing from it only
                             # when the greedy move was tried already picks the same action.
-                            action = self._greedy(game, actor, legal)
+                            action = self._greedy(game, actor, whole)
                             if action not in untried:
                                 action = rng.get().choice(untried)
                         else:
                             action = rng.get().choice(untried)
                             if self.greedy_first:
-                                hint = self._greedy(game, actor, legal)
+                                hint = self._greedy(game, actor, whole)
                                 if hint in untried:
                                     action = hint
                         for a in legal:
