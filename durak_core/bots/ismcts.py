@@ -164,16 +164,32 @@ class IsmctsBot(Bot):
         assumes sensible (greedy-like) opponents, and its searches are cheaper.
     replies: with ``model=1``, the opponents' first this many decisions below the
         root action are searched all the same (their replies to it), the greedy
-        policy playing them only deeper down; 0 (the default): none.  Against
+        policy playing them only deeper down (2, the default; 0: none).  Against
         ``ismcts-v1`` (800 rollouts against 400, the same 120 duplicate deals,
         ``benchmarks/ai_ablation.py``) 2 won 67.2% of the decided games where 0
         won 59.7% and ``model=0`` 63.6%: the greedy model alone is too sure of
-        what a searching opponent answers.  On new deals (320 games,
-        ``benchmarks/ai_strength.py --opponents v1``) 2 won 66.7%; but against
-        greedy it costs much of what the model gains: 82.2% of 185 decided games
-        at 800 rollouts, where 0 won 96.4% (README).  No value meets both of the
-        two-seat aims (90% against greedy, 65% against ``ismcts-v1``); 0 keeps the
-        first, which the AI had met already, and stays the default.
+        what a searching opponent answers.  Alone (``reply_width=0,
+        reply_greedy=0``) it costs much of what the model gains against greedy
+        (82.2% of 185 decided games where 0 won 96.4%; README); the next two
+        options win that back.
+    reply_width: with ``model=1``, at most this many replies are searched at each
+        of the opponents' first ``replies`` decisions: the greedy policy's choice,
+        take or pass, then the cheapest others
+        (:func:`durak_core.bots.greedy.shortlist`); 0: every legal reply; 2 (the
+        default).  Each reply in the tree is tried at least once and averaged into
+        the value of the root action above it, so replies no sensible opponent
+        plays (a high trump on a six) pull good root actions' means down.
+    reply_greedy: with ``model=1``, at each searched opponent decision, the chance
+        that an iteration plays the greedy policy's reply there instead of choosing
+        one by UCB (from this iteration's seeded generator): the reply's mean is
+        then a blend of the model's answer and the searched best one, an opponent
+        who plays sensibly but not always the same way.  0: always searched; 1:
+        always the model's, as with ``replies=0``; 0.5 (the default).  Against
+        greedy on 100 duplicate deals at 800 rollouts (``benchmarks/ai_ablation.py``,
+        seed 1) ``replies=2`` alone
+        won 89.7% of the decided games, with ``reply_width=2`` 91.6%, with both
+        that and ``reply_greedy=0.5`` 96.8% (0.3: 90.1%); the figures of the
+        default on new deals are in the README.
     halving: 1: the paired root by sequential halving (the budget in phases, the
         worse half of the root actions dropped after each, so the close
         contenders get the most deals; the final choice is among the last two);
@@ -220,7 +236,9 @@ class IsmctsBot(Bot):
         width: int = 5,
         depth: int = 0,
         model: int = 1,
-        replies: int = 0,
+        replies: int = 2,
+        reply_width: int = 2,
+        reply_greedy: float = 0.5,
         halving: int = 0,
         solver: int = 1,
         near: int = 0,
@@ -260,6 +278,15 @@ class IsmctsBot(Bot):
         if not isinstance(replies, int) or replies < 0:
             raise ValueError(f"replies must be a number of decisions (0 or more), not {replies!r}")
         self.replies = replies
+        if not isinstance(reply_width, int) or reply_width < 0:
+            raise ValueError(
+                f"reply_width must be 0 (every reply) or a positive number of replies, "
+                f"not {reply_width!r}"
+            )
+        self.reply_width = reply_width
+        if isinstance(reply_greedy, bool) or not 0 <= reply_greedy <= 1:
+            raise ValueError(f"reply_greedy is a probability, in 0..1, not {reply_greedy!r}")
+        self.reply_greedy = float(reply_greedy)
         if solver not in (0, 1, 2):
             raise ValueError(f"solver must be 0, 1 or 2, not {solver!r}")
         self.solver = solver
@@ -293,6 +320,7 @@ class IsmctsBot(Bot):
         self._options: dict[str, Any] = {
             "c": c, "epsilon": epsilon, "greedy_first": greedy_first, "paired": paired,
             "width": width, "depth": depth, "model": model, "replies": replies,
+            "reply_width": reply_width, "reply_greedy": reply_greedy,
             "halving": halving,
             "solver": solver, "near": near, "solver_nodes": solver_nodes,
             "endgame_ms": endgame_ms, "endgame_nodes": endgame_nodes, "infer": infer,
@@ -636,6 +664,9 @@ class IsmctsBot(Bot):
         model = self.model
         # With the model, the opponents' first ``replies`` decisions are searched still.
         replies = 0 if not model else self.replies
+        # Both shape the model's searched replies; with model=0 every reply is searched.
+        reply_width = self.reply_width if model else 0
+        reply_greedy = self.reply_greedy if model else 0.0
         while True:
             children = node.children
             if first is not None:
@@ -652,33 +683,57 @@ class IsmctsBot(Bot):
             elif model and actor != seat and replies <= 0:
                 game.apply(self._greedy(game, actor, legal))
             else:
+                modelled: Action | None = None
+                # The greedy policy chooses among every legal action, not the shortlist
+                # (the Python policy reads the order of the list it is given).
+                whole = legal
                 if actor != seat:
                     replies -= 1
-                untried = [a for a in legal if a not in children]
-                if untried:
-                    if self.paired and self.greedy_first:
-                        # The generator is this iteration's own: drawing from it only
-                        # when the greedy move was tried already picks the same action.
-                        action = self._greedy(game, actor, legal)
-                        if action not in untried:
-                            action = rng.get().choice(untried)
-                    else:
-                        action = rng.get().choice(untried)
-                        if self.greedy_first:
-                            hint = self._greedy(game, actor, legal)
-                            if hint in untried:
-                                action = hint
-                    for a in legal:
-                        if a in children:
-                            children[a].avail += 1
-                    child = children[action] = _Node()
+                    if reply_width and len(legal) > reply_width:
+                        # Only the replies a sensible opponent would consider: weak
+                        # ones, each tried once, would drag the root means around.
+                        legal = shortlist(
+                            legal, int(game.trump_suit), game.talon_size, game.table,
+                            reply_width,
+                        )
+                    if reply_greedy and rng.get().random() < reply_greedy:
+                        # On this iteration the opponent plays as the model says: the
+                        # node's mean blends the model's reply with the searched best.
+                        modelled = self._greedy(game, actor, whole)
+                if modelled is not None and modelled in children:
+                    action = modelled
                     game.apply(action)
-                    path.append((child, actor))
-                    break
-                action = self._select(node, legal)
-                game.apply(action)
-                node = children[action]
-                path.append((node, actor))
+                    node = children[action]
+                    path.append((node, actor))
+                else:
+                    untried = (
+                        [modelled] if modelled is not None
+                        else [a for a in legal if a not in children]
+                    )
+                    if untried:
+                        if self.paired and self.greedy_first:
+                            # The generator is this iteration's own: drawing from it only
+                            # when the greedy move was tried already picks the same action.
+                            action = self._greedy(game, actor, whole)
+                            if action not in untried:
+                                action = rng.get().choice(untried)
+                        else:
+                            action = rng.get().choice(untried)
+                            if self.greedy_first:
+                                hint = self._greedy(game, actor, whole)
+                                if hint in untried:
+                                    action = hint
+                        for a in legal:
+                            if a in children:
+                                children[a].avail += 1
+                        child = children[action] = _Node()
+                        game.apply(action)
+                        path.append((child, actor))
+                        break
+                    action = self._select(node, legal)
+                    game.apply(action)
+                    node = children[action]
+                    path.append((node, actor))
             if game.is_over or len(path) == self.depth:
                 break
             if fast:
@@ -780,8 +835,12 @@ class IsmctsV1Bot(IsmctsBot):
         infer: int = 0,
         compiled: int = 0,
         model: int = 0,
+        replies: int = 0,
+        reply_width: int = 0,
+        reply_greedy: float = 0.0,
         **options: Any,
     ) -> None:
         super().__init__(
-            seed=seed, solver=solver, infer=infer, compiled=compiled, model=model, **options
+            seed=seed, solver=solver, infer=infer, compiled=compiled, model=model,
+            replies=replies, reply_width=reply_width, reply_greedy=reply_greedy, **options
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from durak_core import Card, Game, Rules, new_deck
+from durak_core.actions import Pass, Take
 from durak_core.bots import GreedyBot, IsmctsBot, RandomBot, make_bot, play_game
 from durak_core.bots.ismcts import outcome
 
@@ -180,6 +181,92 @@ def test_replies_searches_the_opponents_first_reply_only():
     assert max(opponent_levels(none)) == 0
 
 
+def test_reply_width_searches_only_the_replies_of_the_greedy_shortlist():
+    """replies=2 with reply_width=2, on one deal: every searched opponent decision in
+    the tree holds at most two replies, the greedy shortlist's (the greedy choice
+    first, then take or pass or the cheapest other); without the limit some holds
+    more.  (Over many deals a node collects the shortlists of different hands.)"""
+    import random
+
+    from durak_core.bots.ismcts import _Lazy, _Node
+
+    game = Game.new(Rules(), seed=9)
+    seat = game.attacker
+    deal = Game.from_observation(game.observation(seat)).determinize(random.Random(3))
+    legal = deal.legal_actions(seat)[:3]
+
+    def grow(bot):
+        root = _Node()
+        for _ in range(40):
+            for action in legal:
+                bot._iterate(root, deal.copy(), seat, legal, action, _Lazy(1))
+        return root
+
+    def opponent_nodes(node, line):
+        for action, child in node.children.items():
+            replies = [a for a in child.children if a.player != seat]
+            if replies:
+                yield (*line, action), replies
+            yield from opponent_nodes(child, (*line, action))
+
+    narrow = dict(opponent_nodes(grow(IsmctsBot(seed=1, iterations=1, replies=2,
+                                                reply_width=2, reply_greedy=0)), ()))
+    wide = dict(opponent_nodes(grow(IsmctsBot(seed=1, iterations=1, replies=2, reply_width=0,
+                                              reply_greedy=0)), ()))
+    assert narrow and max(len(r) for r in narrow.values()) <= 2
+    assert max(len(r) for r in wide.values()) > 2
+    both = [line for line in narrow if line in wide and len(wide[line]) > 2]
+    assert both
+    for line in both:
+        # The greedy choice is expanded first in either tree; take or pass, when the
+        # opponent may, is the shortlist's second.
+        assert narrow[line][0] == wide[line][0]
+        if any(isinstance(a, (Take, Pass)) for a in wide[line]):
+            assert isinstance(narrow[line][1], (Take, Pass))
+
+
+def test_reply_greedy_plays_the_model_reply_on_that_share_of_the_iterations():
+    """replies=1, on one deal: with reply_greedy=1 the defender's searched decision
+    always takes the greedy reply (one reply under each root action); with 0.5 the
+    greedy reply gets a larger share of the visits than by search alone, and other
+    replies are still searched."""
+    import random
+
+    from durak_core.bots.ismcts import _Lazy, _Node
+
+    game = Game.new(Rules(), seed=9)
+    seat = game.attacker
+    deal = Game.from_observation(game.observation(seat)).determinize(random.Random(3))
+    legal = deal.legal_actions(seat)[:3]
+
+    def grow(bot):
+        root = _Node()
+        for round_ in range(60):
+            for action in legal:
+                bot._iterate(root, deal.copy(), seat, legal, action, _Lazy(round_))
+        return root
+
+    def greedy_share(root):
+        """Visits of the first (greedy) reply over all replies' visits, per root action."""
+        shares = []
+        for child in root.children.values():
+            replies = [r for a, r in child.children.items() if a.player != seat]
+            if replies:
+                shares.append(replies[0].visits / sum(r.visits for r in replies))
+        return shares
+
+    always = grow(IsmctsBot(seed=1, iterations=1, replies=1, reply_width=0, reply_greedy=1))
+    for child in always.children.values():
+        replies = [r for a, r in child.children.items() if a.player != seat]
+        assert len(replies) == 1 and replies[0].visits == child.visits
+    half = greedy_share(grow(IsmctsBot(seed=1, iterations=1, replies=1, reply_width=0,
+                                       reply_greedy=0.5)))
+    searched = greedy_share(grow(IsmctsBot(seed=1, iterations=1, replies=1, reply_width=0,
+                                           reply_greedy=0)))
+    assert sum(half) / len(half) > sum(searched) / len(searched)
+    assert min(half) < 1
+
+
 def test_halving_spends_the_budget_on_the_two_best_root_actions():
     """Five root actions, 300 rollouts in three phases: all five on the first 100,
     the best three on the next, the best two on the last; the choice is one of those."""
@@ -213,6 +300,7 @@ def test_cpu_time_budget_reads_the_process_clock():
 
     assert IsmctsBot(ms=50, cpu=1)._clock is time.process_time
     assert IsmctsBot(ms=50)._clock is time.perf_counter
-    for bad in ("ismcts?cpu=2", "ismcts?halving=2", "ismcts?replies=-1"):
+    for bad in ("ismcts?cpu=2", "ismcts?halving=2", "ismcts?replies=-1",
+                "ismcts?reply_width=-2", "ismcts?reply_greedy=1.5"):
         with pytest.raises(ValueError, match=bad.split("?")[1].split("=")[0]):
             make_bot(bad)
