@@ -702,27 +702,26 @@ class IsmctsBot(Bot):
                         modelled = self._greedy(game, actor, whole)
                 if modelled is not None and modelled in children:
                     action = modelled
-                    game.apply(action)
-                    node = children[action]
-                    path.append((node, actor))
                 else:
                     untried = (
                         [modelled] if modelled is not None
                         else [a for a in legal if a not in children]
                     )
                     if untried:
-                        if self.paired and self.greedy_first:
+                        greedy: Action | None = None
+                        if self.greedy_first:  # the model's reply, if this iteration drew it
+                            greedy = (modelled if modelled is not None
+                                      else self._greedy(game, actor, whole))
+                        if self.paired and greedy is not None:
                             # The generator is this iteration's own: drawing from it only
                             # when the greedy move was tried already picks the same action.
-                            action = self._greedy(game, actor, whole)
+                            action = greedy
                             if action not in untried:
                                 action = rng.get().choice(untried)
                         else:
                             action = rng.get().choice(untried)
-                            if self.greedy_first:
-                                hint = self._greedy(game, actor, whole)
-                                if hint in untried:
-                                    action = hint
+                            if greedy is not None and greedy in untried:
+                                action = greedy
                         for a in legal:
                             if a in children:
                                 children[a].avail += 1
@@ -731,9 +730,9 @@ class IsmctsBot(Bot):
                         path.append((child, actor))
                         break
                     action = self._select(node, legal)
-                    game.apply(action)
-                    node = children[action]
-                    path.append((node, actor))
+                game.apply(action)
+                node = children[action]
+                path.append((node, actor))
             if game.is_over or len(path) == self.depth:
                 break
             if fast:
