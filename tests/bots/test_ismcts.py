@@ -119,8 +119,11 @@ def test_make_bot_passes_options_and_refuses_bad_ones():
             make_bot(bad)
 
 
-def _grow(bot: IsmctsBot, rounds: int = 12):
-    """Run paired rounds by hand on one position and return the root of the tree."""
+def _grow(bot: IsmctsBot, rounds: int = 12, deal: int | None = None, vary: bool = False):
+    """Run paired rounds by hand on one position and return the root of the tree.
+
+    deal: every round on the one determinization this seed draws (otherwise a new deal
+    each round); vary: each round's rollouts with randomness of their own."""
     import random
 
     from durak_core.bots.ismcts import _Lazy, _Node
@@ -130,11 +133,12 @@ def _grow(bot: IsmctsBot, rounds: int = 12):
     view = Game.from_observation(game.observation(seat))
     legal = game.legal_actions(seat)[:3]
     root = _Node()
-    rng = random.Random(0)
-    for _ in range(rounds):
-        deal = view.determinize(rng)
+    rng = random.Random(0 if deal is None else deal)
+    fixed = None if deal is None else view.determinize(rng)
+    for round_ in range(rounds):
+        dealt = fixed if fixed is not None else view.determinize(rng)
         for action in legal:
-            bot._iterate(root, deal.copy(), seat, legal, action, _Lazy(1))
+            bot._iterate(root, dealt.copy(), seat, legal, action, _Lazy(round_ if vary else 1))
     return root
 
 
@@ -186,21 +190,10 @@ def test_reply_width_searches_only_the_replies_of_the_greedy_shortlist():
     the tree holds at most two replies, the greedy shortlist's (the greedy choice
     first, then take or pass or the cheapest other); without the limit some holds
     more.  (Over many deals a node collects the shortlists of different hands.)"""
-    import random
-
-    from durak_core.bots.ismcts import _Lazy, _Node
-
-    game = Game.new(Rules(), seed=9)
-    seat = game.attacker
-    deal = Game.from_observation(game.observation(seat)).determinize(random.Random(3))
-    legal = deal.legal_actions(seat)[:3]
+    seat = Game.new(Rules(), seed=9).attacker
 
     def grow(bot):
-        root = _Node()
-        for _ in range(40):
-            for action in legal:
-                bot._iterate(root, deal.copy(), seat, legal, action, _Lazy(1))
-        return root
+        return _grow(bot, rounds=40, deal=3)
 
     def opponent_nodes(node, line):
         for action, child in node.children.items():
@@ -230,21 +223,10 @@ def test_reply_greedy_plays_the_model_reply_on_that_share_of_the_iterations():
     always takes the greedy reply (one reply under each root action); with 0.5 the
     greedy reply gets a larger share of the visits than by search alone, and other
     replies are still searched."""
-    import random
-
-    from durak_core.bots.ismcts import _Lazy, _Node
-
-    game = Game.new(Rules(), seed=9)
-    seat = game.attacker
-    deal = Game.from_observation(game.observation(seat)).determinize(random.Random(3))
-    legal = deal.legal_actions(seat)[:3]
+    seat = Game.new(Rules(), seed=9).attacker
 
     def grow(bot):
-        root = _Node()
-        for round_ in range(60):
-            for action in legal:
-                bot._iterate(root, deal.copy(), seat, legal, action, _Lazy(round_))
-        return root
+        return _grow(bot, rounds=60, deal=3, vary=True)
 
     def greedy_share(root):
         """Visits of the first (greedy) reply over all replies' visits, per root action."""
