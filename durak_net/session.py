@@ -1036,7 +1036,6 @@ class Session:
         self.game_no = number
         self.game = dealer.deal(self.rules)
         self.logs.setdefault(number, [])
-        self._refused = {}
         self._emit(ev.GameStarted(self.sid, number, self.seat, self.game.public_hash(), now,
                                   shown=dealer.shown_trump))
         self._restart_clock(now)
