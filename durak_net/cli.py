@@ -320,9 +320,8 @@ class Peer:
     def host(self) -> None:
         """Host a table (``--host``) and seat our bots (``--add-bot``)."""
         args = self.args
-        self.active = self.node.host_table(self.rules, clock=args.clock, grace=args.grace)
-        for spec in args.add_bot:
-            self.node.add_bot(self.active, spec)
+        self.active = self.node.host_table(self.rules, clock=args.clock, grace=args.grace,
+                                           bots=args.add_bot)
         self.say(f"hosting table {self.active:x} of {self.rules.players} seats "
                  f"({self.rules.variant}, {self.rules.deck_size} cards)"
                  + (f", {args.clock} s per move" if args.clock else ""))

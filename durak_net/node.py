@@ -29,7 +29,7 @@ import socket
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -384,18 +384,26 @@ class LanNode:
 
     # ------------------------------------------------------------ tables
 
-    def host_table(self, rules: Rules, clock: int = 0, grace: int = 60) -> int:
+    def host_table(self, rules: Rules, clock: int = 0, grace: int = 60,
+                   bots: Sequence[str] = ()) -> int:
         """Host a table of ``rules.players`` seats (we sit at seat 0); returns its id.
 
         It is announced on the LAN with its rules and open seats until play starts;
         players who ask to join are seated in the free seats (:class:`~durak_net.events.
         SeatTaken`), :meth:`add_bot` fills one with a bot, :meth:`start_table` deals.
         ``clock``: seconds each seat has for a move (0: no clock); ``grace``: seconds a
-        lost seat is waited for before a bot may take it over."""
+        lost seat is waited for before a bot may take it over.  ``bots``: specs of bots
+        seated at seats 1, 2... before anyone on the LAN can see the table, so a player
+        who asks at once never takes the seat a bot was meant for."""
         if not 2 <= rules.players <= 6:
             raise ValueError(f"a table has 2 to 6 seats, not {rules.players}")
         if not 0 <= clock <= 3600 or not 0 <= grace <= 3600:
             raise ValueError("the clock and the grace period are 0 to 3600 seconds")
+        if len(bots) > rules.players - 1:
+            raise ValueError(f"{len(bots)} bots do not fit the {rules.players - 1} free "
+                             "seats")
+        for spec in bots:
+            build_bot(spec)  # an unknown bot: ValueError, and no table is hosted
         with self._lock:
             if any(t in self.sessions and not self.sessions[t].started for t in self._hosted):
                 raise ValueError("we already host a table that has not started")
@@ -408,6 +416,9 @@ class LanNode:
                        if self.journal_dir is not None else None)
             self._hosted.add(table)
             self._add_session(session, journal)
+            for spec in bots:
+                self._seat_bot(table, spec, None)
+            self._update_announcement()
         self._after_command()
         return table
 
@@ -441,22 +452,26 @@ class LanNode:
         a table we host (the lowest, or ``seat``); returns the seat.  It plays in this
         process, labelled "bot" at every seat."""
         with self._lock:
-            host = self._session(table)
-            if host.seat != 0:
-                raise ValueError("only the host adds bots")
-            free = [s for s in host.free_seats() if s not in self._offers.get(table, {})]
-            if seat is None:
-                if not free:
-                    raise ValueError("no free seat")
-                seat = free[0]
-            elif seat not in free:
-                raise ValueError(f"seat {seat} is not free")
-            now = time.monotonic()
-            local = open_bot_seat(host, seat, spec, now, entropy=self._entropy,
-                                  config=self.session_config,
-                                  seed=self._bot_rng.getrandbits(32))
-            self._add_local(local, host)
+            seat = self._seat_bot(table, spec, seat)
         self._after_command()
+        return seat
+
+    def _seat_bot(self, table: int, spec: str, seat: int | None) -> int:
+        """:meth:`add_bot`'s work, under the lock."""
+        host = self._session(table)
+        if host.seat != 0:
+            raise ValueError("only the host adds bots")
+        free = [s for s in host.free_seats() if s not in self._offers.get(table, {})]
+        if seat is None:
+            if not free:
+                raise ValueError("no free seat")
+            seat = free[0]
+        elif seat not in free:
+            raise ValueError(f"seat {seat} is not free")
+        local = open_bot_seat(host, seat, spec, time.monotonic(), entropy=self._entropy,
+                              config=self.session_config,
+                              seed=self._bot_rng.getrandbits(32))
+        self._add_local(local, host)
         return seat
 
     def start_table(self, table: int) -> None:

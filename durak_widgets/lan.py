@@ -155,11 +155,9 @@ class LanLobby:
 
     def _host(self, rules: Rules, clock: int, grace: int, bots: Sequence[str]) -> None:
         """Host a table (we sit at seat 0) and seat our bots at the first free seats."""
-        sid = self.node.host_table(rules, clock=clock, grace=grace)
+        sid = self.node.host_table(rules, clock=clock, grace=grace, bots=bots)
         self.sid, self.is_table, self.hosting = sid, True, True
         self._peer_names[sid] = self.node.name
-        for spec in bots:
-            self.node.add_bot(sid, spec)
         self.notice = html.escape(
             f"Hosting a table of {rules.players}: players on the LAN see it in their lobby "
             "and join; add bots to free seats, then Start.")

@@ -268,6 +268,38 @@ def test_a_host_seats_bots_of_its_own_and_a_node_that_joins(tmp_path: Path) -> N
         joe.close(leave=True)
 
 
+def test_a_host_announces_its_table_with_its_bots_already_seated() -> None:
+    """The bots a host seats with its table (``--add-bot``, the lobby's bots) are in
+    the seats of the table's first announcement: a player who asks at once cannot
+    take the seat a bot was meant for.  A bad bot spec hosts no table."""
+    from durak_core import Rules
+    from durak_net.wire import Announce, decode_discovery
+
+    port = free_udp_port()
+    sniffer = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sniffer.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sniffer.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sniffer.bind(("", port))
+    sniffer.settimeout(10)
+    host = LanNode("Host", port=port, broadcast=["127.255.255.255"])
+    try:
+        with pytest.raises(ValueError, match="unknown bot 'nobot'"):
+            host.host_table(Rules(players=3), bots=["greedy", "nobot"])
+        assert not host.sessions
+        with pytest.raises(ValueError, match="3 bots do not fit the 2 free seats"):
+            host.host_table(Rules(players=3), bots=["greedy"] * 3)
+        table = host.host_table(Rules(players=4), bots=["greedy", "random"])
+        while True:
+            message = decode_discovery(sniffer.recv(2048))
+            if isinstance(message, Announce) and message.table is not None:
+                break
+        assert message.table.table == table
+        assert message.table.seats == ["Host", "greedy bot", "random bot", ""]
+    finally:
+        host.close(leave=True)
+        sniffer.close()
+
+
 def test_a_host_node_hands_a_vanished_player_to_its_stand_in_bot() -> None:
     """Real UDP: Joe's node dies mid-game (no goodbye); after the grace period the
     host's stand-in bot plays Joe's open hand to the end, and the audit is fair."""
