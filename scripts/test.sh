@@ -9,7 +9,8 @@
 # (--dist loadfile: a file's tests share a worker, so module fixtures are made once; the
 # browser test files all share one worker, one JupyterLab and one Chromium, and start
 # first, the longest work, in the order conftest.py gives: see its comments);
-# DURAK_TEST_WORKERS=1 runs it in one process, DURAK_TEST_WORKERS=4 on four workers.
+# it uses a worker per core and one more (see below); DURAK_TEST_WORKERS=1 runs it in one
+# process, DURAK_TEST_WORKERS=4 on four workers.
 # The pure-engine and nbval steps run in one process each, in the background from the
 # start of the pytest step: pytest's browser worker spends much of its time waiting for
 # JupyterLab, a kernel or Chromium, and these two fill the cores meanwhile (their output
@@ -82,9 +83,12 @@ step "mypy" "$py" -m mypy
 "$py" -c 'import durak_core as d; print("engine:", "compiled" if d.COMPILED else "pure Python")'
 workers="${DURAK_TEST_WORKERS:-auto}"
 if [[ "$workers" == auto ]]; then
-  # One worker per core this process may use, at most four.
-  workers="$("$py" -c 'import os; print(min(4, len(os.sched_getaffinity(0))))' 2>/dev/null ||
-    "$py" -c 'import os; print(min(4, os.cpu_count() or 1))')"
+  # One worker per core this process may use (at most four), and one more: the browser
+  # worker mostly waits for Chromium, JupyterLab and kernels, which run in processes of
+  # their own, and the extra worker keeps the cores busy meanwhile (on two cores: 369 s
+  # with two workers, 307 s with three).
+  workers="$("$py" -c 'import os; print(min(4, len(os.sched_getaffinity(0))) + 1)' 2>/dev/null ||
+    "$py" -c 'import os; print(min(4, os.cpu_count() or 1) + 1)')"
 fi
 spread=()
 [[ "$workers" == 1 ]] || spread=(-n "$workers" --dist loadfile --no-loadscope-reorder)
