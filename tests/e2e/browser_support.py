@@ -234,6 +234,9 @@ def lab_command(root_dir: Path, port: int, settings_dir: Path, workspaces_dir: P
         "--ServerApp.disable_check_xsrf=True",
         f"--LabApp.user_settings_dir={settings_dir}",
         f"--LabApp.workspaces_dir={workspaces_dir}",
+        # window.jupyterapp: a tab that has loaded Lab opens the next test's notebook
+        # through Lab's own commands instead of loading the whole app again (LabTabs).
+        "--LabApp.expose_app_in_browser=True",
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")  # jupyter_server refuses to start as root otherwise
@@ -347,6 +350,126 @@ class _SharedLab:
 
 shared_lab = _SharedLab()
 
+_APP_JS = "() => window.jupyterapp !== undefined && window.jupyterapp.started !== undefined"
+# Every document in Lab's main area is closed without asking (a notebook that ran is
+# "modified"), after its kernel has been shut down: nothing of one test stays running
+# into the next (a LAN lobby's kernel would keep answering on the network).
+_CLEAR_JS = """async () => {
+  const app = window.jupyterapp;
+  await app.started;
+  for (const widget of Array.from(app.shell.widgets('main'))) {
+    if (widget.sessionContext) { await widget.sessionContext.shutdown(); }
+    if (widget.context) { widget.context.model.dirty = false; }
+    widget.dispose();
+  }
+}"""
+_OPEN_JS = """async (path) => {
+  await window.jupyterapp.commands.execute('docmanager:open', {path});
+}"""
+
+
+def _lab_loaded(page: Any, base_url: str) -> bool:
+    """Whether ``page`` shows the JupyterLab at ``base_url``, started."""
+    if not page.url.startswith(f"{base_url}lab"):
+        return False
+    return bool(page.evaluate(_APP_JS))
+
+
+def clear_lab(page: Any) -> None:
+    """Close every document of the Lab in ``page``, its kernels shut down."""
+    page.evaluate(_CLEAR_JS)
+
+
+def stop_sessions(base_url: str) -> int:
+    """Shut down every notebook session of the server (REST API); returns how many.
+    After a test's tabs are cleared (or closed, when it failed) nothing of it runs on."""
+    with urllib.request.urlopen(f"{base_url}api/sessions", timeout=10) as response:
+        sessions = json.load(response)
+    for session in sessions:
+        request = urllib.request.Request(f"{base_url}api/sessions/{session['id']}",
+                                         method="DELETE")
+        with suppress(urllib.error.HTTPError):  # it may have gone meanwhile
+            urllib.request.urlopen(request, timeout=30).close()
+    return len(sessions)
+
+
+class LabTabs:
+    """Browser tabs that keep JupyterLab loaded from one test to the next.
+
+    Loading Lab costs a tab seconds of CPU; opening a notebook in a Lab that is loaded
+    costs a third of that.  A test asks for ``take(n)`` tabs (a context of their own,
+    kept for the whole process); :func:`run_notebooks_in_lab` loads Lab into a fresh
+    tab and, in a tab that has it, closes the previous test's notebooks and opens the
+    new one.  ``reset()`` after each test closes every document and shuts its kernel
+    down; a tab that cannot be reset (it crashed, or went elsewhere) is closed and
+    replaced by a fresh one next time.  (The ``lab_tabs`` fixture then shuts down any
+    session still on the server: :func:`stop_sessions`.)
+    """
+
+    def __init__(self, browser: Any, viewport: dict[str, int]) -> None:
+        self._browser = browser
+        self._viewport = viewport
+        self._context: Any = None
+        self.pages: list[Any] = []
+        #: What the tabs logged since the last reset (saved when a test fails).
+        self.console: list[str] = []
+        self._made = 0
+
+    def take(self, n: int) -> list[Any]:
+        if self._context is None:
+            self._context = self._browser.new_context(viewport=self._viewport)
+        while len(self.pages) < n:
+            page = self._context.new_page()
+            page.set_default_timeout(60_000)
+            self._made += 1
+            self._log_console(page, f"tab {self._made}")
+            self.pages.append(page)
+        return self.pages[:n]
+
+    def _log_console(self, page: Any, tab: str) -> None:
+        page.on("console", lambda message: self.console.append(
+            f"[{tab}] [{message.type}] {message.text}"))
+        page.on("pageerror", lambda error: self.console.append(f"[{tab}] [pageerror] {error}"))
+
+    def reset(self) -> None:
+        self.console.clear()
+        for page in list(self.pages):
+            try:
+                if page.url.startswith("http") and page.evaluate(_APP_JS):
+                    clear_lab(page)
+                    continue
+                if page.url == "about:blank":
+                    continue
+            except Exception:
+                pass
+            self.pages.remove(page)
+            with suppress(Exception):
+                page.close()
+
+    def discard(self) -> None:
+        """Close every tab (after a failed test: whatever state it left is gone)."""
+        for page in self.pages:
+            with suppress(Exception):
+                page.close()
+        self.pages = []
+
+    def close(self) -> None:
+        if self._context is not None:
+            with suppress(Exception):
+                self._context.close()
+        self._context, self.pages = None, []
+
+
+_lab_tabs: dict[int, LabTabs] = {}
+
+
+def lab_tabs_for(browser: Any, viewport: dict[str, int]) -> LabTabs:
+    """The :class:`LabTabs` of ``browser``: one per process, whichever conftest asks
+    (tests/net loads tests/e2e/conftest.py a second time, as for :data:`shared_lab`)."""
+    if id(browser) not in _lab_tabs:
+        _lab_tabs[id(browser)] = LabTabs(browser, viewport)
+    return _lab_tabs[id(browser)]
+
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:
     if proc.poll() is None:
@@ -401,6 +524,13 @@ def run_notebooks_in_lab(
         quoted = urllib.parse.quote(path)
         if not _status_ok(f"{base_url}api/contents/{quoted}?content=0"):
             raise FileNotFoundError(f"{path} is not under the server's root_dir")
+        if _lab_loaded(page, base_url):
+            # A tab of LabTabs that already shows this Lab: close what it shows (and
+            # shut its kernels down), then open the notebook with Lab's command, a
+            # fraction of the CPU time of loading the app again.
+            clear_lab(page)
+            page.evaluate(_OPEN_JS, path)
+            continue
         # A workspace of its own: Lab would otherwise restore every notebook opened
         # before in the "default" workspace, and their panels would answer the
         # selectors below.

@@ -4,6 +4,9 @@
     whose path is `lab_root_dir`; yields the base URL.
 `browser_page` (function): a fresh Playwright page in headless Debian Chromium.
     Skips, saying why, when Chromium or the playwright package is missing.
+`lab_tabs` (function), `lab_page` (function): tabs that keep JupyterLab loaded from one
+    test to the next (browser_support.LabTabs): ``lab_tabs.take(n)`` gives n of them,
+    `lab_page` one; after the test their notebooks are closed and kernels shut down.
 `offline`, `offline_page` (function): the same in a context cut off from everything but
     this machine (`offline.blocked` lists what a page tried to reach beyond it).
 
@@ -20,15 +23,19 @@ from typing import Any
 
 import pytest
 from browser_support import (
+    LabTabs,
     OfflineContext,
     acquire_chromium,
     find_chromium,
+    lab_tabs_for,
     release_chromium,
     shared_lab,
+    stop_sessions,
 )
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+VIEWPORT = {"width": 1400, "height": 900}
 
 _reports = pytest.StashKey[dict[str, pytest.TestReport]]()
 
@@ -108,14 +115,55 @@ def browser_page(
     _chromium: Any, request: pytest.FixtureRequest, artifacts_dir: Path
 ) -> Iterator[Any]:
     """A new page in its own browser context; screenshot + console log saved on failure."""
-    context = _chromium.new_context(viewport={"width": 1400, "height": 900})
+    context = _chromium.new_context(viewport=VIEWPORT)
     yield from _page_in(context, request, artifacts_dir)
+
+
+@pytest.fixture(scope="session")
+def _lab_tabs(_chromium: Any) -> Iterator[LabTabs]:
+    tabs = lab_tabs_for(_chromium, VIEWPORT)
+    yield tabs
+    tabs.close()
+
+
+@pytest.fixture
+def lab_tabs(
+    _lab_tabs: LabTabs, jupyterlab_server: str, request: pytest.FixtureRequest,
+    artifacts_dir: Path,
+) -> Iterator[LabTabs]:
+    """Tabs with JupyterLab kept loaded; screenshots + console log saved on failure.
+    Every test starts with no notebook open and no kernel running."""
+    _lab_tabs.reset()
+    stop_sessions(jupyterlab_server)
+    try:
+        yield _lab_tabs
+    finally:
+        reports = request.node.stash.get(_reports, {})
+        if any(report.failed for report in reports.values()):
+            stem = artifacts_dir / f"FAILED-{request.node.name}"
+            for number, page in enumerate(_lab_tabs.pages):
+                try:
+                    page.screenshot(path=f"{stem}-tab{number}.png", full_page=True)
+                except Exception as exc:  # the page may be what broke
+                    _lab_tabs.console.append(f"(screenshot of tab {number} failed: {exc})")
+            Path(f"{stem}.console.txt").write_text(
+                "\n".join(_lab_tabs.console) + "\n", encoding="utf-8")
+            _lab_tabs.discard()  # the next test starts from freshly loaded tabs
+        else:
+            _lab_tabs.reset()
+        stop_sessions(jupyterlab_server)
+
+
+@pytest.fixture
+def lab_page(lab_tabs: LabTabs) -> Any:
+    """One tab of `lab_tabs`."""
+    return lab_tabs.take(1)[0]
 
 
 @pytest.fixture
 def offline(_chromium: Any) -> Iterator[OfflineContext]:
     """A browser context that reaches only this machine (see OfflineContext)."""
-    offline = OfflineContext(_chromium, viewport={"width": 1400, "height": 900})
+    offline = OfflineContext(_chromium, viewport=VIEWPORT)
     yield offline
     offline.close()
 

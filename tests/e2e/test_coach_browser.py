@@ -31,9 +31,9 @@ ROOT = ".durak-root"
 
 
 def test_the_hint_toggle_shows_the_ais_move_off_the_ui_path(
-    jupyterlab_server: str, lab_root_dir: Path, browser_page: Page, artifacts_dir: Path
+    jupyterlab_server: str, lab_root_dir: Path, lab_page: Page, artifacts_dir: Path
 ) -> None:
-    page = browser_page
+    page = lab_page
     write_notebook(lab_root_dir / "e2e_coach" / "hint.ipynb", [PATH_CELL, TABLE_CELL])
     run_notebook_in_lab(page, jupyterlab_server, "e2e_coach/hint.ipynb")
     expect(page.locator(f"{ROOT} .durak-status.durak-your-move")).to_be_visible(timeout=30_000)

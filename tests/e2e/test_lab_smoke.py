@@ -40,15 +40,15 @@ display(widgets.VBox([button, label]))
 
 
 def test_button_click_in_lab_round_trips_through_the_kernel(
-    jupyterlab_server: str, lab_root_dir: Path, browser_page: Page, artifacts_dir: Path
+    jupyterlab_server: str, lab_root_dir: Path, lab_page: Page, artifacts_dir: Path
 ) -> None:
     write_notebook(lab_root_dir / "e2e_smoke" / "click_counter.ipynb", [CLICK_COUNTER])
 
-    run_notebook_in_lab(browser_page, jupyterlab_server, "e2e_smoke/click_counter.ipynb")
+    run_notebook_in_lab(lab_page, jupyterlab_server, "e2e_smoke/click_counter.ipynb")
 
     # ipywidgets 8 marks every rendered view with .jupyter-widgets and a per-type class.
-    button = browser_page.locator(".jupyter-widgets.widget-button.smoke-button")
-    label = browser_page.locator(".jupyter-widgets.widget-label.smoke-label")
+    button = lab_page.locator(".jupyter-widgets.widget-button.smoke-button")
+    label = lab_page.locator(".jupyter-widgets.widget-label.smoke-label")
     expect(button).to_have_text("Click me", timeout=30_000)
     expect(label).to_have_text("not clicked yet")
 
@@ -57,4 +57,4 @@ def test_button_click_in_lab_round_trips_through_the_kernel(
     button.click()
     expect(label).to_have_text("clicked 2 times", timeout=15_000)
 
-    browser_page.screenshot(path=str(artifacts_dir / "lab_smoke.png"), full_page=True)
+    lab_page.screenshot(path=str(artifacts_dir / "lab_smoke.png"), full_page=True)

@@ -52,9 +52,9 @@ def _shipped_notebook_with_path(lab_root_dir: Path) -> str:
 
 
 def test_shipped_notebook_shows_the_table(
-    jupyterlab_server: str, lab_root_dir: Path, browser_page: Page, artifacts_dir: Path
+    jupyterlab_server: str, lab_root_dir: Path, lab_page: Page, artifacts_dir: Path
 ) -> None:
-    page = browser_page
+    page = lab_page
     run_notebook_in_lab(page, jupyterlab_server, _shipped_notebook_with_path(lab_root_dir))
 
     root = page.locator(ROOT)
@@ -78,9 +78,9 @@ def test_shipped_notebook_shows_the_table(
 
 
 def test_whole_game_against_the_random_bot_by_clicking(
-    jupyterlab_server: str, lab_root_dir: Path, browser_page: Page, artifacts_dir: Path
+    jupyterlab_server: str, lab_root_dir: Path, lab_page: Page, artifacts_dir: Path
 ) -> None:
-    page = browser_page
+    page = lab_page
     write_notebook(lab_root_dir / "e2e_play" / "seeded.ipynb", [PATH_CELL, SEEDED_GAME])
     run_notebook_in_lab(page, jupyterlab_server, "e2e_play/seeded.ipynb")
     expect(page.locator(STATUS)).to_be_visible(timeout=30_000)

@@ -31,5 +31,7 @@ lab_root_dir = _e2e.lab_root_dir
 jupyterlab_server = _e2e.jupyterlab_server
 _chromium = _e2e._chromium
 browser_page = _e2e.browser_page
+_lab_tabs = _e2e._lab_tabs
+lab_tabs = _e2e.lab_tabs
 # The hook that lets browser_page save a screenshot when its test failed.
 pytest_runtest_makereport = _e2e.pytest_runtest_makereport

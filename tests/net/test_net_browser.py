@@ -17,8 +17,8 @@ import pytest
 
 pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
 
-from browser_support import run_notebooks_in_lab, write_notebook
-from playwright.sync_api import Page, expect
+from browser_support import LabTabs, run_notebooks_in_lab, write_notebook
+from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -42,51 +42,46 @@ def _notebook(root: Path, name: str, port: int) -> str:
 
 
 def test_two_tabs_find_each_other_and_a_clicked_move_appears_in_the_other(
-    jupyterlab_server: str, lab_root_dir: Path, browser_page: Page
+    jupyterlab_server: str, lab_root_dir: Path, lab_tabs: LabTabs
 ) -> None:
     port = _free_udp_port()
-    ann = browser_page
-    ben = ann.context.new_page()
-    ben.set_default_timeout(60_000)
-    try:
-        run_notebooks_in_lab([(ann, _notebook(lab_root_dir, "Ann", port)),
-                              (ben, _notebook(lab_root_dir, "Ben", port))], jupyterlab_server)
-        # Ben's lobby lists Ann (heard by broadcast): invite her.
-        invite = ben.locator(f"{LOBBY} .durak-lan-peers .durak-lan-invite")
-        expect(ben.locator(f"{LOBBY} .durak-lan-peers")).to_contain_text("Ann", timeout=30_000)
-        invite.first.click()
-        # Ann's lobby shows the invitation: accept it.
-        expect(ann.locator(f"{LOBBY} .durak-lan-invites")).to_contain_text("Ben")
-        ann.locator(f"{LOBBY} .durak-lan-accept").first.click()
-        for page in (ann, ben):
-            expect(page.locator(f"{TABLE} .durak-status")).to_contain_text(
-                re.compile(r"Your lead|Waiting for"), timeout=30_000
-            )
-            expect(page.locator(f"{LOBBY} .durak-lan-badge")).to_contain_text(
-                "hidden hands · verified"
-            )
-        # Both screens show the same pairing words (nobody is in the middle).
-        words = [
-            re.search(r"<b>(.*?)</b>", p.locator(f"{LOBBY} .durak-lan-sas").inner_html())
-            for p in (ann, ben)
-        ]
-        assert words[0] and words[1] and words[0].group(1) == words[1].group(1)
-        assert len(words[0].group(1).split()) == 4
-        ann.locator(f"{LOBBY} .durak-lan-same").click()
-        expect(ann.locator(f"{LOBBY} .durak-lan-sas")).to_contain_text("✓")
-        leader, other = (
-            (ann, ben)
-            if "Your lead" in ann.locator(f"{TABLE} .durak-status").inner_text()
-            else (ben, ann)
+    ann, ben = lab_tabs.take(2)
+    run_notebooks_in_lab([(ann, _notebook(lab_root_dir, "Ann", port)),
+                          (ben, _notebook(lab_root_dir, "Ben", port))], jupyterlab_server)
+    # Ben's lobby lists Ann (heard by broadcast): invite her.
+    invite = ben.locator(f"{LOBBY} .durak-lan-peers .durak-lan-invite")
+    expect(ben.locator(f"{LOBBY} .durak-lan-peers")).to_contain_text("Ann", timeout=30_000)
+    invite.first.click()
+    # Ann's lobby shows the invitation: accept it.
+    expect(ann.locator(f"{LOBBY} .durak-lan-invites")).to_contain_text("Ben")
+    ann.locator(f"{LOBBY} .durak-lan-accept").first.click()
+    for page in (ann, ben):
+        expect(page.locator(f"{TABLE} .durak-status")).to_contain_text(
+            re.compile(r"Your lead|Waiting for"), timeout=30_000
         )
-        expect(leader.locator(f"{TABLE} .durak-status")).to_contain_text("Your lead")
-        card = leader.locator(f"{TABLE} .durak-hand button.durak-playable:visible").first
-        text = card.inner_text().strip()
-        card.click()
-        pair = other.locator(f"{TABLE} .durak-pair:visible button.durak-card").first
-        expect(pair).to_have_text(text, timeout=15_000)
-        expect(other.locator(f"{TABLE} .durak-status")).to_contain_text(
-            re.compile(r"Your move|Waiting for")
+        expect(page.locator(f"{LOBBY} .durak-lan-badge")).to_contain_text(
+            "hidden hands · verified"
         )
-    finally:
-        ben.close()
+    # Both screens show the same pairing words (nobody is in the middle).
+    words = [
+        re.search(r"<b>(.*?)</b>", p.locator(f"{LOBBY} .durak-lan-sas").inner_html())
+        for p in (ann, ben)
+    ]
+    assert words[0] and words[1] and words[0].group(1) == words[1].group(1)
+    assert len(words[0].group(1).split()) == 4
+    ann.locator(f"{LOBBY} .durak-lan-same").click()
+    expect(ann.locator(f"{LOBBY} .durak-lan-sas")).to_contain_text("✓")
+    leader, other = (
+        (ann, ben)
+        if "Your lead" in ann.locator(f"{TABLE} .durak-status").inner_text()
+        else (ben, ann)
+    )
+    expect(leader.locator(f"{TABLE} .durak-status")).to_contain_text("Your lead")
+    card = leader.locator(f"{TABLE} .durak-hand button.durak-playable:visible").first
+    text = card.inner_text().strip()
+    card.click()
+    pair = other.locator(f"{TABLE} .durak-pair:visible button.durak-card").first
+    expect(pair).to_have_text(text, timeout=15_000)
+    expect(other.locator(f"{TABLE} .durak-status")).to_contain_text(
+        re.compile(r"Your move|Waiting for")
+    )

@@ -18,7 +18,7 @@ import pytest
 
 pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
 
-from browser_support import run_notebooks_in_lab, write_notebook
+from browser_support import LabTabs, run_notebooks_in_lab, write_notebook
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -54,68 +54,59 @@ def _join(page: Page) -> None:
 
 
 def test_three_tabs_sit_at_one_table_and_a_clicked_move_appears_in_the_other_two(
-    jupyterlab_server: str, lab_root_dir: Path, browser_page: Page
+    jupyterlab_server: str, lab_root_dir: Path, lab_tabs: LabTabs
 ) -> None:
     port = _free_udp_port()
-    ann = browser_page
-    ben = ann.context.new_page()
-    cid = ann.context.new_page()
-    pages = (ann, ben, cid)
-    for page in (ben, cid):
-        page.set_default_timeout(60_000)
-    try:
-        # The three kernels start together; Ann's notebook runs first (she hosts).
-        run_notebooks_in_lab([(ann, _notebook(lab_root_dir, "Ann", port, True)),
-                              (ben, _notebook(lab_root_dir, "Ben", port)),
-                              (cid, _notebook(lab_root_dir, "Cid", port))], jupyterlab_server)
-        seating = ann.locator(f"{LOBBY} .durak-lan-seating")
-        expect(seating).to_contain_text("Seat 1: open")
-        expect(ann.locator(f"{LOBBY} .durak-lan-start")).to_be_disabled()
-        # Ben's lobby lists Ann's table with its rules in words and free seats: Join.
-        expect(ben.locator(f"{LOBBY} .durak-lan-peers")).to_contain_text(
-            "Ann's table of 3 · podkidnoy, 36 cards, everyone throws in", timeout=30_000)
-        _join(ben)
-        expect(seating).to_contain_text("Seat 1: Ben")
-        _join(cid)
-        expect(seating).to_contain_text("Seat 2: Cid")
-        # Every seat is taken: the host starts; the joiners cannot.
-        start = ann.locator(f"{LOBBY} .durak-lan-start")
-        expect(start).to_be_enabled(timeout=30_000)
-        expect(ben.locator(f"{LOBBY} .durak-lan-seating")).to_contain_text(
-            "Waiting for Ann to start")
-        expect(ben.locator(f"{LOBBY} .durak-lan-start")).to_be_hidden()
-        start.click()
-        for page in pages:
-            expect(page.locator(f"{TABLE} .durak-status")).to_contain_text(
-                re.compile(r"Your lead|Waiting for"), timeout=60_000)
-            expect(page.locator(f"{LOBBY} .durak-lan-badge")).to_contain_text(
-                "hidden hands · verified")
-        # The same table words on all three screens, with what to do with them.
-        words = []
-        for page in pages:
-            line = page.locator(f"{LOBBY} .durak-lan-table-words")
-            expect(line).to_contain_text("every screen at this table must show the same")
-            found = re.search(r"<b>(.*?)</b>", line.inner_html())
-            assert found is not None
-            words.append(found.group(1))
-        assert words[0] == words[1] == words[2] and len(words[0].split()) == 4
-        # Each tab shows the two others around the table, with their card counts.
-        for page in pages:
-            expect(page.locator(f"{TABLE} .durak-opponent:visible")).to_have_count(2)
-        statuses = [p.locator(f"{TABLE} .durak-status").inner_text() for p in pages]
-        leaders = [p for p, s in zip(pages, statuses, strict=True) if "Your lead" in s]
-        assert len(leaders) == 1, statuses
-        leader = leaders[0]
-        others = [p for p in pages if p is not leader]
-        card = leader.locator(f"{TABLE} .durak-hand button.durak-playable:visible").first
-        text = card.inner_text().strip()
-        card.click()
-        for page in others:
-            pair = page.locator(f"{TABLE} .durak-pair:visible button.durak-card").first
-            expect(pair).to_have_text(text, timeout=15_000)
-            expect(page.locator(f"{TABLE} .durak-log")).to_contain_text(text)
-        # The defender sees its move; the third seat may throw in or waits.
-        expect(leader.locator(f"{TABLE} .durak-status")).to_contain_text("Waiting for")
-    finally:
-        ben.close()
-        cid.close()
+    ann, ben, cid = pages = lab_tabs.take(3)
+    # The three kernels start together; Ann's notebook runs first (she hosts).
+    run_notebooks_in_lab([(ann, _notebook(lab_root_dir, "Ann", port, True)),
+                          (ben, _notebook(lab_root_dir, "Ben", port)),
+                          (cid, _notebook(lab_root_dir, "Cid", port))], jupyterlab_server)
+    seating = ann.locator(f"{LOBBY} .durak-lan-seating")
+    expect(seating).to_contain_text("Seat 1: open")
+    expect(ann.locator(f"{LOBBY} .durak-lan-start")).to_be_disabled()
+    # Ben's lobby lists Ann's table with its rules in words and free seats: Join.
+    expect(ben.locator(f"{LOBBY} .durak-lan-peers")).to_contain_text(
+        "Ann's table of 3 · podkidnoy, 36 cards, everyone throws in", timeout=30_000)
+    _join(ben)
+    expect(seating).to_contain_text("Seat 1: Ben")
+    _join(cid)
+    expect(seating).to_contain_text("Seat 2: Cid")
+    # Every seat is taken: the host starts; the joiners cannot.
+    start = ann.locator(f"{LOBBY} .durak-lan-start")
+    expect(start).to_be_enabled(timeout=30_000)
+    expect(ben.locator(f"{LOBBY} .durak-lan-seating")).to_contain_text(
+        "Waiting for Ann to start")
+    expect(ben.locator(f"{LOBBY} .durak-lan-start")).to_be_hidden()
+    start.click()
+    for page in pages:
+        expect(page.locator(f"{TABLE} .durak-status")).to_contain_text(
+            re.compile(r"Your lead|Waiting for"), timeout=60_000)
+        expect(page.locator(f"{LOBBY} .durak-lan-badge")).to_contain_text(
+            "hidden hands · verified")
+    # The same table words on all three screens, with what to do with them.
+    words = []
+    for page in pages:
+        line = page.locator(f"{LOBBY} .durak-lan-table-words")
+        expect(line).to_contain_text("every screen at this table must show the same")
+        found = re.search(r"<b>(.*?)</b>", line.inner_html())
+        assert found is not None
+        words.append(found.group(1))
+    assert words[0] == words[1] == words[2] and len(words[0].split()) == 4
+    # Each tab shows the two others around the table, with their card counts.
+    for page in pages:
+        expect(page.locator(f"{TABLE} .durak-opponent:visible")).to_have_count(2)
+    statuses = [p.locator(f"{TABLE} .durak-status").inner_text() for p in pages]
+    leaders = [p for p, s in zip(pages, statuses, strict=True) if "Your lead" in s]
+    assert len(leaders) == 1, statuses
+    leader = leaders[0]
+    others = [p for p in pages if p is not leader]
+    card = leader.locator(f"{TABLE} .durak-hand button.durak-playable:visible").first
+    text = card.inner_text().strip()
+    card.click()
+    for page in others:
+        pair = page.locator(f"{TABLE} .durak-pair:visible button.durak-card").first
+        expect(pair).to_have_text(text, timeout=15_000)
+        expect(page.locator(f"{TABLE} .durak-log")).to_contain_text(text)
+    # The defender sees its move; the third seat may throw in or waits.
+    expect(leader.locator(f"{TABLE} .durak-status")).to_contain_text("Waiting for")
