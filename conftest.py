@@ -59,6 +59,10 @@ def _netns_unavailable() -> str | None:
 
 #: Test files that drive JupyterLab in Chromium: tests/e2e/ and any *browser*.py.
 _BROWSER_FILE = re.compile(r"^tests/e2e/|browser[^/]*\.py$")
+#: Tests whose cases go to whichever worker is free, one by one, instead of staying with
+#: their file: the 300 table games (20 cases of 5-15 s, a third of the suite's CPU),
+#: which would otherwise keep one worker busy for minutes after the others are done.
+_ONE_BY_ONE = re.compile(r"^tests/net/test_net_tables\.py::test_whole_games_")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -81,7 +85,8 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """``--dist loadfile`` (scripts/test.sh), with every browser test file in one unit.
 
     A file's tests stay on one worker as with plain loadfile (module fixtures are made
-    once), and the browser files share a worker, so that one JupyterLab and one Chromium
+    once; the cases matched by ``_ONE_BY_ONE`` are units of their own), and the browser
+    files share a worker, so that one JupyterLab and one Chromium
     serve them all instead of one per worker.  (pytest-xdist's own ``xdist_group`` marks
     no longer group anything with pytest 9.2: pytest-xdist issue 1386.)
     """
@@ -91,6 +96,8 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
     class BrowserFilesTogether(LoadFileScheduling):
         def _split_scope(self, nodeid: str) -> str:
+            if _ONE_BY_ONE.search(nodeid):
+                return nodeid
             path = nodeid.split("::", 1)[0]
             return "browser tests" if _BROWSER_FILE.search(path) else path
 
