@@ -79,13 +79,15 @@ def test_the_hint_is_computed_off_the_ui_thread_and_a_stale_one_is_dropped(
     tables: list[TableController], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     threads: list[str] = []
-    # The hint waits until the test has seen "thinking": a quick search could otherwise
-    # answer within the same pump of the hand-off queue.
-    release = threading.Event()
+    # Each hint waits until the test lets it go: a quick search could otherwise answer
+    # within the same pump of the hand-off queue (the first one before the test has seen
+    # "thinking", the second one before the late answer below is tried).
+    releases = [threading.Event(), threading.Event()]
+    release, release_second = releases
 
     def recording_hint(*args: Any, **kwargs: Any) -> Any:
         threads.append(threading.current_thread().name)
-        release.wait(30)
+        releases[min(len(threads), 2) - 1].wait(30)
         return coach_module.hint(*args, **kwargs)
 
     monkeypatch.setattr("durak_widgets.coach.hint", recording_hint)
@@ -114,6 +116,8 @@ def test_the_hint_is_computed_off_the_ui_thread_and_a_stale_one_is_dropped(
     assert table.coach._hint_key != key_before
     table.coach._hint_arrived(key_before, [], None)  # a late answer for the old position
     assert table.coach._hint is None
+    assert "thinking" in hint_text(table)
+    release_second.set()
     bot.gate.set()
 
 
