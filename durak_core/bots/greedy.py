@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 from typing import Any
 
@@ -189,16 +190,24 @@ def shortlist(
     moves on many deals than every move on a few; the expensive ones (a
     high trump on a six, leading an ace) rarely beat the cheap ones.
     """
-    first = greedy_action(legal, trump, talon, table)
+    return shortlist_after(greedy_action(legal, trump, talon, table), legal, trump, width)
+
+
+def shortlist_after(first: Action, legal: Sequence[Action], trump: int, width: int) -> list[Action]:
+    """:func:`shortlist` when the greedy choice ``first`` is known already (the search
+    has it from the compiled policy): the same list, without choosing it again."""
     chosen = [first]
     for a in legal:
         if isinstance(a, (Take, Pass)) and a != first:
             chosen.append(a)
-    rest = sorted(
-        (a for a in legal if a not in chosen),
-        key=lambda a: _action_cost(a, trump),
+    more = max(width, 1) - len(chosen)
+    if more <= 0:
+        return chosen[: max(width, 1)]
+    # The cheapest ``more`` of the rest, ties in the order given (as a stable sort).
+    rest = heapq.nsmallest(
+        more, (a for a in legal if a not in chosen), key=lambda a: _action_cost(a, trump)
     )
-    return (chosen + rest)[: max(width, 1)]
+    return chosen + rest
 
 
 def _action_cost(action: Action, trump: int) -> tuple[int, int]:

@@ -64,7 +64,7 @@ from ..rules import Rules
 from . import parallel
 from .base import Bot
 from .driver import next_to_act
-from .greedy import rollout_action, shortlist
+from .greedy import rollout_action, shortlist, shortlist_after
 from .inference import Inference
 
 
@@ -685,21 +685,25 @@ class IsmctsBot(Bot):
             else:
                 modelled: Action | None = None
                 # The greedy policy chooses among every legal action, not the shortlist
-                # (the Python policy reads the order of the list it is given).
+                # (the Python policy reads the order of the list it is given); asked
+                # once per decision at most.
                 whole = legal
+                greedy_now: Action | None = None
                 if actor != seat:
                     replies -= 1
                     if reply_width and len(legal) > reply_width:
                         # Only the replies a sensible opponent would consider: weak
                         # ones, each tried once, would drag the root means around.
-                        legal = shortlist(
-                            legal, int(game.trump_suit), game.talon_size, game.table,
-                            reply_width,
+                        greedy_now = self._greedy(game, actor, whole)
+                        legal = shortlist_after(
+                            greedy_now, legal, int(game.trump_suit), reply_width
                         )
                     if reply_greedy and rng.get().random() < reply_greedy:
                         # On this iteration the opponent plays as the model says: the
                         # node's mean blends the model's reply with the searched best.
-                        modelled = self._greedy(game, actor, whole)
+                        if greedy_now is None:
+                            greedy_now = self._greedy(game, actor, whole)
+                        modelled = greedy_now
                 if modelled is not None and modelled in children:
                     action = modelled
                 else:
@@ -709,8 +713,8 @@ class IsmctsBot(Bot):
                     )
                     if untried:
                         greedy: Action | None = None
-                        if self.greedy_first:  # the model's reply, if this iteration drew it
-                            greedy = (modelled if modelled is not None
+                        if self.greedy_first:  # the greedy move, if this decision has it
+                            greedy = (greedy_now if greedy_now is not None
                                       else self._greedy(game, actor, whole))
                         if self.paired and greedy is not None:
                             # The generator is this iteration's own: drawing from it only

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from durak_core import Attack, Card, Defend, Game, Pass, Rules, Suit, Take, Transfer
-from durak_core.bots import GreedyBot, greedy_action
-from durak_core.bots.greedy import card_cost, plan_defence, shortlist
+from durak_core.bots import GreedyBot, RandomBot, greedy_action, play_game
+from durak_core.bots.greedy import _action_cost, card_cost, plan_defence, shortlist, shortlist_after
+from durak_core.playout import greedy_choice
 
 HEARTS = int(Suit.HEARTS)  # trump in these tests
 
@@ -113,3 +116,34 @@ def test_the_shortlist_keeps_greedy_take_and_the_cheapest_moves():
                      Defend(0, c("7s"), c("As"))]
     assert shortlist(legal, HEARTS, 20, table, 1) == [greedy_action(legal, HEARTS, 20, table)]
     assert sorted(map(str, shortlist(legal, HEARTS, 20, table, 10))) == sorted(map(str, legal))
+
+
+def test_the_shortlist_is_greedy_take_or_pass_then_the_rest_by_cost_at_every_width():
+    """Against a plain sort, on the positions of seeded games of 2-4 seats (the search
+    builds it from the compiled policy's choice: ``shortlist_after``)."""
+    checked = 0
+    for seed in range(12):
+        game = Game.new(Rules(players=2 + seed % 3), seed=seed)
+        rng = random.Random(seed)
+        trump = int(game.trump_suit)
+
+        def check(action, events, game=game, trump=trump):
+            nonlocal checked
+            for seat in range(game.players):
+                legal = game.legal_actions(seat)
+                if len(legal) < 2:
+                    continue
+                first = greedy_action(legal, trump, game.talon_size, game.table)
+                assert greedy_choice(game, seat) == first
+                top = [first] + [a for a in legal if isinstance(a, (Take, Pass)) and a != first]
+                rest = sorted((a for a in legal if a not in top),
+                              key=lambda a: _action_cost(a, trump))
+                for width in range(1, len(legal) + 2):
+                    expected = (top + rest)[:width]
+                    assert shortlist(legal, trump, game.talon_size, game.table, width) == expected
+                    assert shortlist_after(first, legal, trump, width) == expected
+                checked += 1
+
+        play_game(game, [RandomBot(seed=rng.randrange(1 << 30)) for _ in range(game.players)],
+                  on_action=check)
+    assert checked > 300
