@@ -523,8 +523,10 @@ def test_seat_states_from_the_host_are_shown_including_a_bot_playing_for_a_playe
     while its player is away) included, each shown beside the seat and in the log."""
     ann = lobbies("Ann", table=Rules(players=3), add_bots=["random"])
     ben = lobbies("Ben", join="Ann", connect=at(ann))
-    pump_until([ann, ben], lambda: ben.sid is not None and "open" not in (
-        ann.node.view(ann.sid).kinds))
+    # Until every seat has said hello the host cannot start (a seat taken is not yet
+    # ready): wait for what the host sees, Start enabled.
+    pump_until([ann, ben], lambda: ben.sid is not None
+               and not ann.seating.start_button.disabled)
     ann.start()
     pump_until([ann, ben], lambda: ann.controller is not None and ben.controller is not None)
     backend = ben.backend
