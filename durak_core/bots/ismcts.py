@@ -136,6 +136,10 @@ def outcome(game: Game) -> list[float]:
     return [0.0 if s in losers else 1.0 for s in range(game.players)]
 
 
+#: IsmctsBot's parameters a helper process does not take from it (see ``_options``).
+_NOT_FOR_HELPERS = frozenset({"self", "seed", "ms", "iterations", "workers", "clock"})
+
+
 class IsmctsBot(Bot):
     """ISMCTS with a time budget (``ms``) and/or an iteration budget (``iterations``).
 
@@ -251,6 +255,12 @@ class IsmctsBot(Bot):
         workers: int = 1,
         clock: Callable[[], float] | None = None,
     ) -> None:
+        #: What a helper process needs to build the same search: every parameter but
+        #: the budget, the seed, the clock and the helpers (read before anything else is
+        #: bound here, so a new parameter is passed on without being listed again).
+        self._options: dict[str, Any] = {
+            name: value for name, value in locals().items() if name not in _NOT_FOR_HELPERS
+        }
         if ms is None and iterations is None:
             ms = 100
         if ms is not None and ms <= 0:
@@ -316,16 +326,6 @@ class IsmctsBot(Bot):
                 f"{parallel.MAX_WORKERS}, not {workers!r}"
             )
         self.workers = workers
-        #: What a helper process needs to build the same search (no budget, no clock).
-        self._options: dict[str, Any] = {
-            "c": c, "epsilon": epsilon, "greedy_first": greedy_first, "paired": paired,
-            "width": width, "depth": depth, "model": model, "replies": replies,
-            "reply_width": reply_width, "reply_greedy": reply_greedy,
-            "halving": halving,
-            "solver": solver, "near": near, "solver_nodes": solver_nodes,
-            "endgame_ms": endgame_ms, "endgame_nodes": endgame_nodes, "infer": infer,
-            "compiled": compiled, "cpu": cpu,
-        }
         #: Helper searches that failed (their share then ran in this process).
         self.helper_failures = 0
         self._rng = random.Random(seed)

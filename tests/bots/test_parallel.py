@@ -96,3 +96,16 @@ def test_a_failing_search_in_a_helper_breaks_the_pool_not_the_caller(fresh_pools
 def test_workers_is_checked(bad: str) -> None:
     with pytest.raises(ValueError, match="workers"):
         make_bot(f"ismcts?{bad}")
+
+
+def test_a_helper_gets_every_search_option_of_the_bot_as_given():
+    """Every constructor parameter reaches the helpers but the budget, the seed, the clock
+    and the number of helpers (a new parameter cannot be forgotten there)."""
+    import inspect
+
+    bot = IsmctsBot(seed=3, iterations=10, c=0.4, reply_greedy=0.25, near=2, workers=2)
+    params = set(inspect.signature(IsmctsBot.__init__).parameters)
+    assert set(bot._options) == params - {"self", "seed", "ms", "iterations", "workers", "clock"}
+    assert (bot._options["c"], bot._options["reply_greedy"], bot._options["near"]) == (0.4, 0.25, 2)
+    rebuilt = IsmctsBot(seed=3, iterations=10, **bot._options)
+    assert rebuilt._options == bot._options
