@@ -422,14 +422,9 @@ class LabTabs:
             page = self._context.new_page()
             page.set_default_timeout(60_000)
             self._made += 1
-            self._log_console(page, f"tab {self._made}")
+            log_console(page, self.console, f"[tab {self._made}] ")
             self.pages.append(page)
         return self.pages[:n]
-
-    def _log_console(self, page: Any, tab: str) -> None:
-        page.on("console", lambda message: self.console.append(
-            f"[{tab}] [{message.type}] {message.text}"))
-        page.on("pageerror", lambda error: self.console.append(f"[{tab}] [pageerror] {error}"))
 
     def reset(self) -> None:
         self.console.clear()
@@ -458,6 +453,12 @@ class LabTabs:
             with suppress(Exception):
                 self._context.close()
         self._context, self.pages = None, []
+
+
+def log_console(page: Any, lines: list[str], prefix: str = "") -> None:
+    """Append what ``page`` logs (console messages, uncaught errors) to ``lines``."""
+    page.on("console", lambda message: lines.append(f"{prefix}[{message.type}] {message.text}"))
+    page.on("pageerror", lambda error: lines.append(f"{prefix}[pageerror] {error}"))
 
 
 _lab_tabs: dict[int, LabTabs] = {}

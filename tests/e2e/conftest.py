@@ -28,6 +28,7 @@ from browser_support import (
     acquire_chromium,
     find_chromium,
     lab_tabs_for,
+    log_console,
     release_chromium,
     shared_lab,
     stop_sessions,
@@ -138,16 +139,8 @@ def lab_tabs(
     try:
         yield _lab_tabs
     finally:
-        reports = request.node.stash.get(_reports, {})
-        if any(report.failed for report in reports.values()):
-            stem = artifacts_dir / f"FAILED-{request.node.name}"
-            for number, page in enumerate(_lab_tabs.pages):
-                try:
-                    page.screenshot(path=f"{stem}-tab{number}.png", full_page=True)
-                except Exception as exc:  # the page may be what broke
-                    _lab_tabs.console.append(f"(screenshot of tab {number} failed: {exc})")
-            Path(f"{stem}.console.txt").write_text(
-                "\n".join(_lab_tabs.console) + "\n", encoding="utf-8")
+        pages = {f"-tab{number}": page for number, page in enumerate(_lab_tabs.pages)}
+        if _save_failure(request, artifacts_dir, pages, _lab_tabs.console):
             _lab_tabs.discard()  # the next test starts from freshly loaded tabs
         else:
             _lab_tabs.reset()
@@ -182,18 +175,29 @@ def _page_in(
     page = context.new_page()
     page.set_default_timeout(60_000)
     console: list[str] = []
-    page.on("console", lambda message: console.append(f"[{message.type}] {message.text}"))
-    page.on("pageerror", lambda error: console.append(f"[pageerror] {error}"))
+    log_console(page, console)
     try:
         yield page
     finally:
-        reports = request.node.stash.get(_reports, {})
-        if any(report.failed for report in reports.values()):
-            stem = artifacts_dir / f"FAILED-{request.node.name}"
-            try:
-                page.screenshot(path=f"{stem}.png", full_page=True)
-            except Exception as exc:  # the page may be what broke
-                console.append(f"(screenshot failed: {exc})")
-            Path(f"{stem}.console.txt").write_text("\n".join(console) + "\n", encoding="utf-8")
+        _save_failure(request, artifacts_dir, {"": page}, console)
         if close:
             context.close()
+
+
+def _save_failure(
+    request: pytest.FixtureRequest, artifacts_dir: Path, pages: dict[str, Any],
+    console: list[str],
+) -> bool:
+    """If the test failed: a screenshot of each page (``pages``: the suffix of its file
+    name, and the page) and the console lines, in artifacts/; whether it failed."""
+    reports = request.node.stash.get(_reports, {})
+    if not any(report.failed for report in reports.values()):
+        return False
+    stem = artifacts_dir / f"FAILED-{request.node.name}"
+    for suffix, page in pages.items():
+        try:
+            page.screenshot(path=f"{stem}{suffix}.png", full_page=True)
+        except Exception as exc:  # the page may be what broke
+            console.append(f"(screenshot{suffix} failed: {exc})")
+    Path(f"{stem}.console.txt").write_text("\n".join(console) + "\n", encoding="utf-8")
+    return True
