@@ -1,8 +1,8 @@
 """Which build of the engine modules this process uses: compiled or pure Python.
 
 ``pip install`` compiles the modules named in ``ENGINE`` (the rules engine
-``cards``, ``events`` and ``game``, the endgame solver ``endgame`` and the
-searches' greedy playouts ``playout``) with
+``cards``, ``events`` and ``game``, the endgame solver ``endgame``, the
+searches' greedy playouts ``playout`` and the ISMCTS tree walk ``tree``) with
 mypyc when it can (see setup.py) and records a hash of the sources it compiled
 in ``_compiled.json``.  The compiled modules sit next to their
 ``.py`` sources and Python would import them first, so before anything else
@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-ENGINE = ("cards", "events", "game", "endgame", "playout")
+ENGINE = ("cards", "events", "game", "endgame", "playout", "tree")
 PACKAGE = __name__.rpartition(".")[0]
 HERE = Path(__file__).resolve().parent
 STAMP = HERE / "_compiled.json"

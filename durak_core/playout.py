@@ -17,9 +17,10 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
-from .actions import Action, Attack, Transfer
+from .actions import Action, Attack, Defend, Pass, Take, Transfer
 from .cards import ALL_CARDS, BEATERS, RANK_MASK, SUIT_MASK
 from .game import _ATTACK, _PASS, _TAKE, _TRANSFER, Game, _defence
 
@@ -202,3 +203,41 @@ def playout(game: Game) -> None:
         if actor < 0:
             break
         game._apply(greedy_choice(game, actor), actor)
+
+
+def shortlist_after(first: Action, legal: Sequence[Action], trump: int, width: int) -> list[Action]:
+    """At most ``width`` of ``legal`` worth comparing, when the greedy choice ``first`` is
+    known: ``first``, take or pass, then the cheapest of the rest, ties in the order
+    given (see :func:`durak_core.bots.greedy.shortlist`, which is this after choosing
+    ``first``; an action costs its dearest card, and of two attacks as dear the one of
+    more cards comes first)."""
+    keep = max(width, 1)
+    chosen: list[Action] = [first]
+    for a in legal:
+        if isinstance(a, (Take, Pass)) and a != first:
+            chosen.append(a)
+    more = keep - len(chosen)
+    if more <= 0:
+        return chosen[:keep]
+    # (cost, position): a stable sort by cost; an attack's cost is its dearest card's,
+    # less a little for each card it leads beyond the first (at most five).
+    ranked: list[tuple[int, int]] = []
+    rest: list[Action] = []
+    for a in legal:
+        if a in chosen:
+            continue
+        if isinstance(a, Attack):
+            cost = _cost(a.card.index, trump)
+            for c in a.more:
+                cost = max(cost, _cost(c.index, trump))
+            key = cost * 8 - len(a.more)
+        elif isinstance(a, (Defend, Transfer)):
+            key = _cost(a.card.index, trump) * 8
+        else:
+            key = 0
+        ranked.append((key, len(rest)))
+        rest.append(a)
+    ranked.sort()
+    for _, i in ranked[:more]:
+        chosen.append(rest[i])
+    return chosen

@@ -13,13 +13,13 @@ True
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Sequence
 from typing import Any
 
 from ..actions import Action, Attack, Defend, Pass, Take, Transfer
 from ..cards import Card
 from ..game import Game
+from ..playout import shortlist_after
 from .base import Bot
 
 #: Added to a trump's rank so every trump costs more than every plain card.
@@ -189,28 +189,15 @@ def shortlist(
     A search with a small budget learns more by comparing a few sensible
     moves on many deals than every move on a few; the expensive ones (a
     high trump on a six, leading an ace) rarely beat the cheap ones.
+    The rest is ranked by :func:`_action_cost`
+    (:func:`durak_core.playout.shortlist_after`, compiled with the engine, does it).
     """
     return shortlist_after(greedy_action(legal, trump, talon, table), legal, trump, width)
 
 
-def shortlist_after(first: Action, legal: Sequence[Action], trump: int, width: int) -> list[Action]:
-    """:func:`shortlist` when the greedy choice ``first`` is known already (the search
-    has it from the compiled policy): the same list, without choosing it again."""
-    chosen = [first]
-    for a in legal:
-        if isinstance(a, (Take, Pass)) and a != first:
-            chosen.append(a)
-    more = max(width, 1) - len(chosen)
-    if more <= 0:
-        return chosen[: max(width, 1)]
-    # The cheapest ``more`` of the rest, ties in the order given (as a stable sort).
-    rest = heapq.nsmallest(
-        more, (a for a in legal if a not in chosen), key=lambda a: _action_cost(a, trump)
-    )
-    return chosen + rest
-
-
 def _action_cost(action: Action, trump: int) -> tuple[int, int]:
+    """How dear an action is for the shortlist: its dearest card, then the more cards
+    an attack leads the sooner (tests hold the compiled shortlist to this order)."""
     if isinstance(action, Attack):
         return (max(card_cost(c, trump) for c in action.cards), -len(action.more))
     if isinstance(action, (Defend, Transfer)):

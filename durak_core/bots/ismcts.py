@@ -59,52 +59,14 @@ from ..actions import Action, parse_action
 from ..endgame import DRAW, LOSS, WIN, EndgameSolver, seats_left
 from ..events import Event
 from ..game import Game
-from ..playout import greedy_choice, next_seat, playout
+from ..playout import playout
 from ..rules import Rules
+from ..tree import Lazy, Node, Walk, outcome
 from . import parallel
 from .base import Bot
 from .driver import next_to_act
-from .greedy import rollout_action, shortlist, shortlist_after
+from .greedy import rollout_action, shortlist
 from .inference import Inference
-
-
-class _Lazy:
-    """A ``random.Random`` made on first use, from ``seed`` (or an existing one).
-
-    A paired round gives each root action a fresh generator of one seed, and most
-    iterations never draw from it (the greedy move is expanded first; compiled
-    playouts draw nothing): making it only when needed saves a good share of an
-    iteration.  The numbers drawn are the same as from one made up front.
-    """
-
-    __slots__ = ("_rng", "_seed")
-
-    def __init__(self, seed: int = 0, rng: random.Random | None = None) -> None:
-        self._seed = seed
-        self._rng = rng
-
-    def get(self) -> random.Random:
-        rng = self._rng
-        if rng is None:
-            rng = self._rng = random.Random(self._seed)
-        return rng
-
-
-class _Node:
-    """Statistics of one action in the tree, and the actions tried after it.
-
-    ``safe`` counts the visits in which the acting seat was not the durak (for
-    the coach's "chance of not being the durak"; ``reward`` counts a draw half).
-    """
-
-    __slots__ = ("avail", "children", "reward", "safe", "visits")
-
-    def __init__(self) -> None:
-        self.children: dict[Action, _Node] = {}
-        self.visits = 0
-        self.reward = 0.0
-        self.safe = 0
-        self.avail = 1
 
 
 @dataclass(frozen=True)
@@ -126,14 +88,6 @@ class MoveEstimate:
     def __str__(self) -> str:
         how = "exact" if self.exact else f"{self.samples} deals"
         return f"{self.action}: {100 * self.safe:.0f}% not the durak ({how})"
-
-
-def outcome(game: Game) -> list[float]:
-    """Reward of every seat in a finished game: 1 safe, 0 for the losers, 0.5 each in a draw."""
-    if not game.losers:
-        return [0.5] * game.players
-    losers = game.losers
-    return [0.0 if s in losers else 1.0 for s in range(game.players)]
 
 
 #: IsmctsBot's parameters a helper process does not take from it (see ``_options``).
@@ -338,6 +292,8 @@ class IsmctsBot(Bot):
         self._endgame: EndgameSolver | None = None
         self._solve_in_search = False
         self._halve = False
+        #: The current search's walk (made in ``_search``).
+        self._walk = self._walk_for(0)
 
     def start(self, seat: int, rules: Rules) -> None:
         super().start(seat, rules)
@@ -477,7 +433,7 @@ class IsmctsBot(Bot):
         legal: Sequence[Action],
         deadline: float | None,
         observation: dict[str, Any] | None = None,
-    ) -> _Node:
+    ) -> Node:
         """Run the search from ``view`` over the root actions ``legal``; the root.
 
         With ``workers`` > 1 and the seat's ``observation``, helper processes search
@@ -488,7 +444,9 @@ class IsmctsBot(Bot):
         self._solve_in_search = self.solver == 2 and view.talon_size <= self.near
         if self._solve_in_search:
             self._solver_for(view)
-        root = _Node()
+        self._walk = self._walk_for(seat)
+        legal = list(legal)
+        root = Node()
         if self.workers > 1 and observation is not None:
             done = self._search_parallel(root, view, seat, legal, deadline, observation)
         else:
@@ -498,10 +456,10 @@ class IsmctsBot(Bot):
 
     def _run(
         self,
-        root: _Node,
+        root: Node,
         view: Game,
         seat: int,
-        legal: Sequence[Action],
+        legal: list[Action],
         deadline: float | None,
         limit: int | None,
     ) -> int:
@@ -517,16 +475,16 @@ class IsmctsBot(Bot):
                 done += self._paired_round(root, view, seat, legal, legal)
             else:
                 deal = self._deal(view, rng)
-                self._iterate(root, deal, seat, legal, None, _Lazy(rng=rng))
+                self._walk.iterate(root, deal, legal, None, Lazy(rng=rng))
                 done += 1
         return done
 
     def _paired_round(
         self,
-        root: _Node,
+        root: Node,
         view: Game,
         seat: int,
-        legal: Sequence[Action],
+        legal: list[Action],
         actions: Sequence[Action],
     ) -> int:
         """One deal with every root action in ``actions`` tried on it, with the same
@@ -535,16 +493,17 @@ class IsmctsBot(Bot):
         rng = self._rng
         deal = self._deal(view, rng)
         seed = rng.getrandbits(64)
+        iterate = self._walk.iterate
         for action in actions:
-            self._iterate(root, deal.copy(), seat, legal, action, _Lazy(seed))
+            iterate(root, deal.copy(), legal, action, Lazy(seed))
         return len(actions)
 
     def _run_halving(
         self,
-        root: _Node,
+        root: Node,
         view: Game,
         seat: int,
-        legal: Sequence[Action],
+        legal: list[Action],
         deadline: float | None,
         limit: int | None,
     ) -> int:
@@ -577,10 +536,10 @@ class IsmctsBot(Bot):
 
     def _search_parallel(
         self,
-        root: _Node,
+        root: Node,
         view: Game,
         seat: int,
-        legal: Sequence[Action],
+        legal: list[Action],
         deadline: float | None,
         observation: dict[str, Any],
     ) -> int:
@@ -617,7 +576,7 @@ class IsmctsBot(Bot):
                     continue
                 child = root.children.get(action)
                 if child is None:
-                    child = root.children[action] = _Node()
+                    child = root.children[action] = Node()
                 child.visits += visits
                 child.reward += reward
                 child.safe += safe
@@ -628,7 +587,7 @@ class IsmctsBot(Bot):
             done += self._run(root, view, seat, legal, None, missing * share)
         return done
 
-    def _preference(self, root: _Node, action: Action) -> tuple[float, float]:
+    def _preference(self, root: Node, action: Action) -> tuple[float, float]:
         """How good a root action looks: the best mean when every action had the same
         deals (paired), else the usual most-visited child."""
         child = root.children.get(action)
@@ -640,156 +599,46 @@ class IsmctsBot(Bot):
         # Halving: the actions compared to the end have the most deals.
         return (child.visits, mean)
 
+    def _walk_for(self, seat: int) -> Walk:
+        """The iterations' walk for this search (:mod:`durak_core.tree`, compiled with the
+        engine): this bot's settings, and its Python parts where the compiled ones will
+        not do."""
+        compiled = self.compiled
+        fast_rollout = compiled and not self.epsilon and not self._solve_in_search
+        return Walk(
+            seat,
+            compiled=compiled,
+            model=self.model,
+            replies=self.replies,
+            reply_width=self.reply_width,
+            reply_greedy=self.reply_greedy,
+            greedy_first=self.greedy_first,
+            paired=self.paired,
+            depth=self.depth,
+            c=self.c,
+            greedy=None if compiled else self._python_greedy,
+            next_to_act=None if compiled else next_to_act,
+            rollout=None if fast_rollout else self._rollout,
+        )
+
     def _iterate(
         self,
-        root: _Node,
+        root: Node,
         game: Game,
         seat: int,
         root_legal: Sequence[Action],
         first: Action | None,
-        rng: _Lazy,
+        rng: Lazy,
     ) -> None:
-        """One iteration on one determinization: select, expand, roll out, back up.
+        """One iteration on one determinization (see :meth:`durak_core.tree.Walk.iterate`;
+        a search makes its walk once, this makes one for each call)."""
+        self._walk_for(seat).iterate(root, game, list(root_legal), first, rng)
 
-        ``first``: the root action to take (paired root), or None to choose
-        it by UCB like any other node.
-        """
-        node = root
-        path: list[tuple[_Node, int]] = []
-        legal: Sequence[Action] = root_legal
-        actor = seat
-        # The compiled engine's own "who acts next", and opponents modelled by the
-        # greedy policy played without a tree level: the same moves, faster.
-        fast = self.compiled
-        model = self.model
-        # With the model, the opponents' first ``replies`` decisions are searched still.
-        replies = 0 if not model else self.replies
-        # Both shape the model's searched replies; with model=0 every reply is searched.
-        reply_width = self.reply_width if model else 0
-        reply_greedy = self.reply_greedy if model else 0.0
-        while True:
-            children = node.children
-            if first is not None:
-                action = first
-                first = None
-                child = children.get(action)
-                if child is None:
-                    child = children[action] = _Node()
-                game.apply(action)
-                node = child
-                path.append((node, actor))
-            elif len(legal) == 1:
-                game.apply(legal[0])
-            elif model and actor != seat and replies <= 0:
-                game.apply(self._greedy(game, actor, legal))
-            else:
-                modelled: Action | None = None
-                # The greedy policy chooses among every legal action, not the shortlist
-                # (the Python policy reads the order of the list it is given); asked
-                # once per decision at most.
-                whole = legal
-                greedy_now: Action | None = None
-                if actor != seat:
-                    replies -= 1
-                    if reply_width and len(legal) > reply_width:
-                        # Only the replies a sensible opponent would consider: weak
-                        # ones, each tried once, would drag the root means around.
-                        greedy_now = self._greedy(game, actor, whole)
-                        legal = shortlist_after(
-                            greedy_now, legal, int(game.trump_suit), reply_width
-                        )
-                    if reply_greedy and rng.get().random() < reply_greedy:
-                        # On this iteration the opponent plays as the model says: the
-                        # node's mean blends the model's reply with the searched best.
-                        if greedy_now is None:
-                            greedy_now = self._greedy(game, actor, whole)
-                        modelled = greedy_now
-                if modelled is not None and modelled in children:
-                    action = modelled
-                else:
-                    untried = (
-                        [modelled] if modelled is not None
-                        else [a for a in legal if a not in children]
-                    )
-                    if untried:
-                        greedy: Action | None = None
-                        if self.greedy_first:  # the greedy move, if this decision has it
-                            greedy = (greedy_now if greedy_now is not None
-                                      else self._greedy(game, actor, whole))
-                        if self.paired and greedy is not None:
-                            # The generator is this iteration's own: drawing from it only
-                            # when the greedy move was tried already picks the same action.
-                            action = greedy
-                            if action not in untried:
-                                action = rng.get().choice(untried)
-                        else:
-                            action = rng.get().choice(untried)
-                            if greedy is not None and greedy in untried:
-                                action = greedy
-                        for a in legal:
-                            if a in children:
-                                children[a].avail += 1
-                        child = children[action] = _Node()
-                        game.apply(action)
-                        path.append((child, actor))
-                        break
-                    action = self._select(node, legal)
-                game.apply(action)
-                node = children[action]
-                path.append((node, actor))
-            if game.is_over or len(path) == self.depth:
-                break
-            if fast:
-                actor = next_seat(game)
-                if actor < 0:
-                    break
-                if model and actor != seat and replies <= 0:
-                    # The greedy policy is the opponent's whole move: no list of
-                    # actions needed (it plays a forced move too).
-                    while True:
-                        game.apply(greedy_choice(game, actor))
-                        actor = next_seat(game)
-                        if actor < 0 or actor == seat:
-                            break
-                    if actor < 0:
-                        break
-            else:
-                nxt = next_to_act(game)
-                if nxt is None:
-                    break
-                actor = nxt
-            legal = game.legal_actions(actor)
-        rewards = self._rollout(game, rng)
-        for child, who in path:
-            child.visits += 1
-            reward = rewards[who]
-            child.reward += reward
-            if reward:
-                child.safe += 1
-
-    def _greedy(self, game: Game, actor: int, legal: Sequence[Action]) -> Action:
-        """The greedy policy's choice (the same either way; compiled is faster)."""
-        if self.compiled:
-            return greedy_choice(game, actor)
+    def _python_greedy(self, game: Game, actor: int, legal: Sequence[Action]) -> Action:
+        """The greedy policy in Python (``compiled=0``; the same choice as compiled)."""
         return rollout_action(game, actor, legal, int(game.trump_suit))
 
-    def _select(self, node: _Node, legal: Sequence[Action]) -> Action:
-        """UCB1 over the children available now; bumps their availability counts."""
-        children = node.children
-        best: Action = legal[0]
-        best_score = -1.0
-        c = self.c
-        for a in legal:
-            child = children[a]
-            score = child.reward / child.visits + c * math.sqrt(
-                math.log(child.avail) / child.visits
-            )
-            child.avail += 1
-            if score > best_score:
-                best, best_score = a, score
-        return best
-
-    def _rollout(self, game: Game, rng: _Lazy) -> list[float]:
+    def _rollout(self, game: Game, rng: Lazy) -> list[float]:
         """Play to the end with the default policy; the reward of every seat.
 
         The greedy policy plays compiled (:func:`durak_core.playout.playout`)

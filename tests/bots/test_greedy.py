@@ -8,8 +8,8 @@ import pytest
 
 from durak_core import Attack, Card, Defend, Game, Pass, Rules, Suit, Take, Transfer
 from durak_core.bots import GreedyBot, RandomBot, greedy_action, play_game
-from durak_core.bots.greedy import _action_cost, card_cost, plan_defence, shortlist, shortlist_after
-from durak_core.playout import greedy_choice
+from durak_core.bots.greedy import _action_cost, card_cost, plan_defence, shortlist
+from durak_core.playout import greedy_choice, shortlist_after
 
 HEARTS = int(Suit.HEARTS)  # trump in these tests
 

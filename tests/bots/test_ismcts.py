@@ -126,19 +126,19 @@ def _grow(bot: IsmctsBot, rounds: int = 12, deal: int | None = None, vary: bool 
     each round); vary: each round's rollouts with randomness of their own."""
     import random
 
-    from durak_core.bots.ismcts import _Lazy, _Node
+    from durak_core.tree import Lazy, Node
 
     game = Game.new(Rules(), seed=9)
     seat = game.attacker
     view = Game.from_observation(game.observation(seat))
     legal = game.legal_actions(seat)[:3]
-    root = _Node()
+    root = Node()
     rng = random.Random(0 if deal is None else deal)
     fixed = None if deal is None else view.determinize(rng)
     for round_ in range(rounds):
         dealt = fixed if fixed is not None else view.determinize(rng)
         for action in legal:
-            bot._iterate(root, dealt.copy(), seat, legal, action, _Lazy(round_ if vary else 1))
+            bot._iterate(root, dealt.copy(), seat, legal, action, Lazy(round_ if vary else 1))
     return root
 
 

@@ -1,0 +1,282 @@
+"""The ISMCTS tree and one iteration's walk down it, compiled with the engine.
+
+:class:`durak_core.bots.IsmctsBot` chooses what to search and when to stop; the
+work of every iteration (select, expand, roll out, back up) is here, in a module
+that setup.py compiles with the rules engine (see :mod:`durak_core._engine`), so
+the walk's bookkeeping runs at the speed of the playouts beneath it.  The search
+itself is described in :mod:`durak_core.bots.ismcts`; the same moves either way.
+
+>>> from durak_core import Game, Rules
+>>> game = Game.new(Rules(), seed=5)
+>>> seat = game.attacker
+>>> walk = Walk(seat, compiled=True, model=True, replies=2, reply_width=2,
+...             reply_greedy=0.5, greedy_first=True, paired=True, depth=0, c=0.7)
+>>> root = Node()
+>>> legal = game.legal_actions(seat)
+>>> for action in legal[:3]:
+...     walk.iterate(root, game.copy(), legal, action, Lazy(seed=1))
+>>> sum(child.visits for child in root.children.values())
+3
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+
+from .actions import Action
+from .game import Game
+from .playout import greedy_choice, next_seat, playout, shortlist_after
+
+
+class Lazy:
+    """A ``random.Random`` made on first use, from ``seed`` (or an existing one).
+
+    A paired round gives each root action a fresh generator of one seed, and most
+    iterations never draw from it (the greedy move is expanded first; compiled
+    playouts draw nothing): making it only when needed saves a good share of an
+    iteration.  The numbers drawn are the same as from one made up front.
+    """
+
+    def __init__(self, seed: int = 0, rng: random.Random | None = None) -> None:
+        self._seed = seed
+        self._rng = rng
+
+    def get(self) -> random.Random:
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._seed)
+        return rng
+
+
+class Node:
+    """Statistics of one action in the tree, and the actions tried after it.
+
+    ``safe`` counts the visits in which the acting seat was not the durak (for
+    the coach's "chance of not being the durak"; ``reward`` counts a draw half).
+    """
+
+    def __init__(self) -> None:
+        self.children: dict[Action, Node] = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.safe = 0
+        self.avail = 1
+
+
+def outcome(game: Game) -> list[float]:
+    """Reward of every seat in a finished game: 1 safe, 0 for the losers, 0.5 each in a draw."""
+    if not game.losers:
+        return [0.5] * game.players
+    losers = game.losers
+    return [0.0 if s in losers else 1.0 for s in range(game.players)]
+
+
+#: The greedy policy's choice for a seat among its legal actions (the Python policy).
+GreedyPolicy = Callable[[Game, int, Sequence[Action]], Action]
+
+
+class Walk:
+    """One search's iterations: the searching ``seat`` and the bot's settings (the
+    options of :class:`durak_core.bots.IsmctsBot` of the same names).
+
+    ``greedy``: the Python greedy policy, used when not ``compiled``; ``next_to_act``: who acts
+    next, when not ``compiled``; ``rollout``: plays a game out and gives every seat's
+    reward, when the compiled greedy playout alone will not do (``epsilon``, solved
+    endgames or the Python policy).
+    """
+
+    def __init__(
+        self,
+        seat: int,
+        *,
+        compiled: bool,
+        model: bool,
+        replies: int,
+        reply_width: int,
+        reply_greedy: float,
+        greedy_first: bool,
+        paired: bool,
+        depth: int,
+        c: float,
+        greedy: GreedyPolicy | None = None,
+        next_to_act: Callable[[Game], int | None] | None = None,
+        rollout: Callable[[Game, Lazy], list[float]] | None = None,
+    ) -> None:
+        if not compiled and (greedy is None or next_to_act is None or rollout is None):
+            raise ValueError("a walk without the compiled policy needs greedy, next_to_act "
+                             "and rollout")
+        self.seat = seat
+        self.compiled = compiled
+        self.model = model
+        # The opponents' first ``replies`` decisions are searched still (with the model);
+        # both reply options shape the model's searched replies only.
+        self.replies = replies if model else 0
+        self.reply_width = reply_width if model else 0
+        self.reply_greedy = reply_greedy if model else 0.0
+        self.greedy_first = greedy_first
+        self.paired = paired
+        self.depth = depth
+        self.c = c
+        self.greedy = greedy
+        self.next_to_act = next_to_act
+        self.rollout = rollout
+
+    def choice(self, game: Game, actor: int, legal: Sequence[Action]) -> Action:
+        """The greedy policy's choice (the same either way; compiled is faster)."""
+        if self.compiled:
+            return greedy_choice(game, actor)
+        greedy = self.greedy
+        assert greedy is not None
+        return greedy(game, actor, legal)
+
+    def iterate(
+        self,
+        root: Node,
+        game: Game,
+        root_legal: list[Action],
+        first: Action | None,
+        rng: Lazy,
+    ) -> None:
+        """One iteration on one determinization: select, expand, roll out, back up.
+
+        ``first``: the root action to take (paired root), or None to choose
+        it by UCB like any other node.
+        """
+        seat = self.seat
+        node = root
+        path: list[tuple[Node, int]] = []
+        legal: list[Action] = root_legal
+        actor = seat
+        # The compiled engine's own "who acts next", and opponents modelled by the
+        # greedy policy played without a tree level: the same moves, faster.
+        fast = self.compiled
+        model = self.model
+        replies = self.replies
+        reply_width = self.reply_width
+        reply_greedy = self.reply_greedy
+        while True:
+            children = node.children
+            if first is not None:
+                action = first
+                first = None
+                child = children.get(action)
+                if child is None:
+                    child = Node()
+                    children[action] = child
+                game.apply(action)
+                node = child
+                path.append((node, actor))
+            elif len(legal) == 1:
+                game.apply(legal[0])
+            elif model and actor != seat and replies <= 0:
+                game.apply(self.choice(game, actor, legal))
+            else:
+                modelled: Action | None = None
+                # The greedy policy chooses among every legal action, not the shortlist
+                # (the Python policy reads the order of the list it is given); asked
+                # once per decision at most.
+                whole = legal
+                greedy_now: Action | None = None
+                if actor != seat:
+                    replies -= 1
+                    if reply_width and len(legal) > reply_width:
+                        # Only the replies a sensible opponent would consider: weak
+                        # ones, each tried once, would drag the root means around.
+                        greedy_now = self.choice(game, actor, whole)
+                        legal = shortlist_after(
+                            greedy_now, legal, int(game.trump_suit), reply_width
+                        )
+                    if reply_greedy and rng.get().random() < reply_greedy:
+                        # On this iteration the opponent plays as the model says: the
+                        # node's mean blends the model's reply with the searched best.
+                        if greedy_now is None:
+                            greedy_now = self.choice(game, actor, whole)
+                        modelled = greedy_now
+                if modelled is not None and modelled in children:
+                    action = modelled
+                else:
+                    untried: list[Action] = (
+                        [modelled] if modelled is not None
+                        else [a for a in legal if a not in children]
+                    )
+                    if untried:
+                        greedy: Action | None = None
+                        if self.greedy_first:  # the greedy move, if this decision has it
+                            greedy = (greedy_now if greedy_now is not None
+                                      else self.choice(game, actor, whole))
+                        if self.paired and greedy is not None:
+                            # The generator is this iteration's own: drawing from it only
+                            # when the greedy move was tried already picks the same action.
+                            action = greedy
+                            if action not in untried:
+                                action = rng.get().choice(untried)
+                        else:
+                            action = rng.get().choice(untried)
+                            if greedy is not None and greedy in untried:
+                                action = greedy
+                        for a in legal:
+                            if a in children:
+                                children[a].avail += 1
+                        child = Node()
+                        children[action] = child
+                        game.apply(action)
+                        path.append((child, actor))
+                        break
+                    action = self.select(node, legal)
+                game.apply(action)
+                node = children[action]
+                path.append((node, actor))
+            if game.is_over or len(path) == self.depth:
+                break
+            if fast:
+                actor = next_seat(game)
+                if actor < 0:
+                    break
+                if model and actor != seat and replies <= 0:
+                    # The greedy policy is the opponent's whole move: no list of
+                    # actions needed (it plays a forced move too).
+                    while True:
+                        game.apply(greedy_choice(game, actor))
+                        actor = next_seat(game)
+                        if actor < 0 or actor == seat:
+                            break
+                    if actor < 0:
+                        break
+            else:
+                next_to_act = self.next_to_act
+                assert next_to_act is not None
+                nxt = next_to_act(game)
+                if nxt is None:
+                    break
+                actor = nxt
+            legal = game.legal_actions(actor)
+        rollout = self.rollout
+        if rollout is None:
+            playout(game)
+            rewards = outcome(game)
+        else:
+            rewards = rollout(game, rng)
+        for child, who in path:
+            child.visits += 1
+            reward = rewards[who]
+            child.reward += reward
+            if reward:
+                child.safe += 1
+
+    def select(self, node: Node, legal: list[Action]) -> Action:
+        """UCB1 over the children available now; bumps their availability counts."""
+        children = node.children
+        best: Action = legal[0]
+        best_score = -1.0
+        c = self.c
+        for a in legal:
+            child = children[a]
+            score = child.reward / child.visits + c * math.sqrt(
+                math.log(child.avail) / child.visits
+            )
+            child.avail += 1
+            if score > best_score:
+                best, best_score = a, score
+        return best
