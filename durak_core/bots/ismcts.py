@@ -16,7 +16,9 @@ the reward of the seat whose action led to it.  Forced moves (a single
 legal action) are applied without a tree level.  Below the tree the greedy
 policy (:mod:`durak_core.bots.greedy`) plays the game out: cheap, and a
 fair model of a sensible opponent.  A new child is expanded greedy move
-first, so even a small budget starts from the greedy line.
+first, so even a small budget starts from the greedy line.  This class
+decides what to search and for how long; each iteration's walk down the tree
+is :class:`durak_core.tree.Walk`, compiled with the engine.
 
 Two choices make a small budget (about 200 rollouts in 100 ms of Python)
 go further.  Against the greedy bot, 200 games with 60 rollouts per
