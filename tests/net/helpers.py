@@ -67,19 +67,23 @@ class Side:
                 self.audited.append(event)
         return new
 
-    def bot_moves(self, now: float) -> None:
-        """Let the bot make every move it has, if the session changed since it looked."""
+    def bot_moves(self, now: float) -> bool:
+        """Let the bot make every move it has, if the session changed since it looked;
+        True if it moved."""
         session = self.session
         state = (session.game_no, len(session.log), len(session.pending),
                  session.waiting_for_cards)
         if self.driver is None or state == self.seen:
-            return
+            return False
         self.seen = state
+        moved = False
         for _ in range(200):
             action = self.driver.choose(session)
             if action is None:
                 break
             session.act(action, now)
+            moved = True
+        return moved
 
 
 @dataclass

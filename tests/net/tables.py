@@ -63,6 +63,11 @@ class Table:
     games_wanted: int = 1
     #: Bots the host runs for lost seats (as LanNode does), by seat.
     stand_ins: dict[int, BotDriver] = field(default_factory=dict)
+    #: Each seat's address, in seat order.
+    addrs: list[tuple[str, int]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.addrs = [seat_addr(s.session.seat) for s in self.seats]
 
     @property
     def host(self) -> Session:
@@ -99,7 +104,12 @@ def make_table(seed: int, rules: Rules, *, loss: float = 0.0, duplicate: float =
                           if bots and s not in idle else None))
     net.add(seat_addr(0), host)
     table = Table(net, seats, games)
-    net.hooks.append(lambda now: drive(table, now))
+
+    def hook(now: float) -> None:
+        drive(table, now)
+
+    net.hooks.append(hook)
+    net.touching.add(hook)  # drive() touches every session it acts on
     if start:
         assert net.run(lambda: all(p.sign_key for p in host.players.values()), limit=30.0)
         host.start(net.now)
@@ -108,22 +118,38 @@ def make_table(seed: int, rules: Rules, *, loss: float = 0.0, duplicate: float =
 
 def drive(table: Table, now: float) -> None:
     """After every simulated step: collect events, agree to rematches, let the bots move
-    (and the host's stand-in bots, for seats handed over)."""
+    (and the host's stand-in bots, for seats handed over).
+
+    Only the seats the network says may have changed (:attr:`SimNet.touched`) are
+    looked at: nothing else gives a seat events or its bot a move.  Every session this
+    acts on is touched in turn (the network then flushes it, and it is looked at again
+    after the next step, for the events of its moves)."""
+    net = table.net
+    touched = net.touched
     host = table.host
-    for lost in sorted(host.bots):
-        if host.dealer is None or lost not in host.dealer.adopted:
-            continue  # its hand is still being opened
-        driver = table.stand_ins.setdefault(lost, BotDriver(RandomBot(7000 + lost)))
-        for _ in range(50):
-            action = driver.choose(StandInView(host, lost))
-            if action is None or lost not in host.bots:
-                break
-            host.play_for(lost, action, now)
-    for seat in table.seats:
+    host_addr = table.addrs[0]
+    host_moved = False
+    if touched is None or host_addr in touched:
+        for lost in sorted(host.bots):
+            if host.dealer is None or lost not in host.dealer.adopted:
+                continue  # its hand is still being opened
+            driver = table.stand_ins.setdefault(lost, BotDriver(RandomBot(7000 + lost)))
+            for _ in range(50):
+                action = driver.choose(StandInView(host, lost))
+                if action is None or lost not in host.bots:
+                    break
+                host.play_for(lost, action, now)
+                host_moved = True
+        if host_moved:
+            net.touch(host_addr)
+    for seat, addr in zip(table.seats, table.addrs, strict=True):
+        if touched is not None and addr not in touched and not (host_moved and addr == host_addr):
+            continue
         session = seat.session
         for event in seat.collect():
             if (isinstance(event, ev.GameAudited) and len(seat.finished) < table.games_wanted
                     and not session.in_game and not session.closing):
                 session.start_next_game(now, event.game + 1)
-        if session is table.net.endpoints.get(seat_addr(session.seat)):  # not vanished
-            seat.bot_moves(now)
+                net.touch(addr)
+        if session is net.endpoints.get(addr) and seat.bot_moves(now):  # not vanished
+            net.touch(addr)
