@@ -1149,6 +1149,8 @@ class Session:
     def _handover_due(self) -> tuple[int, float] | None:
         """Host: the lost seat whose grace period ends first, and when (None: none can
         be handed over: no grace, a table of two, no game, or its escrow not usable)."""
+        if not self._lost_since:  # nobody is lost (the common case, asked at every timer)
+            return None
         if self.seat != HOST or not self.grace or self.rules.players < 3 or not self.in_game:
             return None
         dealer = self.dealer
