@@ -210,9 +210,14 @@ class SimNet:
                 first = False
                 if not partial:
                     self.touched = None
-                wakes = [t for t in (hook(self.now) for hook in self.hooks) if t is not None]
+                wake: float | None = None
+                for hook in self.hooks:
+                    t = hook(self.now)
+                    if t is not None and (wake is None or t < wake):
+                        wake = t
                 if partial:
-                    self.flush(self._acted)
+                    if self._acted:
+                        self.flush(self._acted)
                     if self._timers is None:
                         self._timers = {addr: endpoint.next_timer()
                                         for addr, endpoint in self.endpoints.items()}
@@ -222,7 +227,6 @@ class SimNet:
                     self._timers = None
                 if until():
                     return True
-                wake = min(wakes, default=None)
                 if self.now > limit or not self.step(wake):
                     return until()
             return until()
