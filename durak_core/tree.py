@@ -81,10 +81,10 @@ class Walk:
     """One search's iterations: the searching ``seat`` and the bot's settings (the
     options of :class:`durak_core.bots.IsmctsBot` of the same names).
 
-    ``greedy``: the Python greedy policy, used when not ``compiled``; ``next_to_act``: who acts
-    next, when not ``compiled``; ``rollout``: plays a game out and gives every seat's
-    reward, when the compiled greedy playout alone will not do (``epsilon``, solved
-    endgames or the Python policy).
+    ``greedy``: the Python greedy policy, and ``next_to_act``: who acts next, both used
+    when not ``compiled``; ``rollout``: plays a game out and gives every seat's reward,
+    when the compiled greedy playout alone will not do (``epsilon``, solved endgames or
+    the Python policy).
     """
 
     def __init__(

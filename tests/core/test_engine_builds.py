@@ -77,6 +77,57 @@ def test_compiled_and_pure_engines_play_the_same_games() -> None:
     assert compiled["hashes"] == pure["hashes"]
 
 
+# Plays seeded games of the AI (its tree walk and shortlist are compiled with the engine,
+# durak_core/tree.py) and prints one JSON line: every move, and the search's estimates of
+# one position to the last digit.
+SEARCHER = """
+import json, sys
+from durak_core import COMPILED, Game, Rules
+from durak_core.bots import GreedyBot, IsmctsBot, play_game
+out = {"compiled": COMPILED, "moves": [], "estimates": []}
+for seed, players, options in json.loads(sys.argv[1]):
+    rules = Rules(players=players)
+    bots = [IsmctsBot(seed=seed, iterations=40, **options)]
+    bots += [GreedyBot() for _ in range(players - 1)]
+    moves = []
+    game = play_game(Game.new(rules, seed=seed), bots,
+                     on_action=lambda action, events: moves.append(str(action)))
+    out["moves"].append(moves)
+    game = Game.new(rules, seed=seed)
+    seat = game.attacker
+    bot = IsmctsBot(seed=seed, iterations=60, **options)
+    bot.start(seat, rules)
+    out["estimates"].append([
+        [str(e.action), e.score, e.safe, e.samples]
+        for e in bot.analyse(game.observation(seat))
+    ])
+print(json.dumps(out))
+"""
+SEARCHES = [
+    [1, 2, {}],
+    [2, 2, {"reply_width": 0, "reply_greedy": 0}],
+    [3, 3, {"model": 0, "paired": 0}],
+]
+
+
+@needs_compiled
+def test_compiled_and_pure_builds_search_alike() -> None:
+    """The same seeded searches, move for move and estimate for estimate."""
+    def search(env: dict[str, str]) -> dict:
+        done = subprocess.run(
+            [sys.executable, "-c", SEARCHER, json.dumps(SEARCHES)],
+            capture_output=True, text=True, env=env, cwd=REPO, check=True, timeout=300,
+        )
+        return json.loads(done.stdout)
+
+    compiled = search(_env())
+    pure = search(_env(DURAK_PURE="1"))
+    assert compiled["compiled"] is True and pure["compiled"] is False
+    assert all(len(moves) > 20 for moves in compiled["moves"])
+    assert compiled["moves"] == pure["moves"]
+    assert compiled["estimates"] == pure["estimates"]
+
+
 def test_pure_python_is_chosen_by_durak_pure() -> None:
     pure = _play(_env(DURAK_PURE="1"), 1)
     assert pure["compiled"] is False
