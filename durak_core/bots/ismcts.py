@@ -61,7 +61,6 @@ from ..actions import Action, parse_action
 from ..endgame import DRAW, LOSS, WIN, EndgameSolver, seats_left
 from ..events import Event
 from ..game import Game
-from ..playout import playout
 from ..rules import Rules
 from ..tree import Lazy, Node, Walk, outcome
 from . import parallel
@@ -641,18 +640,16 @@ class IsmctsBot(Bot):
         return rollout_action(game, actor, legal, int(game.trump_suit))
 
     def _rollout(self, game: Game, rng: Lazy) -> list[float]:
-        """Play to the end with the default policy; the reward of every seat.
+        """Play to the end with the Python greedy policy; the reward of every seat.
 
-        The greedy policy plays compiled (:func:`durak_core.playout.playout`)
-        unless ``epsilon`` mixes in random moves.  Near the end (``solver=2``) an
-        endgame reached on the way is solved instead, when the solver settles it
-        within ``solver_nodes``.
+        The walk plays the compiled playout itself (:func:`durak_core.playout.playout`)
+        and calls this only when that will not do (see :meth:`_walk_for`): ``epsilon``
+        mixes in random moves, near the end (``solver=2``) an endgame reached on the
+        way is solved instead when the solver settles it within ``solver_nodes``, or
+        ``compiled=0``.
         """
         eps = self.epsilon
         solve = self._solve_in_search
-        if not eps and not solve and self.compiled:
-            playout(game)
-            return outcome(game)
         trump = int(game.trump_suit)
         while not game.is_over:
             if solve and not game.talon_size:
