@@ -53,9 +53,10 @@ print(json.dumps(out))
 """
 
 
-def _play(env: dict[str, str], games: int) -> dict:
+def _run(script: str, env: dict[str, str], *args: str) -> dict:
+    """What ``script`` (one of the above) prints, run as ``python -c`` in ``env``."""
     done = subprocess.run(
-        [sys.executable, "-c", PLAYER, json.dumps(RULE_SETS), str(games)],
+        [sys.executable, "-c", script, *args],
         capture_output=True, text=True, env=env, cwd=REPO, check=True, timeout=300,
     )
     return json.loads(done.stdout)
@@ -70,8 +71,8 @@ def _env(**extra: str) -> dict[str, str]:
 
 @needs_compiled
 def test_compiled_and_pure_engines_play_the_same_games() -> None:
-    compiled = _play(_env(), 6)
-    pure = _play(_env(DURAK_PURE="1"), 6)
+    compiled = _run(PLAYER, _env(), json.dumps(RULE_SETS), "6")
+    pure = _run(PLAYER, _env(DURAK_PURE="1"), json.dumps(RULE_SETS), "6")
     assert compiled["compiled"] is True and pure["compiled"] is False
     assert len(compiled["hashes"]) == len(RULE_SETS) * 6
     assert compiled["hashes"] == pure["hashes"]
@@ -113,15 +114,8 @@ SEARCHES = [
 @needs_compiled
 def test_compiled_and_pure_builds_search_alike() -> None:
     """The same seeded searches, move for move and estimate for estimate."""
-    def search(env: dict[str, str]) -> dict:
-        done = subprocess.run(
-            [sys.executable, "-c", SEARCHER, json.dumps(SEARCHES)],
-            capture_output=True, text=True, env=env, cwd=REPO, check=True, timeout=300,
-        )
-        return json.loads(done.stdout)
-
-    compiled = search(_env())
-    pure = search(_env(DURAK_PURE="1"))
+    compiled = _run(SEARCHER, _env(), json.dumps(SEARCHES))
+    pure = _run(SEARCHER, _env(DURAK_PURE="1"), json.dumps(SEARCHES))
     assert compiled["compiled"] is True and pure["compiled"] is False
     assert all(len(moves) > 20 for moves in compiled["moves"])
     assert compiled["moves"] == pure["moves"]
@@ -129,7 +123,7 @@ def test_compiled_and_pure_builds_search_alike() -> None:
 
 
 def test_pure_python_is_chosen_by_durak_pure() -> None:
-    pure = _play(_env(DURAK_PURE="1"), 1)
+    pure = _run(PLAYER, _env(DURAK_PURE="1"), json.dumps(RULE_SETS), "1")
     assert pure["compiled"] is False
 
 
