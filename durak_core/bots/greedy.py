@@ -189,20 +189,11 @@ def shortlist(
     A search with a small budget learns more by comparing a few sensible
     moves on many deals than every move on a few; the expensive ones (a
     high trump on a six, leading an ace) rarely beat the cheap ones.
-    The rest is ranked by :func:`_action_cost`
+    The rest is ranked by cost: an action's dearest card (:func:`card_cost`), and of
+    two attacks as dear the one of more cards first, ties in the order given
     (:func:`durak_core.playout.shortlist_after`, compiled with the engine, does it).
     """
     return shortlist_after(greedy_action(legal, trump, talon, table), legal, trump, width)
-
-
-def _action_cost(action: Action, trump: int) -> tuple[int, int]:
-    """How dear an action is for the shortlist: its dearest card, then the more cards
-    an attack leads the sooner (tests hold the compiled shortlist to this order)."""
-    if isinstance(action, Attack):
-        return (max(card_cost(c, trump) for c in action.cards), -len(action.more))
-    if isinstance(action, (Defend, Transfer)):
-        return (card_cost(action.card, trump), 0)
-    return (0, 0)
 
 
 def table_of(observation: dict[str, Any]) -> list[tuple[Card, Card | None]]:

@@ -8,7 +8,7 @@ import pytest
 
 from durak_core import Attack, Card, Defend, Game, Pass, Rules, Suit, Take, Transfer
 from durak_core.bots import GreedyBot, RandomBot, greedy_action, play_game
-from durak_core.bots.greedy import _action_cost, card_cost, plan_defence, shortlist
+from durak_core.bots.greedy import card_cost, plan_defence, shortlist
 from durak_core.playout import greedy_choice, shortlist_after
 
 HEARTS = int(Suit.HEARTS)  # trump in these tests
@@ -116,6 +116,16 @@ def test_the_shortlist_keeps_greedy_take_and_the_cheapest_moves():
                      Defend(0, c("7s"), c("As"))]
     assert shortlist(legal, HEARTS, 20, table, 1) == [greedy_action(legal, HEARTS, 20, table)]
     assert sorted(map(str, shortlist(legal, HEARTS, 20, table, 10))) == sorted(map(str, legal))
+
+
+def _action_cost(action, trump):
+    """The shortlist's order, written plainly: an action's dearest card, then the more
+    cards an attack leads the sooner."""
+    if isinstance(action, Attack):
+        return (max(card_cost(c, trump) for c in action.cards), -len(action.more))
+    if isinstance(action, (Defend, Transfer)):
+        return (card_cost(action.card, trump), 0)
+    return (0, 0)
 
 
 def test_the_shortlist_is_greedy_take_or_pass_then_the_rest_by_cost_at_every_width():
