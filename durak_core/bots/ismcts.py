@@ -68,6 +68,7 @@ from .base import Bot
 from .driver import next_to_act
 from .greedy import rollout_action, shortlist
 from .inference import Inference
+from .style import GreedyCheck
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,11 @@ class IsmctsBot(Bot):
         won 89.7% of the decided games, with ``reply_width=2`` 91.6%, with both
         that and ``reply_greedy=0.5`` 96.8% (0.3: 90.1%); the figures of the
         default on new deals are in the README.
+    adapt: 1: once an opponent has made a move the greedy policy could not have made
+        (:mod:`durak_core.bots.style`: proven by the cards it is known to hold), the
+        model no longer answers for the opponents at the searched replies
+        (``reply_greedy`` 0 for the rest of the game): that opponent does not play
+        like the model.  0: ``reply_greedy`` always.
     halving: 1: the paired root by sequential halving (the budget in phases, the
         worse half of the root actions dropped after each, so the close
         contenders get the most deals; the final choice is among the last two);
@@ -198,6 +204,7 @@ class IsmctsBot(Bot):
         replies: int = 2,
         reply_width: int = 2,
         reply_greedy: float = 0.5,
+        adapt: int = 1,
         halving: int = 0,
         solver: int = 1,
         near: int = 0,
@@ -252,6 +259,9 @@ class IsmctsBot(Bot):
         if isinstance(reply_greedy, bool) or not 0 <= reply_greedy <= 1:
             raise ValueError(f"reply_greedy is a probability, in 0..1, not {reply_greedy!r}")
         self.reply_greedy = float(reply_greedy)
+        if adapt not in (0, 1):
+            raise ValueError(f"adapt must be 0 or 1, not {adapt!r}")
+        self.adapt = bool(adapt)
         if solver not in (0, 1, 2):
             raise ValueError(f"solver must be 0, 1 or 2, not {solver!r}")
         self.solver = solver
@@ -290,6 +300,7 @@ class IsmctsBot(Bot):
         self.solved = 0
         self._pending: list[Event] = []
         self._inference: Inference | None = None
+        self._style: GreedyCheck | None = None
         self._endgame: EndgameSolver | None = None
         self._solve_in_search = False
         self._halve = False
@@ -300,10 +311,11 @@ class IsmctsBot(Bot):
         super().start(seat, rules)
         self._pending = []
         self._inference = None
+        self._style = None
         self._endgame = None
 
     def on_events(self, events: Sequence[Event]) -> None:
-        if self.infer:
+        if self.infer or self.adapt:
             self._pending.extend(events)
 
     def choose(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
@@ -420,12 +432,23 @@ class IsmctsBot(Bot):
 
     def _learn(self, view: Game, seat: int) -> None:
         """Take in the events seen since the last decision."""
-        if not self.infer:
-            return
-        if self._inference is None:
-            self._inference = Inference(view.players, seat, int(view.trump_suit))
-        self._inference.observe(self._pending)
+        if self.infer:
+            if self._inference is None:
+                self._inference = Inference(view.players, seat, int(view.trump_suit))
+            self._inference.observe(self._pending)
+        if self.adapt:
+            if self._style is None:
+                transfers = view.rules.variant == "perevodnoy"
+                self._style = GreedyCheck(view.players, seat, int(view.trump_suit), transfers)
+            self._style.observe(self._pending)
         self._pending = []
+
+    def _reply_greedy(self) -> float:
+        """``reply_greedy`` for this search: 0 once an opponent strayed from the model
+        (``adapt``)."""
+        if self._style is not None and self._style.strays():
+            return 0.0
+        return self.reply_greedy
 
     def _search(
         self,
@@ -556,9 +579,11 @@ class IsmctsBot(Bot):
         ms = None if deadline is None else max(1.0, 1000 * (deadline - self._clock()))
         weights = None if self._inference is None else self._inference.weights_table()
         actions = [str(a) for a in legal]
+        # A helper has not seen the game: it searches with this search's reply_greedy.
+        options = {**self._options, "reply_greedy": self._reply_greedy(), "adapt": 0}
         tasks = [
             parallel.Task(
-                self._options, seed, seat, observation, actions, weights, share, ms, self._halve
+                options, seed, seat, observation, actions, weights, share, ms, self._halve
             )
             for seed in seeds
         ]
@@ -612,7 +637,7 @@ class IsmctsBot(Bot):
             model=self.model,
             replies=self.replies,
             reply_width=self.reply_width,
-            reply_greedy=self.reply_greedy,
+            reply_greedy=self._reply_greedy(),
             greedy_first=self.greedy_first,
             paired=self.paired,
             depth=self.depth,
@@ -692,9 +717,11 @@ class IsmctsV1Bot(IsmctsBot):
         replies: int = 0,
         reply_width: int = 0,
         reply_greedy: float = 0.0,
+        adapt: int = 0,
         **options: Any,
     ) -> None:
         super().__init__(
             seed=seed, solver=solver, infer=infer, compiled=compiled, model=model,
-            replies=replies, reply_width=reply_width, reply_greedy=reply_greedy, **options
+            replies=replies, reply_width=reply_width, reply_greedy=reply_greedy,
+            adapt=adapt, **options
         )
