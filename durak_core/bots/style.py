@@ -134,7 +134,13 @@ class GreedyCheck:
 
     def _cheapest(self, mask: int) -> int:
         """The lowest cost among the cards of ``mask`` (a large number for none)."""
+        return self._cheapest_card(mask)[0]
+
+    def _cheapest_card(self, mask: int) -> tuple[int, int]:
+        """The lowest cost among the cards of ``mask`` and the bit of such a card
+        ((a large number, 0) for none)."""
         best = 1 << 10
+        card = 0
         trump = self.trump
         while mask:
             low = mask & -mask
@@ -142,8 +148,9 @@ class GreedyCheck:
             cost = i % 13 + 2 + (13 if i // 13 == trump else 0)
             if cost < best:
                 best = cost
+                card = low
             mask ^= low
-        return best
+        return best, card
 
     def _check_lead(self, seat: int, cards: tuple[Card, ...]) -> None:
         """Greedy leads its cheapest card (with the cards of its rank, if plain)."""
@@ -201,15 +208,5 @@ class GreedyCheck:
             beaters = plain & BEATERS[self.trump][attack.index]
             if not beaters:
                 return  # no plain defence known for this card: taking may be greedy
-            low = min(_bits(beaters), key=lambda i: i % 13)
-            plain &= ~(1 << low)
+            plain &= ~self._cheapest_card(beaters)[1]
         self._strayed(seat)
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
