@@ -149,7 +149,7 @@ def test_the_ai_keeps_the_model_for_a_greedy_opponent_and_drops_it_for_a_stray()
             )
             logs.append(game.log)
         assert logs[0] == logs[1]  # a greedy opponent never strays: the same game
-    bot = IsmctsBot(seed=1, iterations=30)
+    bot = IsmctsBot(seed=1, iterations=30, adapt=1)
     play_game(Game.new(Rules(), seed=1), [bot, GreedyBot()])
     assert bot._reply_greedy() == 0.5
     play_game(Game.new(Rules(), seed=1), [bot, RandomBot(seed=1)])
