@@ -99,5 +99,12 @@ def hidden_positions(dealer: MentalDealer, seat: int) -> list[int]:
     return [j for j, s in sorted(dealer.owner.items()) if s == seat and j not in dealer.opened]
 
 
+def opened_own_positions(dealer: MentalDealer) -> list[int]:
+    """Our own hidden positions whose card we have opened: every other seat's key to it
+    has arrived, so our memory must hold a way to open it (a card just drawn, its keys
+    still on the way, is not one of them yet)."""
+    return [j for j in hidden_positions(dealer, dealer.seat) if j in dealer.mine]
+
+
 def pickled_candidates(obj: object) -> set[bytes]:
     return candidates_in(strings_in_pickle(pickle.dumps(obj)))
