@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from .actions import Action, Attack, Defend, Pass, Take, Transfer
-from .cards import ALL_CARDS, BEATERS, RANK_MASK, SUIT_MASK
+from .cards import ALL_CARDS, BEATERS, RANK_MASK, SUIT_MASK, popcount
+from .endgame import DRAW, WIN, EndgameSolver, seats_left
 from .game import _ATTACK, _PASS, _TAKE, _TRANSFER, Game, _defence
 
 _QUEEN: Final = 12
@@ -203,6 +204,98 @@ def playout(game: Game) -> None:
         if actor < 0:
             break
         game._apply(greedy_choice(game, actor), actor)
+
+
+def outcome(game: Game) -> list[float]:
+    """Reward of every seat in a finished game: 1 safe, 0 for the losers, 0.5 each in a draw."""
+    if not game.losers:
+        return [0.5] * game.players
+    losers = game.losers
+    return [0.0 if s in losers else 1.0 for s in range(game.players)]
+
+
+def unbeatable_throw(game: Game, actor: int) -> Action | None:
+    """With the talon empty and two seats left, the throw-in the defender cannot beat.
+
+    In a full game (a determinization) the attacker sees the defender's hand: the
+    cheapest card of the table's ranks that nothing in it beats, while the defender
+    is still defending; None when there is none (or this does not apply) and the
+    greedy policy should choose.  A card the defender cannot beat makes it take, the
+    attacker's best result of a bout.
+    """
+    if game._tpos < len(game._talon) or not game._att or game._taking:
+        return None
+    d = game._defender
+    if actor == d or popcount(game._active) != 2:
+        return None
+    fits = game._hand[actor] & game._rankmask
+    if not fits:
+        return None
+    trump = game._trump
+    beaters = BEATERS[trump]
+    defender = game._hand[d]
+    unbeatable = 0
+    m = fits
+    while m:
+        low = m & -m
+        m ^= low
+        if not defender & beaters[low.bit_length() - 1]:
+            unbeatable |= low
+    if not unbeatable:
+        return None
+    action = _ATTACK[actor][_cheapest(unbeatable, trump)]
+    return action if action in game._legal(actor) else None
+
+
+def finish(
+    game: Game,
+    solver: EndgameSolver | None = None,
+    cards: int = 0,
+    nodes: int = 2000,
+    throw: bool = False,
+) -> list[float]:
+    """Play ``game`` (a full game) to its end and return every seat's reward
+    (:func:`outcome`): the greedy policy, with two refinements for the rollouts of a
+    search, both once the talon is empty and two seats are left.
+
+    throw: the attacker first throws in a card the defender cannot beat
+        (:func:`unbeatable_throw`).
+    solver, cards: once the two seats hold at most ``cards`` cards together, the
+        solver settles the rest exactly if it can within ``nodes`` positions (its
+        transposition table, kept between calls, makes later solves of one search
+        cheap); if it cannot, the greedy policy plays on.
+    """
+    if game._viewer is not None:
+        raise ValueError("finish needs a full game; determinize a seat's view first")
+    solve = solver is not None and cards > 0
+    while True:
+        if solve and game._tpos >= len(game._talon) and not game._over:
+            total = 0
+            for h in game._hand:
+                total += popcount(h)
+            if total <= cards:
+                seats = seats_left(game)
+                if seats:
+                    assert solver is not None
+                    solve = False  # one attempt per rollout
+                    solution = solver.solve(game, seats[0], nodes)
+                    if solution.exact:
+                        if solution.value == DRAW:
+                            return [0.5] * game._n
+                        rewards = [1.0] * game._n
+                        if solution.value == WIN:
+                            rewards[seats[1]] = 0.0
+                        else:
+                            rewards[seats[0]] = 0.0
+                        return rewards
+        actor = next_seat(game)
+        if actor < 0:
+            break
+        action: Action | None = unbeatable_throw(game, actor) if throw else None
+        if action is None:
+            action = greedy_choice(game, actor)
+        game._apply(action, actor)
+    return outcome(game)
 
 
 def shortlist_after(first: Action, legal: Sequence[Action], trump: int, width: int) -> list[Action]:

@@ -26,8 +26,9 @@ import random
 from collections.abc import Callable, Sequence
 
 from .actions import Action
+from .endgame import EndgameSolver
 from .game import Game
-from .playout import greedy_choice, next_seat, playout, shortlist_after
+from .playout import finish, greedy_choice, next_seat, outcome, playout, shortlist_after
 
 
 class Lazy:
@@ -65,14 +66,6 @@ class Node:
         self.avail = 1
 
 
-def outcome(game: Game) -> list[float]:
-    """Reward of every seat in a finished game: 1 safe, 0 for the losers, 0.5 each in a draw."""
-    if not game.losers:
-        return [0.5] * game.players
-    losers = game.losers
-    return [0.0 if s in losers else 1.0 for s in range(game.players)]
-
-
 #: The greedy policy's choice for a seat among its legal actions (the Python policy).
 GreedyPolicy = Callable[[Game, int, Sequence[Action]], Action]
 
@@ -84,7 +77,9 @@ class Walk:
     ``greedy``: the Python greedy policy, and ``next_to_act``: who acts next, both used
     when not ``compiled``; ``rollout``: plays a game out and gives every seat's reward,
     when the compiled greedy playout alone will not do (``epsilon``, solved endgames or
-    the Python policy).
+    the Python policy).  ``solver``, ``tail``, ``tail_nodes`` and ``throw``: the
+    compiled rollout's refinements once the talon is empty
+    (:func:`durak_core.playout.finish`; ``tail`` 0 and ``throw`` False: none).
     """
 
     def __init__(
@@ -103,6 +98,10 @@ class Walk:
         greedy: GreedyPolicy | None = None,
         next_to_act: Callable[[Game], int | None] | None = None,
         rollout: Callable[[Game, Lazy], list[float]] | None = None,
+        solver: EndgameSolver | None = None,
+        tail: int = 0,
+        tail_nodes: int = 2000,
+        throw: bool = False,
     ) -> None:
         if not compiled and (greedy is None or next_to_act is None or rollout is None):
             raise ValueError("a walk without the compiled policy needs greedy, next_to_act "
@@ -122,6 +121,12 @@ class Walk:
         self.greedy = greedy
         self.next_to_act = next_to_act
         self.rollout = rollout
+        # The compiled rollout's refinements near the end (durak_core.playout.finish).
+        self.solver = solver if tail > 0 else None
+        self.tail = tail
+        self.tail_nodes = tail_nodes
+        self.throw = throw
+        self.refined = self.solver is not None or throw
 
     def choice(self, game: Game, actor: int, legal: Sequence[Action]) -> Action:
         """The greedy policy's choice (the same either way; compiled is faster)."""
@@ -254,8 +259,11 @@ class Walk:
             legal = game.legal_actions(actor)
         rollout = self.rollout
         if rollout is None:
-            playout(game)
-            rewards = outcome(game)
+            if self.refined:
+                rewards = finish(game, self.solver, self.tail, self.tail_nodes, self.throw)
+            else:
+                playout(game)
+                rewards = outcome(game)
         else:
             rewards = rollout(game, rng)
         for child, who in path:

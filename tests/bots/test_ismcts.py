@@ -283,6 +283,23 @@ def test_cpu_time_budget_reads_the_process_clock():
     assert IsmctsBot(ms=50, cpu=1)._clock is time.process_time
     assert IsmctsBot(ms=50)._clock is time.perf_counter
     for bad in ("ismcts?cpu=2", "ismcts?halving=2", "ismcts?replies=-1",
-                "ismcts?reply_width=-2", "ismcts?reply_greedy=1.5"):
+                "ismcts?reply_width=-2", "ismcts?reply_greedy=1.5", "ismcts?tail=-1",
+                "ismcts?tail_nodes=0", "ismcts?throw=2"):
         with pytest.raises(ValueError, match=bad.split("?")[1].split("=")[0]):
             make_bot(bad)
+
+
+def test_refined_rollouts_play_legal_reproducible_games():
+    """``tail`` and ``throw`` (the rollouts' endgame refinements): legal moves, the same
+    game from the same seed, and rollouts that reach the solver near the end."""
+    logs = []
+    for _ in range(2):
+        bot = IsmctsBot(seed=2, iterations=60, tail=8, throw=1, solver=0)
+        game = play_game(Game.new(Rules(), seed=4), [bot, GreedyBot()])
+        logs.append([str(a) for a in game.log])
+        # solver=0: the bot never solves its own position, so the solver ran in rollouts.
+        assert bot._endgame is not None and bot._endgame.nodes
+    assert logs[0] == logs[1]
+    for rules in (Rules(players=3), Rules(variant="perevodnoy")):
+        bots = [IsmctsBot(seed=s, iterations=10, tail=6, throw=1) for s in range(rules.players)]
+        assert play_game(Game.new(rules, seed=6), bots).is_over
