@@ -214,6 +214,22 @@ def outcome(game: Game) -> list[float]:
     return [0.0 if s in losers else 1.0 for s in range(game.players)]
 
 
+def solved_rewards(
+    solver: EndgameSolver, game: Game, seats: list[int], nodes: int
+) -> list[float] | None:
+    """Every seat's reward (as :func:`outcome` gives them) if ``solver`` settles the
+    endgame of ``game`` between ``seats`` (:func:`durak_core.endgame.seats_left`) within
+    ``nodes`` positions; None if it cannot."""
+    solution = solver.solve(game, seats[0], nodes)
+    if not solution.exact:
+        return None
+    if solution.value == DRAW:
+        return [0.5] * game._n
+    rewards = [1.0] * game._n
+    rewards[seats[1] if solution.value == WIN else seats[0]] = 0.0
+    return rewards
+
+
 def unbeatable_throw(game: Game, actor: int) -> Action | None:
     """With the talon empty and two seats left, the throw-in the defender cannot beat.
 
@@ -278,15 +294,8 @@ def finish(
                 if seats:
                     assert solver is not None
                     solve = False  # one attempt per rollout
-                    solution = solver.solve(game, seats[0], nodes)
-                    if solution.exact:
-                        if solution.value == DRAW:
-                            return [0.5] * game._n
-                        rewards = [1.0] * game._n
-                        if solution.value == WIN:
-                            rewards[seats[1]] = 0.0
-                        else:
-                            rewards[seats[0]] = 0.0
+                    rewards = solved_rewards(solver, game, seats, nodes)
+                    if rewards is not None:
                         return rewards
         actor = next_seat(game)
         if actor < 0:

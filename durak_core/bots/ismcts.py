@@ -58,10 +58,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..actions import Action, parse_action
-from ..endgame import DRAW, LOSS, WIN, EndgameSolver, seats_left
+from ..endgame import LOSS, EndgameSolver, seats_left
 from ..events import Event
 from ..game import Game
-from ..playout import outcome
+from ..playout import outcome, solved_rewards
 from ..rules import Rules
 from ..tree import Lazy, Node, Walk
 from . import parallel
@@ -448,14 +448,7 @@ class IsmctsBot(Bot):
         if not seats:
             return None
         assert self._endgame is not None
-        solution = self._endgame.solve(game, seats[0], self.solver_nodes)
-        if not solution.exact:
-            return None
-        if solution.value == DRAW:
-            return [0.5] * game.players
-        rewards = [1.0] * game.players
-        rewards[seats[1] if solution.value == WIN else seats[0]] = 0.0
-        return rewards
+        return solved_rewards(self._endgame, game, seats, self.solver_nodes)
 
     # ------------------------------------------------------------ the search
 
@@ -679,7 +672,7 @@ class IsmctsBot(Bot):
             greedy=None if compiled else self._python_greedy,
             next_to_act=None if compiled else next_to_act,
             rollout=None if fast_rollout else self._rollout,
-            solver=self._endgame if self.tail else None,
+            solver=self._endgame,
             tail=self.tail,
             tail_nodes=self.tail_nodes,
             throw=self.throw,
