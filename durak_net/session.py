@@ -1348,6 +1348,15 @@ class Session:
         assert self.game is not None
         if not self._check_seen(seat, frame.seen, frame.seen_hash, now):
             return
+        played_for = self._played_for_since(seat, frame.seen)
+        if played_for is not None:
+            # Made before our bot played this seat (it was away, and a seat back from
+            # its journal proposes on the view it left until our entries arrive): its
+            # cards may have been played for it.  Stale, like any other move on an old
+            # log, not a card it cannot hold: refused before its cards are checked.
+            self._refuse(link, frame.pid, frame.action, f"made before entry {played_for}, "
+                         "which a bot played for this seat while it was away", now)
+            return
         self._record(t="proposal", seat=seat, pid=frame.pid, game=frame.game,
                      action=frame.action, reveals=[[p, k.hex()] for p, k in reveals])
         if not self._check_reveals(seat, action, reveals, now, commit=False):
@@ -1362,6 +1371,17 @@ class Session:
         nudged = self._nudged.pop(seat, None) == (self.game_no, len(self.log))
         self._append(action, frame.pid, reveals, now, proposal=frame,
                      forced="timeout" if nudged else "")
+
+    def _played_for_since(self, seat: int, seen: int) -> int | None:
+        """The first entry from index ``seen`` on that our bot played for ``seat`` (None:
+        none).  Only such an entry changes a seat's hand without the seat: its own moves
+        are one proposal at a time, and a timed-out take or pass plays no card."""
+        prefix = f"{seat} "
+        log = self.log
+        for index in range(seen, len(log)):
+            if log[index].forced == "bot" and log[index].action.startswith(prefix):
+                return index
+        return None
 
     def _commit_reveals(self, seat: int, action: Action, reveals: list[tuple[int, bytes]]
                         ) -> None:

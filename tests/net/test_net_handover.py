@@ -11,10 +11,12 @@ is fair.  Then the same with the player returning from its journal mid-game.
 
 from __future__ import annotations
 
-from durak_core import Rules
+from durak_core import Rules, parse_action
+from durak_core.bots import RandomBot
 from durak_net import events as ev
+from durak_net.botplay import BotDriver
 from durak_net.dealer import Share, decode, encode
-from durak_net.session import Session
+from durak_net.session import Session, action_cards
 
 from .helpers import FAST
 from .tables import Table, make_table, seat_addr
@@ -137,3 +139,56 @@ def test_a_table_of_two_has_no_escrow_and_waits_for_its_player() -> None:
     net.remove(seat_addr(1))
     net.run(lambda: False, limit=60.0)
     assert host.seat_state.get(1) == "lost" and not host.bots and host.in_game
+
+
+def test_a_move_chosen_on_the_view_before_the_bot_played_for_the_seat_is_refused_not_blamed(
+) -> None:
+    """A player back from its journal sees the game as it left it until the host's
+    entries arrive, and may choose a move on that view at once (a notebook's bot does):
+    here, a card that the host's bot has played for it meanwhile.  The proposal names
+    the log it was made on; the host refuses it as stale instead of stopping the game
+    and naming the seat for playing a card it does not hold (it did not cheat), and the
+    game goes on to a fair audit."""
+    table = make_table(54, RULES, grace=GRACE, idle=(2,))  # seat 2 moves only when told
+    net, host = table.net, table.host
+    seat = table.seats[2]
+    away = seat.session
+
+    def seat_2_must_play_a_card() -> bool:
+        game = away.game
+        return (game is not None and away.in_game and not away.waiting_for_cards
+                and any(action_cards(a) for a in game.legal_actions(2)))
+
+    assert net.run(seat_2_must_play_a_card, limit=60.0)  # the table waits for it
+    seat.collect()  # its journal, up to date
+    assert away.game is not None
+    stale = set(away.game.hand(2))
+    net.remove(seat_addr(2))  # seat 2's kernel is gone; its journal stays
+
+    def bot_played_a_card_of_that_hand() -> bool:
+        return any(e.forced == "bot" and set(action_cards(parse_action(e.action))) & stale
+                   for e in host.log)
+
+    assert net.run(bot_played_a_card_of_that_hand, limit=net.now + 120.0)
+    gone = {c for e in host.log if e.forced == "bot"
+            for c in action_cards(parse_action(e.action))} & stale
+    back = Session.restore(seat.journal, net.now, config=FAST)
+    seat.session, seat.seen = back, ()
+    net.add(seat_addr(2), back)
+    # Before the host's entries arrive, the restored view still holds those cards.
+    assert back.game is not None and gone <= set(back.game.hand(2))
+    move = next((a for a in back.game.legal_actions(2) if set(action_cards(a)) & gone), None)
+    assert move is not None, "the seed no longer gives a stale move with a card played"
+    back.act(move, net.now)  # proposed on the log it has: the bot's moves not in it
+    seat.driver = BotDriver(RandomBot(452))  # then it plays on by itself
+    done = net.run(table.done, limit=net.now + 600.0)
+    assert not table.bad(), table.bad()
+    assert done, f"stalled at {net.now:.0f} s"
+    refused = [e for e in seat.events if isinstance(e, ev.ActionRefused)]
+    assert [e.action for e in refused][:1] == [move]
+    assert "bot" in refused[0].reason
+    log = host.logs[1]
+    assert str(move) not in [e.action for e in log if e.pid]  # (only the bot's entry)
+    for s in table.seats:
+        assert s.session.logs[1] == log
+        assert s.audited[0].fair, s.audited[0]
