@@ -139,7 +139,10 @@ def test_three_nodes_on_one_machine_share_the_discovery_port_and_all_hear_each_o
     try:
         assert len({n.game_port for n in nodes}) == 3
         assert _wait(lambda: all(len(n.peers()) == 2 for n in nodes)), [n.peers() for n in nodes]
-        assert all(n.drop_counts()["own"] > 0 for n in nodes)  # own broadcasts came back
+        # Each node's own broadcasts come back to it and are dropped as its own; whether
+        # the echo of one was counted before the others' were heard is a race: wait for it.
+        assert _wait(lambda: all(n.drop_counts()["own"] > 0 for n in nodes)), [
+            n.drop_counts() for n in nodes]
     finally:
         for n in nodes:
             n.close()
