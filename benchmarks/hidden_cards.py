@@ -1,0 +1,94 @@
+"""What do the hidden cards cost the AI?  The default AI against ``ismcts-v1``, once as it
+is and once *told the opponent's hand* (a diagnostic, not a bot anyone plays: its
+determinizations deal the opponent the cards it really holds; the talon's order stays
+hidden), both at the same CPU time a decision, on the same duplicate deals.
+
+The difference is what perfect knowledge of the other hand is worth against this
+opponent: an upper bound on what inferring that hand from its play
+(:mod:`durak_core.bots.inference`; ``benchmarks/inference_quality.py`` measures how much
+of it the inference recovers) could gain.  The two arms run interleaved, game by game,
+so whatever else loads the machine loads both alike.
+
+    python benchmarks/hidden_cards.py [--deals 100] [--first 600] [--ms 100] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from durak_arena.stats import wilson
+from durak_core import Game, Rules
+from durak_core.bots import IsmctsBot, make_bot
+from durak_core.bots.driver import play_game
+
+
+class ToldBot(IsmctsBot):
+    """The AI, told the other seat's hand through ``truth`` (the game being played): a
+    two-seat diagnostic only."""
+
+    truth: Game | None = None
+
+    def _deal(self, view: Game, rng: random.Random) -> Game:
+        if self.truth is None:
+            return super()._deal(view, rng)
+        held = set(self.truth.hand(1 - self.seat))
+        unseen = list(view.unseen)
+        theirs = [c for c in unseen if c in held]
+        talon = [c for c in unseen if c not in held]
+        rng.shuffle(talon)
+        return view.deal_unseen(theirs + talon)
+
+
+def play(task: tuple[int, int, bool, float]) -> str:
+    """One game of deal ``deal`` with the AI in ``seat``: "win", "loss" or "draw"."""
+    deal, seat, told, ms = task
+    game = Game.new(Rules(), seed=deal)
+    ai = ToldBot(seed=1000 + deal, ms=ms, cpu=1)
+    if told:
+        ai.truth = game
+    v1 = make_bot(f"ismcts-v1?ms={ms:g}&cpu=1", seed=2000 + deal)
+    play_game(game, [ai, v1] if seat == 0 else [v1, ai])
+    if not game.losers:
+        return "draw"
+    return "loss" if seat in game.losers else "win"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=100, help="deals, each played twice")
+    parser.add_argument("--first", type=int, default=600, help="the first deal's seed")
+    parser.add_argument("--ms", type=float, default=100, help="CPU time a decision")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    start = time.monotonic()
+    tasks = [(deal, seat, told, args.ms)
+             for deal in range(args.first, args.first + args.deals)
+             for seat in (0, 1) for told in (False, True)]
+    if args.jobs > 1:
+        with Pool(args.jobs) as pool:
+            results = pool.map(play, tasks, chunksize=1)
+    else:
+        results = [play(task) for task in tasks]
+    print(f"{args.deals} deals played twice against ismcts-v1, {args.ms:g} ms of CPU time "
+          f"a decision each:")
+    for told in (False, True):
+        mine = [r for r, t in zip(results, tasks, strict=True) if t[2] is told]
+        won, lost = mine.count("win"), mine.count("loss")
+        lo, hi = wilson(won, won + lost)
+        label = "told the opponent's hand" if told else "as it is (default)"
+        print(f"  {label:<26} won {won:3d}/{won + lost:<3d} decided = "
+              f"{100 * won / max(1, won + lost):5.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%), "
+              f"{mine.count('draw')} draws")
+    print(f"{time.monotonic() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

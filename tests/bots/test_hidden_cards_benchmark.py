@@ -1,0 +1,47 @@
+"""benchmarks/hidden_cards.py's diagnostic bot: told the other hand, it deals exactly
+that hand and nothing more (the talon's order stays its own guess)."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from pathlib import Path
+
+from durak_core import Game, Rules
+from durak_core.bots import GreedyBot
+from durak_core.bots.driver import next_to_act
+
+_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "hidden_cards.py"
+
+
+def _module():
+    spec = importlib.util.spec_from_file_location("hidden_cards", _PATH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_told_bot_deals_the_true_hand_and_a_guessed_talon() -> None:
+    game = Game.new(Rules(), seed=8)
+    for _ in range(15):
+        seat = next_to_act(game)
+        game.apply(GreedyBot().choose(game.observation(seat), game.legal_actions(seat)))
+    assert game.talon_size > 2
+    told = _module().ToldBot(seed=1, iterations=10)
+    for seat in (0, 1):
+        told.start(seat, game.rules)
+        view = Game.from_observation(game.observation(seat))
+        told.truth = game
+        talons = set()
+        for draw in range(6):
+            deal = told._deal(view, random.Random(draw))
+            assert set(deal.hand(1 - seat)) == set(game.hand(1 - seat))
+            assert deal.hand(seat) == game.hand(seat)
+            assert deal.public_hash() == game.public_hash()
+            talons.add(tuple(deal._talon))
+        assert len(talons) > 1  # the talon's order is not told
+        told.truth = None  # not told: a deal of its own
+        guesses = {frozenset(told._deal(view, random.Random(d)).hand(1 - seat))
+                   for d in range(6)}
+        assert frozenset(game.hand(1 - seat)) not in guesses
