@@ -34,7 +34,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from durak_core import Game, Rules
 from durak_core.bots import IsmctsBot, inference, make_bot
 from durak_core.bots.driver import play_game
-from durak_core.cards import ALL_CARDS
 from durak_core.events import Event
 
 #: The constants of :mod:`durak_core.bots.inference` that ``--sweep`` varies.
@@ -97,7 +96,8 @@ def score(games: list[tuple[int, int, list[Event], list[Point]]], uniform: bool 
         for upto, unseen, unknown, held in points:
             learner.observe(seen[done:upto])
             done = upto
-            weights = [1.0 if uniform else learner.weight(1 - seat, ALL_CARDS[i]) for i in unseen]
+            theirs = learner.weights(1 - seat)
+            weights = [1.0 if uniform else theirs[i] for i in unseen]
             total = sum(weights)
             for index, weight in zip(unseen, weights, strict=True):
                 p = min(0.995, max(0.005, unknown * weight / total))

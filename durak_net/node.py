@@ -307,8 +307,7 @@ class LanNode:
             seat_states=tuple(session.seat_state.get(s, "") for s in range(session.rules.players)),
             duraks=tuple(session.duraks[s] for s in range(session.rules.players)),
             rules=session.rules,
-            played_for_us=sum(1 for e in session.log if e.forced == "bot"
-                              and e.action.startswith(f"{session.seat} ")),
+            played_for_us=sum(1 for e in session.log if e.played_by_bot_for(session.seat)),
             full_game=audited.game if audited is not None else "",
         )
 

@@ -148,6 +148,10 @@ class LogEntry:
     sig: bytes = b""
     forced: str = ""
 
+    def played_by_bot_for(self, seat: int) -> bool:
+        """Whether the host's bot played this action for ``seat`` while it was away."""
+        return self.forced == "bot" and self.action.startswith(f"{seat} ")
+
 
 @dataclass
 class Player:
@@ -1376,10 +1380,9 @@ class Session:
         """The first entry from index ``seen`` on that our bot played for ``seat`` (None:
         none).  Only such an entry changes a seat's hand without the seat: its own moves
         are one proposal at a time, and a timed-out take or pass plays no card."""
-        prefix = f"{seat} "
         log = self.log
         for index in range(seen, len(log)):
-            if log[index].forced == "bot" and log[index].action.startswith(prefix):
+            if log[index].played_by_bot_for(seat):
                 return index
         return None
 
