@@ -10,6 +10,12 @@ of it the inference recovers) could gain.  The two arms run interleaved, game by
 so whatever else loads the machine loads both alike.
 
     python benchmarks/hidden_cards.py [--deals 100] [--first 600] [--ms 100] [--jobs 2]
+        [ARM ...]
+
+An ARM is ``as-is``, ``told`` or ``hint=W``: the AI hinted at the hand, its deals giving
+the opponent each card it holds W times as likely as another (an inference of known
+sharpness: how sharp would the inference have to be to matter?).  The default arms are
+``as-is told``.
 """
 
 from __future__ import annotations
@@ -27,18 +33,28 @@ from durak_arena.stats import wilson
 from durak_core import Game, Rules
 from durak_core.bots import IsmctsBot, make_bot
 from durak_core.bots.driver import play_game
+from durak_core.bots.inference import Inference
 
 
 class ToldBot(IsmctsBot):
     """The AI, told the other seat's hand through ``truth`` (the game being played): a
-    two-seat diagnostic only."""
+    two-seat diagnostic only.  With ``hint`` set it is only hinted at: its deals give
+    the other seat each card it holds ``hint`` times as likely as each it does not
+    (weighted sampling, as the inference deals), an inference of known sharpness."""
 
     truth: Game | None = None
+    hint: float | None = None
 
     def _deal(self, view: Game, rng: random.Random) -> Game:
         if self.truth is None:
             return super()._deal(view, rng)
         held = set(self.truth.hand(1 - self.seat))
+        if self.hint is not None:
+            weights = [[1.0] * 52 for _ in range(2)]
+            for card in held:
+                weights[1 - self.seat][card.index] = self.hint
+            inference = Inference.with_weights(2, self.seat, int(view.trump_suit), weights)
+            return inference.deal(view, rng)
         unseen = list(view.unseen)
         theirs = [c for c in unseen if c in held]
         talon = [c for c in unseen if c not in held]
@@ -46,13 +62,37 @@ class ToldBot(IsmctsBot):
         return view.deal_unseen(theirs + talon)
 
 
-def play(task: tuple[int, int, bool, float]) -> str:
+def arm_label(arm: str) -> str:
+    if arm == "as-is":
+        return "as it is (default)"
+    if arm == "told":
+        return "told the opponent's hand"
+    return f"hinted, held cards x{float(arm.removeprefix('hint=')):g}"
+
+
+def parse_arm(arm: str) -> str:
+    """An arm of the command line, checked: ``as-is``, ``told`` or ``hint=W`` (W > 1)."""
+    if arm in ("as-is", "told"):
+        return arm
+    key, _, value = arm.partition("=")
+    try:
+        weight = float(value)
+    except ValueError:
+        weight = 0.0
+    if key != "hint" or not weight > 1:
+        raise argparse.ArgumentTypeError(f"an arm is as-is, told or hint=W (W > 1), not {arm!r}")
+    return arm
+
+
+def play(task: tuple[int, int, str, float]) -> str:
     """One game of deal ``deal`` with the AI in ``seat``: "win", "loss" or "draw"."""
-    deal, seat, told, ms = task
+    deal, seat, arm, ms = task
     game = Game.new(Rules(), seed=deal)
     ai = ToldBot(seed=1000 + deal, ms=ms, cpu=1)
-    if told:
+    if arm != "as-is":
         ai.truth = game
+    if arm.startswith("hint="):
+        ai.hint = float(arm.removeprefix("hint="))
     v1 = make_bot(f"ismcts-v1?ms={ms:g}&cpu=1", seed=2000 + deal)
     play_game(game, [ai, v1] if seat == 0 else [v1, ai])
     if not game.losers:
@@ -62,15 +102,17 @@ def play(task: tuple[int, int, bool, float]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("arms", nargs="*", type=parse_arm, default=["as-is", "told"],
+                        help="as-is, told, hint=W (default: as-is told)")
     parser.add_argument("--deals", type=int, default=100, help="deals, each played twice")
     parser.add_argument("--first", type=int, default=600, help="the first deal's seed")
     parser.add_argument("--ms", type=float, default=100, help="CPU time a decision")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     start = time.monotonic()
-    tasks = [(deal, seat, told, args.ms)
+    tasks = [(deal, seat, arm, args.ms)
              for deal in range(args.first, args.first + args.deals)
-             for seat in (0, 1) for told in (False, True)]
+             for seat in (0, 1) for arm in args.arms]
     if args.jobs > 1:
         with Pool(args.jobs) as pool:
             results = pool.map(play, tasks, chunksize=1)
@@ -78,12 +120,11 @@ def main() -> int:
         results = [play(task) for task in tasks]
     print(f"{args.deals} deals played twice against ismcts-v1, {args.ms:g} ms of CPU time "
           f"a decision each:")
-    for told in (False, True):
-        mine = [r for r, t in zip(results, tasks, strict=True) if t[2] is told]
+    for arm in args.arms:
+        mine = [r for r, t in zip(results, tasks, strict=True) if t[2] == arm]
         won, lost = mine.count("win"), mine.count("loss")
         lo, hi = wilson(won, won + lost)
-        label = "told the opponent's hand" if told else "as it is (default)"
-        print(f"  {label:<26} won {won:3d}/{won + lost:<3d} decided = "
+        print(f"  {arm_label(arm):<26} won {won:3d}/{won + lost:<3d} decided = "
               f"{100 * won / max(1, won + lost):5.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%), "
               f"{mine.count('draw')} draws")
     print(f"{time.monotonic() - start:.0f} s")

@@ -16,7 +16,10 @@ score is
 No arena noise: this judges the inference by itself, and ``--sweep`` shows how each of
 its constants moves the score (each varied alone, the others as they are).
 
-    python benchmarks/inference_quality.py [--deals 20] [--first 3000] [--sweep]
+    python benchmarks/inference_quality.py [--deals 20] [--first 3000] [--sweep] [--hints W ...]
+
+``--hints 2 4`` also scores weights that know the hand, each held card W times as likely
+as another: how sharp ``benchmarks/hidden_cards.py``'s ``hint=W`` arms are.
 """
 
 from __future__ import annotations
@@ -82,9 +85,13 @@ def collect(first: int, deals: int) -> list[tuple[int, int, list[Event], list[Po
     return games
 
 
-def score(games: list[tuple[int, int, list[Event], list[Point]]], uniform: bool = False
-          ) -> tuple[float, float, int]:
-    """(log loss per unseen card, mean chance of the held cards, decisions scored)."""
+def score(games: list[tuple[int, int, list[Event], list[Point]]], uniform: bool = False,
+          hint: float | None = None) -> tuple[float, float, int]:
+    """(log loss per unseen card, mean chance of the held cards, decisions scored).
+
+    uniform: weights all 1; hint: weight ``hint`` for each held card, 1 for the others
+    (what ``benchmarks/hidden_cards.py``'s ``hint=W`` arm deals by).
+    """
     loss = 0.0
     cards = 0
     held_chance = 0.0
@@ -97,7 +104,10 @@ def score(games: list[tuple[int, int, list[Event], list[Point]]], uniform: bool 
             learner.observe(seen[done:upto])
             done = upto
             theirs = learner.weights(1 - seat)
-            weights = [1.0 if uniform else theirs[i] for i in unseen]
+            if hint is not None:
+                weights = [hint if i in held else 1.0 for i in unseen]
+            else:
+                weights = [1.0 if uniform else theirs[i] for i in unseen]
             total = sum(weights)
             for index, weight in zip(unseen, weights, strict=True):
                 p = min(0.995, max(0.005, unknown * weight / total))
@@ -117,6 +127,8 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=20, help="deals, each played twice")
     parser.add_argument("--first", type=int, default=3000, help="the first deal's seed")
     parser.add_argument("--sweep", action="store_true", help="vary each constant alone")
+    parser.add_argument("--hints", type=float, nargs="*", default=[],
+                        help="also score weights W for the held cards (hidden_cards.py hint=W)")
     args = parser.parse_args()
     start = time.process_time()
     games = collect(args.first, args.deals)
@@ -126,6 +138,10 @@ def main() -> int:
     print(f"  uniform weights      mean chance of a held card {chance:.3f}, log loss {loss:.4f}")
     loss, chance, _ = score(games)
     print(f"  inference            mean chance of a held card {chance:.3f}, log loss {loss:.4f}")
+    for hint in args.hints:
+        loss, chance, _ = score(games, hint=hint)
+        label = f"held cards x{hint:g}"
+        print(f"  {label:<20} mean chance of a held card {chance:.3f}, log loss {loss:.4f}")
     if args.sweep:
         for name in CONSTANTS:
             kept = getattr(inference, name)

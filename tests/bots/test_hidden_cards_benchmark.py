@@ -45,3 +45,48 @@ def test_told_bot_deals_the_true_hand_and_a_guessed_talon() -> None:
         guesses = {frozenset(told._deal(view, random.Random(d)).hand(1 - seat))
                    for d in range(6)}
         assert frozenset(game.hand(1 - seat)) not in guesses
+
+
+def test_a_hinted_bot_deals_the_held_cards_more_often_and_stays_consistent() -> None:
+    game = Game.new(Rules(), seed=8)
+    for _ in range(15):
+        seat = next_to_act(game)
+        game.apply(GreedyBot().choose(game.observation(seat), game.legal_actions(seat)))
+    seat = 0
+    view = Game.from_observation(game.observation(seat))
+    held = set(game.hand(1)) & set(view.unseen)
+    unknown = view.unknown_count(1)
+    assert 0 < unknown < len(view.unseen)
+    module = _module()
+
+    def share(hint: float | None) -> float:
+        """The share of the other seat's dealt unknown cards that it really holds."""
+        bot = module.ToldBot(seed=1, iterations=10)
+        bot.start(seat, game.rules)
+        bot.truth, bot.hint = game, hint
+        hits = 0
+        for draw in range(300):
+            deal = bot._deal(view, random.Random(draw))
+            assert deal.hand(seat) == game.hand(seat)
+            assert deal.public_hash() == game.public_hash()
+            hits += len(set(deal.hand(1)) & held)
+        return hits / (300 * unknown)
+
+    uniform = unknown / len(view.unseen)
+    two, eight = share(2.0), share(8.0)
+    assert uniform + 0.05 < two < eight < 1  # sharper with a larger hint, never told
+    assert share(None) == 1  # told: exactly the hand
+
+
+def test_an_arm_of_the_command_line_is_checked() -> None:
+    module = _module()
+    assert [module.parse_arm(a) for a in ("as-is", "told", "hint=2.5")] == [
+        "as-is", "told", "hint=2.5"
+    ]
+    for bad in ("hint=1", "hint=x", "hinted=3", "seen"):
+        try:
+            module.parse_arm(bad)
+        except Exception as exc:
+            assert "as-is, told or hint=W" in str(exc)
+        else:
+            raise AssertionError(f"{bad!r} was accepted")
