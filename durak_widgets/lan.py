@@ -543,6 +543,9 @@ class LanLobby:
             self._peer_names[event.peer.node] = event.peer.name
             if (self.invite_name and event.peer.name == self.invite_name and self.sid is None
                     and not self.outgoing and not event.peer.incompatible):
+                # Once: after a game, a decline or a leave the lobby does not call again
+                # by itself (the Invite button is there for that).
+                self.invite_name = None
                 self.invite(event.peer.node, pin=self.auto_pin or False)
             if (self.join_name and event.peer.name == self.join_name and self.sid is None
                     and self.joining is None and event.peer.open_seats
@@ -743,8 +746,8 @@ def lan(
     rules: the rules you invite with (2 players).
     port: the UDP discovery port shared by all players (37020).
     bot: let a bot play your seat (``"random"``, ``"greedy"``...): demos and tests.
-    auto_accept: accept the first invitation at once; invite: invite the first player
-        seen with this name.  Both for unattended demos and tests.
+    auto_accept: accept invitations at once; invite: invite the first player seen with
+        this name, once.  Both for unattended demos and tests.
     pin: the PIN ``invite`` asks for and ``auto_accept`` answers with (a PIN pairing
         for people who cannot see each other's screen).
     journal_dir: where games are journaled so a restarted kernel can resume them

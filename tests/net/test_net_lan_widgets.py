@@ -13,6 +13,7 @@ from collections.abc import Callable
 import pytest
 
 from durak_core import Attack
+from durak_net import events as ev
 from durak_widgets import TableBackend, lan
 from durak_widgets import review as review_of
 from durak_widgets.handoff import Handoff
@@ -268,6 +269,16 @@ def test_leaving_tells_the_opponent_and_brings_the_lobby_back(pair_of_lobbies) -
     for lobby in (ann, ben):
         assert lobby.sid is None and lobby.lobby_box.layout.display is None
         assert lobby.backend.closed and lobby.leave_button.layout.display == "none"
+    assert "You left the game" in ben.status.value
+    # Ben's lobby invites Ann by itself once only: hearing her again after leaving, it
+    # does not call her back (it did, and her auto_accept seated them again).
+    heard: list[object] = []
+    handle = ben._on_event
+    ben._on_event = lambda event: (heard.append(event), handle(event))[1]  # type: ignore[method-assign]
+    pump_until([ann, ben], lambda: any(isinstance(e, ev.PeerSeen) and e.peer.name == "Ann"
+                                       for e in heard))
+    ben.handoff.pump()
+    assert ben.sid is None and not ben.outgoing and not ann.incoming
     assert "You left the game" in ben.status.value
 
 
