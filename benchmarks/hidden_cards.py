@@ -62,24 +62,28 @@ class ToldBot(IsmctsBot):
         return view.deal_unseen(theirs + talon)
 
 
+def hint_of(arm: str) -> float | None:
+    """The weight W of an arm ``hint=W``; None for another arm (ValueError: W not a number)."""
+    return float(arm.removeprefix("hint=")) if arm.startswith("hint=") else None
+
+
 def arm_label(arm: str) -> str:
     if arm == "as-is":
         return "as it is (default)"
     if arm == "told":
         return "told the opponent's hand"
-    return f"hinted, held cards x{float(arm.removeprefix('hint=')):g}"
+    return f"hinted, held cards x{hint_of(arm):g}"
 
 
 def parse_arm(arm: str) -> str:
     """An arm of the command line, checked: ``as-is``, ``told`` or ``hint=W`` (W > 1)."""
     if arm in ("as-is", "told"):
         return arm
-    key, _, value = arm.partition("=")
     try:
-        weight = float(value)
+        weight = hint_of(arm)
     except ValueError:
-        weight = 0.0
-    if key != "hint" or not weight > 1:
+        weight = None
+    if weight is None or not weight > 1:
         raise argparse.ArgumentTypeError(f"an arm is as-is, told or hint=W (W > 1), not {arm!r}")
     return arm
 
@@ -91,8 +95,7 @@ def play(task: tuple[int, int, str, float]) -> str:
     ai = ToldBot(seed=1000 + deal, ms=ms, cpu=1)
     if arm != "as-is":
         ai.truth = game
-    if arm.startswith("hint="):
-        ai.hint = float(arm.removeprefix("hint="))
+    ai.hint = hint_of(arm)
     v1 = make_bot(f"ismcts-v1?ms={ms:g}&cpu=1", seed=2000 + deal)
     play_game(game, [ai, v1] if seat == 0 else [v1, ai])
     if not game.losers:
