@@ -26,6 +26,12 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+#: The repository these tests belong to.
+REPO_ROOT = Path(__file__).resolve().parents[2]
+#: A notebook's first cell: the lab's kernels run in a scratch directory, and this makes
+#: the work tree importable there whether or not the project is pip-installed.
+PATH_CELL = f"import sys\nsys.path.insert(0, {str(REPO_ROOT)!r})"
+
 #: Flags for Chromium as root inside a container or CI machine without a display.
 CHROMIUM_ARGS = (
     "--headless",
@@ -205,6 +211,14 @@ def free_port() -> int:
     """A TCP port that was free a moment ago (the server is told not to retry others)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def free_udp_port() -> int:
+    """A UDP port free on every address a moment ago (for a LAN lobby's game port)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        sock.bind(("0.0.0.0", 0))
         port: int = sock.getsockname()[1]
         return port
 

@@ -13,13 +13,11 @@ import pytest
 
 pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
 
-from browser_support import run_notebook_in_lab, write_notebook
+from browser_support import PATH_CELL, run_notebook_in_lab, write_notebook
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-PATH_CELL = f"import sys\nsys.path.insert(0, {str(REPO_ROOT)!r})"
 # A small budget keeps the hint quick; seeded, so the page is the same on every run.
 TABLE_CELL = (
     "from durak_widgets import play\n\n"

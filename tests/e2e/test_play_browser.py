@@ -20,6 +20,8 @@ import pytest
 pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
 
 from browser_support import (
+    PATH_CELL,
+    REPO_ROOT,
     TABLE_ROOT,
     TABLE_STATUS,
     play_game_by_clicking,
@@ -30,11 +32,7 @@ from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 README_IMAGE = REPO_ROOT / "docs" / "img" / "table.png"
-# The kernel runs in the server's scratch directory: make the work tree importable there
-# whether or not the project is pip-installed.
-PATH_CELL = f"import sys\nsys.path.insert(0, {str(REPO_ROOT)!r})"
 SEEDED_GAME = "from durak_widgets import play\n\nplay(opponents=['random'], seed=3, delay=0)"
 
 ROOT = TABLE_ROOT

@@ -26,6 +26,8 @@ if importlib.util.find_spec("voila") is None:
     pytest.skip("the Voila app needs the [app] extra", allow_module_level=True)
 
 from browser_support import (
+    PATH_CELL,
+    REPO_ROOT,
     TABLE_ROOT,
     TABLE_STATUS,
     free_port,
@@ -38,9 +40,7 @@ from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 README_IMAGE = REPO_ROOT / "docs" / "img" / "voila.png"
-PATH_CELL = f"import sys\nsys.path.insert(0, {str(REPO_ROOT)!r})"
 SEEDED_GAME = "from durak_widgets import play\n\nplay(opponents=['random'], seed=3, delay=0)"
 
 

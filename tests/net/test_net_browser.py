@@ -10,28 +10,19 @@ person sees (CSS classes and texts) is read.
 from __future__ import annotations
 
 import re
-import socket
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
 
-from browser_support import LabTabs, run_notebooks_in_lab, write_notebook
+from browser_support import PATH_CELL, LabTabs, free_udp_port, run_notebooks_in_lab, write_notebook
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-PATH_CELL = f"import sys\nsys.path.insert(0, {str(REPO_ROOT)!r})"
 LOBBY = ".durak-lan"
 TABLE = f"{LOBBY} .durak-root"
-
-
-def _free_udp_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.bind(("0.0.0.0", 0))
-        return int(s.getsockname()[1])
 
 
 def _notebook(root: Path, name: str, port: int) -> str:
@@ -44,7 +35,7 @@ def _notebook(root: Path, name: str, port: int) -> str:
 def test_two_tabs_find_each_other_and_a_clicked_move_appears_in_the_other(
     jupyterlab_server: str, lab_root_dir: Path, lab_tabs: LabTabs
 ) -> None:
-    port = _free_udp_port()
+    port = free_udp_port()
     ann, ben = lab_tabs.take(2)
     run_notebooks_in_lab([(ann, _notebook(lab_root_dir, "Ann", port)),
                           (ben, _notebook(lab_root_dir, "Ben", port))], jupyterlab_server)
