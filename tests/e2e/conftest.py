@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 from browser_support import (
+    REPO_ROOT,
     LabTabs,
     OfflineContext,
     acquire_chromium,
@@ -34,7 +35,6 @@ from browser_support import (
     stop_sessions,
 )
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 VIEWPORT = {"width": 1400, "height": 900}
 

@@ -23,6 +23,7 @@ pytest.importorskip("playwright.sync_api", reason="browser tests need the playwr
 pytest.importorskip("jupyterlite_core", reason="the site needs the [site] extra")
 
 from browser_support import (
+    REPO_ROOT,
     TABLE_ROOT,
     TABLE_STATUS,
     OfflineContext,
@@ -32,9 +33,8 @@ from browser_support import (
 )
 from playwright.sync_api import Page, expect
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "scripts"))
-import lite_site  # noqa: E402
+import lite_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
