@@ -102,6 +102,7 @@ class Walk:
         tail: int = 0,
         tail_nodes: int = 2000,
         throw: bool = False,
+        widen: float = 0.0,
     ) -> None:
         if not compiled and (greedy is None or next_to_act is None or rollout is None):
             raise ValueError("a walk without the compiled policy needs greedy, next_to_act "
@@ -126,6 +127,7 @@ class Walk:
         self.tail = tail
         self.tail_nodes = tail_nodes
         self.throw = throw
+        self.widen = widen
         self.refined = self.solver is not None or throw
 
     def choice(self, game: Game, actor: int, legal: Sequence[Action]) -> Action:
@@ -206,6 +208,16 @@ class Walk:
                         [modelled] if modelled is not None
                         else [a for a in legal if a not in children]
                     )
+                    if untried and self.widen and actor == seat and path:
+                        # Progressive widening at the bot's own decisions below the
+                        # root: another action only once this node has had the visits
+                        # to judge the ones it has (the greedy one first).
+                        tried = [a for a in legal if a in children]
+                        if tried and len(tried) >= 1 + int(
+                            self.widen * math.sqrt(node.visits)
+                        ):
+                            untried = []
+                            legal = tried
                     if untried:
                         greedy: Action | None = None
                         if self.greedy_first:  # the greedy move, if this decision has it

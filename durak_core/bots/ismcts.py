@@ -190,6 +190,12 @@ class IsmctsBot(Bot):
         attacker throws in a card the defender cannot beat when it has one (the
         deal is a full game, so it sees the defender's hand); 0 (the default): the
         greedy policy's throw-in.  Compiled rollouts only.
+    widen: 0 (the default): at the bot's own decisions below the root, every legal
+        action is tried once before UCB chooses among them; k > 0: progressive
+        widening, a node that has had ``v`` visits tries at most ``1 + int(k *
+        sqrt(v))`` actions (the greedy one first), so deep in the tree, where visits
+        are few, the bot plays much as its rollouts do instead of trying each
+        action once.
     infer: 1: deal the hidden cards by what the opponents' play revealed
         (:mod:`durak_core.bots.inference`); 0: uniformly.
     compiled: 1: the greedy policy of playouts and of the tree runs in the
@@ -236,6 +242,7 @@ class IsmctsBot(Bot):
         tail: int = 0,
         tail_nodes: int = 2000,
         throw: int = 0,
+        widen: float = 0.0,
         infer: int = 1,
         compiled: int = 1,
         cpu: int = 0,
@@ -311,6 +318,9 @@ class IsmctsBot(Bot):
         if throw not in (0, 1):
             raise ValueError(f"throw must be 0 or 1, not {throw!r}")
         self.throw = bool(throw)
+        if isinstance(widen, bool) or not widen >= 0:
+            raise ValueError(f"widen must be 0 (off) or a positive number, not {widen!r}")
+        self.widen = float(widen)
         self.infer = bool(infer)
         self.compiled = bool(compiled)
         if cpu not in (0, 1):
@@ -676,6 +686,7 @@ class IsmctsBot(Bot):
             tail=self.tail,
             tail_nodes=self.tail_nodes,
             throw=self.throw,
+            widen=self.widen,
         )
 
     def _iterate(

@@ -249,6 +249,31 @@ def test_reply_greedy_plays_the_model_reply_on_that_share_of_the_iterations():
     assert min(half) < 1
 
 
+def test_widen_expands_the_bots_own_decisions_only_as_their_visits_grow():
+    """widen=k, on one deal: below the root, a node of the bot's own decision holds at
+    most 1 + int(k * sqrt(visits)) of the bot's actions (the greedy one first); without
+    it some such node tries more than that."""
+    import math
+
+    seat = Game.new(Rules(), seed=9).attacker
+
+    def own_nodes(node):
+        for child in node.children.values():
+            mine = [a for a in child.children if a.player == seat]
+            if mine:
+                yield child.visits, len(mine)
+            yield from own_nodes(child)
+
+    def grow(bot):
+        return _grow(bot, rounds=80, deal=3, vary=True)
+
+    narrow = list(own_nodes(grow(IsmctsBot(seed=1, iterations=1, widen=0.5))))
+    assert narrow and all(n <= 1 + int(0.5 * math.sqrt(v)) for v, n in narrow)
+    assert any(n > 1 for _, n in narrow)
+    wide = list(own_nodes(grow(IsmctsBot(seed=1, iterations=1))))
+    assert any(n > 1 + int(0.5 * math.sqrt(v)) for v, n in wide)
+
+
 def test_halving_spends_the_budget_on_the_two_best_root_actions():
     """Five root actions, 300 rollouts in three phases: all five on the first 100,
     the best three on the next, the best two on the last; the choice is one of those."""
@@ -284,7 +309,7 @@ def test_cpu_time_budget_reads_the_process_clock():
     assert IsmctsBot(ms=50)._clock is time.perf_counter
     for bad in ("ismcts?cpu=2", "ismcts?halving=2", "ismcts?replies=-1",
                 "ismcts?reply_width=-2", "ismcts?reply_greedy=1.5", "ismcts?tail=-1",
-                "ismcts?tail_nodes=0", "ismcts?throw=2"):
+                "ismcts?tail_nodes=0", "ismcts?throw=2", "ismcts?widen=-1"):
         with pytest.raises(ValueError, match=bad.split("?")[1].split("=")[0]):
             make_bot(bad)
 
