@@ -63,8 +63,10 @@ def main() -> int:
             (row,) = results.pair_rows()
             won, lost = row["a_wins"], row["b_wins"]
             lo, hi = row["ci95"]
-            print(f"{variant or '(default)':<22} {won:4d}/{won + lost:<4d} decided = "
-                  f"{100 * won / (won + lost):5.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%), "
+            # A short run may decide no game at all (both seats out in the same bout).
+            rate = (f"{100 * won / (won + lost):5.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)"
+                    if won + lost else "no game decided")
+            print(f"{variant or '(default)':<22} {won:4d}/{won + lost:<4d} decided = {rate}, "
                   f"{row['draws']} draws, {row['forfeits']} forfeits, "
                   f"{time.monotonic() - start:.0f} s", flush=True)
     finally:
