@@ -212,12 +212,10 @@ class Walk:
                         # Progressive widening at the bot's own decisions below the
                         # root: another action only once this node has had the visits
                         # to judge the ones it has (the greedy one first).
-                        tried = [a for a in legal if a in children]
-                        if tried and len(tried) >= 1 + int(
-                            self.widen * math.sqrt(node.visits)
-                        ):
+                        tried = len(legal) - len(untried)
+                        if tried and tried >= 1 + int(self.widen * math.sqrt(node.visits)):
+                            legal = [a for a in legal if a in children]
                             untried = []
-                            legal = tried
                     if untried:
                         greedy: Action | None = None
                         if self.greedy_first:  # the greedy move, if this decision has it
