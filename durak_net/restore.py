@@ -151,9 +151,9 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
             pid, reason = int(rec["pid"]), str(rec.get("reason", ""))
             if session.seat != HOST:
                 action_ = session.pending.pop(pid, None)
-                session._pending_frames.pop(pid, None)
-                if action_ is not None:
-                    session.note_refusal(action_, reason)
+                proposal = session._pending_frames.pop(pid, None)
+                if action_ is not None and proposal is not None:
+                    session.note_refusal(action_, reason, (proposal.game, proposal.seen))
                 session._next_pid = max(session._next_pid, pid + 1)
             else:
                 session._handled[(int(rec["seat"]), pid)] = reason

@@ -498,9 +498,16 @@ class Session:
             return {}
         return self._refused
 
-    def note_refusal(self, action: Action, reason: str) -> None:
-        """The host refused ``action`` in the current state (also when replaying)."""
+    def note_refusal(self, action: Action, reason: str, made_on: tuple[int, int]) -> None:
+        """The host refused ``action``, which we proposed on the log ``made_on`` (game,
+        log length); also when replaying.  It is held against the move only while that
+        is the state: a proposal made on an older log was refused for that log (say as
+        stale: a seat back from its journal proposes on the view it left, before the
+        entries of the host's bot that played for it), and the same move may be legal
+        now, even the only one."""
         state = (self.game_no, len(self.log))
+        if made_on != state:
+            return
         if self._refused_state != state:
             self._refused_state = state
             self._refused = {}
@@ -1441,11 +1448,12 @@ class Session:
 
     def _on_refused(self, link: Link, frame: Refused, now: float) -> None:
         action = self.pending.pop(frame.pid, None)
-        self._pending_frames.pop(frame.pid, None)
+        proposal = self._pending_frames.pop(frame.pid, None)
         if action is None or link.peer_seat != HOST:
             return
         self._record(t="refused", seat=self.seat, pid=frame.pid, reason=frame.reason)
-        self.note_refusal(action, frame.reason)
+        if proposal is not None:  # (always: a proposal is pending with its frame)
+            self.note_refusal(action, frame.reason, (proposal.game, proposal.seen))
         self._emit(ev.ActionRefused(self.sid, action, frame.reason, now))
         self._after_change(now)
 

@@ -11,11 +11,12 @@ is fair.  Then the same with the player returning from its journal mid-game.
 
 from __future__ import annotations
 
-from durak_core import Rules, parse_action
+from durak_core import Rules, Take, parse_action
 from durak_core.bots import RandomBot
 from durak_net import events as ev
 from durak_net.botplay import BotDriver
 from durak_net.dealer import Share, decode, encode
+from durak_net.node import LanNode
 from durak_net.session import Session, action_cards
 
 from .helpers import FAST
@@ -189,6 +190,81 @@ def test_a_move_chosen_on_the_view_before_the_bot_played_for_the_seat_is_refused
     assert "bot" in refused[0].reason
     log = host.logs[1]
     assert str(move) not in [e.action for e in log if e.pid]  # (only the bot's entry)
+    for s in table.seats:
+        assert s.session.logs[1] == log
+        assert s.audited[0].fair, s.audited[0]
+
+
+class _BeatsButLeavesTheTake(BotDriver):
+    """The host's stand-in for a seat in the next test: it beats when it can, and when
+    the seat can only take it is still thinking (its player is back before it takes)."""
+
+    def choose(self, session):  # type: ignore[no-untyped-def]
+        game = session.game
+        if game is not None and session.in_game and not session.waiting_for_cards:
+            legal = game.legal_actions(session.seat)
+            if Take(session.seat) in legal:
+                return next((a for a in legal if not isinstance(a, Take)), None)
+        return super().choose(session)
+
+
+def test_a_move_refused_as_stale_is_not_held_against_the_seat_in_the_state_after_it() -> None:
+    """Seat 2's kernel dies while it must defend; the host's bot beats for it until the
+    bout leaves seat 2 nothing but to take, and the table waits for it alone.  Its player
+    comes back from its journal and, on the view it left, takes the first card.  The
+    host refuses that take as stale (made before the bot's entries), and the refusal
+    arrives after those entries.  It is about the log the take was made on: in the state
+    now, the same take is legal, and seat 2's only move.  Held as "refused" there, the
+    seat (a notebook's bot, the session's own check) never took, and the table waited
+    for it for ever; the take is proposed again and the game goes on to a fair audit."""
+    table = make_table(6, Rules(players=3), grace=GRACE, idle=(2,))  # seat 2: when told
+    net, host = table.net, table.host
+    seat = table.seats[2]
+    away = seat.session
+
+    def seat_2_must_defend() -> bool:
+        game = away.game
+        return (game is not None and away.in_game and not away.waiting_for_cards
+                and Take(2) in game.legal_actions(2) and len(game.legal_actions(2)) > 1)
+
+    assert net.run(seat_2_must_defend, limit=60.0)
+    seat.collect()  # its journal, up to date
+    left_at = len(away.log)
+    net.remove(seat_addr(2))  # seat 2's kernel is gone; its journal stays
+    table.stand_ins[2] = _BeatsButLeavesTheTake(RandomBot(6))
+
+    def only_seat_2_can_move_and_only_take() -> bool:
+        game = host.game
+        if game is None or 2 not in host.bots or game.unknown_count(2):
+            return False
+        others = [table.seats[s].session for s in (0, 1)]
+        return (any(e.forced == "bot" for e in host.log[left_at:])
+                and game.legal_actions(2) == [Take(2)]
+                and all(len(o.log) == len(host.log) and not o.pending
+                        and not o.game.legal_actions(o.seat) for o in others))
+
+    assert net.run(only_seat_2_can_move_and_only_take, limit=net.now + 300.0), \
+        "the seed no longer leads to a bout that seat 2 can only take"
+    back = Session.restore(seat.journal, net.now, config=FAST)
+    seat.session, seat.seen = back, ()
+    net.add(seat_addr(2), back)
+    assert len(back.log) == left_at and Take(2) in back.game.legal_actions(2)
+    back.act(Take(2), net.now)  # on the view it left: the bot's entries not in it
+    assert net.run(lambda: not back.pending, limit=net.now + 30.0)
+    refused = [e for e in seat.events if isinstance(e, ev.ActionRefused)]
+    assert [e.action for e in refused] == [Take(2)] and "bot" in refused[0].reason
+    # The refusal came after the host's entries: the take is seat 2's only move now.
+    assert len(back.log) == len(host.log) > left_at
+    assert back.game.legal_actions(2) == [Take(2)]
+    assert back.refused == {} and LanNode._make_view(back).refused == {}  # what bots read
+    seat.collect()  # and so after another restart, from the journal that records it
+    assert Session.restore(seat.journal, net.now, config=FAST).refused == {}
+    seat.driver = BotDriver(RandomBot(452))  # seat 2 plays on by itself
+    done = net.run(table.done, limit=net.now + 600.0)
+    assert not table.bad(), table.bad()
+    assert done, f"stalled at {net.now:.0f} s"
+    log = host.logs[1]
+    assert any(e.action == "2 take" and e.pid for e in log[left_at:])  # its own take
     for s in table.seats:
         assert s.session.logs[1] == log
         assert s.audited[0].fair, s.audited[0]
