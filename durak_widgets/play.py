@@ -17,11 +17,12 @@ PREFERRED_DEFAULT_BOTS = ("greedy", "random")
 #: Seconds between a bot being asked and its card landing, so people can follow.
 DEFAULT_DELAY = 0.6
 #: What ``"ismcts"`` means in a browser (the JupyterLite site): Pyodide runs the pure
-#: engine, about 1,200 ISMCTS iterations a second against 7,000 compiled, and the kernel
-#: can do nothing else while a bot thinks (no threads).  300 ms of search (a median 345
-#: iterations, half the 700 the default 100 ms buy compiled; the slowest of 30 decisions
-#: took 306 ms) keeps a bot's move well under a second and within the display delay:
-#: `python benchmarks/site_speed.py --ms 100 300`.
+#: engine, about 750 of the AI's iterations a second against 13,000 compiled, and the
+#: kernel can do nothing else while a bot thinks (no threads).  300 ms of search (a
+#: median 225-240 iterations, a fifth of the 1,300 the default 100 ms buy compiled; the
+#: slowest of 30 decisions took 306 ms) keeps a bot's move well under a second and within
+#: the display delay: `python benchmarks/site_speed.py --ms 100 300`.  On 240 iterations
+#: the AI still beats greedy in 92% of decided games (README, "Speed and strength").
 BROWSER_ISMCTS = "ismcts?ms=300"
 
 
