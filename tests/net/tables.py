@@ -80,6 +80,24 @@ class Table:
     def bad(self) -> list[Any]:
         return [e for s in self.seats for e in s.bad()]
 
+    def restart(self, seat: int) -> Session:
+        """Seat ``seat``'s kernel restarts: a session restored from its journal, on the
+        same address, with nothing of the old one's events seen."""
+        side = self.seats[seat]
+        side.session = Session.restore(side.journal, self.net.now, config=FAST)
+        side.seen = ()
+        self.net.add(seat_addr(seat), side.session)
+        return side.session
+
+    def fair_log(self, game: int = 1) -> list[Any]:
+        """Game ``game``'s log, after checking that every seat has the same one and that
+        the first audit found the game fair."""
+        log = self.host.logs[game]
+        for s in self.seats:
+            assert s.session.logs[game] == log
+            assert s.audited[0].fair, s.audited[0]
+        return log
+
 
 def make_table(seed: int, rules: Rules, *, loss: float = 0.0, duplicate: float = 0.0,
                delay: tuple[float, float] = (0.0002, 0.002), bots: bool = True,
