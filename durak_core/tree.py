@@ -213,7 +213,7 @@ class Walk:
                         # root: another action only once this node has had the visits
                         # to judge the ones it has (the greedy one first).
                         tried = len(legal) - len(untried)
-                        if tried and tried >= 1 + int(self.widen * math.sqrt(node.visits)):
+                        if tried >= 1 + int(self.widen * math.sqrt(node.visits)):
                             legal = [a for a in legal if a in children]
                             untried = []
                     if untried:
