@@ -64,7 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games per pairing (rounded up to whole duplicate deals; default 100)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
-    p.add_argument("--json", metavar="PATH", help="also write the results as JSON here")
+    p.add_argument("--json", metavar="PATH",
+                   help="also write the results as JSON to PATH (its directory is made if "
+                        "missing); the path written is printed last")
     p.add_argument("--players", type=int, default=2,
                    help="players per game: 2 (default) plays pairs, N plays every N-bot table")
     p.add_argument("--deck", type=int, default=36, choices=(24, 36, 52), help="deck size")
@@ -316,9 +318,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             "move_time": args.move_time,
             "cwd": os.getcwd(),
         }
-        with open(args.json, "w", encoding="utf-8") as fh:
+        path = os.path.abspath(args.json)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as fh:
             json.dump(results.to_dict(settings), fh, indent=2, ensure_ascii=False)
             fh.write("\n")
+        # A relative path lands wherever the arena was started: say where that was.
+        print(f"durak-arena: results written to {path}")
     summary = forfeits.summary()
     if summary:
         print(summary, file=sys.stderr)

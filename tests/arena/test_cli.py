@@ -200,3 +200,25 @@ def test_python_dash_m_durak_arena_runs(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "builtin:greedy" in done.stdout
     assert done.stderr == ""
+
+
+def test_the_results_file_goes_where_asked_and_its_path_is_printed(
+    tmp_path, capsys, monkeypatch
+):
+    """A relative --json lands where the arena was started: the last line says where, and
+    a directory that does not exist yet is made (nothing is left unannounced)."""
+    monkeypatch.chdir(tmp_path)
+    code = main(["builtin:random", "builtin:greedy", "--games", "2", "--quiet",
+                 "--json", "runs/first.json"])
+    assert code == 0
+    written = tmp_path / "runs" / "first.json"
+    assert json.loads(written.read_text(encoding="utf-8"))["settings"]["games_per_pairing"] == 2
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last == f"durak-arena: results written to {written}"
+
+
+def test_without_json_no_results_file_is_written(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["builtin:random", "builtin:greedy", "--games", "2", "--quiet"]) == 0
+    assert list(tmp_path.iterdir()) == []
+    assert "results written" not in capsys.readouterr().out
