@@ -116,7 +116,7 @@ class IsmctsBot(Bot):
         greedy choice, take or pass, the cheapest other,
         :func:`durak_core.bots.greedy.shortlist`).  At 100 ms of CPU time a decision
         against ``ismcts-v1`` 3 did better than 5 (the default before) on the same
-        deals, and 8 worse (README).
+        deals, and 8 worse (docs/ai.md).
     depth: at most this many tree levels (0: no limit; 1: flat Monte Carlo,
         every root action followed by rollouts only).
     model: 1 (the default): opponents play the greedy default policy inside
@@ -135,7 +135,7 @@ class IsmctsBot(Bot):
         won 59.7% and ``model=0`` 63.6%: the greedy model alone is too sure of
         what a searching opponent answers.  Alone (``reply_width=0,
         reply_greedy=0``) it costs much of what the model gains against greedy
-        (82.2% of 185 decided games where 0 won 96.4%; README); the next two
+        (82.2% of 185 decided games where 0 won 96.4%; docs/ai.md); the next two
         options win that back.
     reply_width: with ``model=1``, at most this many replies are searched at each
         of the opponents' first ``replies`` decisions: the greedy policy's choice,
@@ -154,7 +154,7 @@ class IsmctsBot(Bot):
         seed 1) ``replies=2`` alone
         won 89.7% of the decided games, with ``reply_width=2`` 91.6%, with both
         that and ``reply_greedy=0.5`` 96.8% (0.3: 90.1%); the figures of the
-        default on new deals are in the README.
+        default on new deals are in docs/benchmarks.md.
     adapt: 1: once an opponent has made a move the greedy policy could not have made
         (:mod:`durak_core.bots.style`: proven by the cards it is known to hold), the
         model no longer answers for the opponents at the searched replies
@@ -188,7 +188,7 @@ class IsmctsBot(Bot):
         result says in 68% of them, with ``tail=6`` in 80%, at about four times the
         cost (``benchmarks/rollout_accuracy.py``); in the arena against ``ismcts-v1``
         neither ``tail`` nor ``throw`` beat the default by more than the noise of a
-        run (README), so both are off.
+        run (docs/ai.md), so both are off.
     tail_nodes: see ``tail``.
     throw: 1: in the rollouts, once the talon is empty and two seats are left, the
         attacker throws in a card the defender cannot beat when it has one (the

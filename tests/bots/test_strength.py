@@ -82,7 +82,7 @@ def test_the_ai_beats_the_yardstick_ismcts_v1_in_at_least_60_percent(ismcts_resu
     """At about the same CPU time per decision: 25 of these 39 decided games (64.1%; with
     width=5, 26 of 39; with replies=0, 28 of 40).  The issue's bar is 65% at 100 ms of
     CPU time a decision, measured by benchmarks/ai_ablation.py on thousands of games
-    (README); forty games at 60 rollouts cannot tell a few points apart."""
+    (docs/ai.md); forty games at 60 rollouts cannot tell a few points apart."""
     rate, decided = _rate(ismcts_results[2])
     assert decided >= 30
     assert rate >= 0.60

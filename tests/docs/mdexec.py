@@ -12,6 +12,9 @@ The conventions it reads (docs/contributing.md explains them to writers):
   ``console`` blocks: the ``$ `` lines); in a paragraph, an inline code span that runs
   one of the project's programs (``durak-arena ...``, ``python benchmarks/x.py``,
   ``bash scripts/x.sh``) is a command too;
+* a shell block's line ``source .venv/bin/activate`` activates the project's
+  environment for the commands after it in that block, as in a reader's new shell: the
+  test runs them after sourcing it, with no other environment on ``PATH``;
 * an HTML comment right before a block or paragraph adjusts it, unseen by readers:
   ``<!-- docs-test: not run: REASON -->`` (checked without running, reported as
   skipped with REASON), ``<!-- docs-test: needs TOOL -->`` (run only where TOOL is
@@ -92,6 +95,8 @@ class Command:
     shown: str  #: as the reader sees it
     directives: Directives
     inline: bool
+    #: an earlier line of its block activated the project's environment (ACTIVATE)
+    activated: bool = False
 
     @property
     def id(self) -> str:
@@ -181,8 +186,12 @@ def _fence(doc: Document, tok: Token, line: int, directives: Directives) -> None
     if lang in PYTHON_LANGS:
         doc.python.append(PythonBlock(doc.name, first, tok.content, directives))
     elif lang in SHELL_LANGS:
+        activated = False
         for offset, command in _shell_lines(tok.content, console=lang == "console"):
-            doc.commands.append(Command(doc.name, first + offset, command, directives, False))
+            doc.commands.append(
+                Command(doc.name, first + offset, command, directives, False, activated)
+            )
+            activated = activated or is_activation(command)
 
 
 def _shell_lines(text: str, console: bool) -> list[tuple[int, str]]:
@@ -240,6 +249,17 @@ def command_words(command: str) -> list[str]:
     while words and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=\S*", words[0]):
         words = words[1:]
     return words
+
+
+#: What a reader types in a new shell to find the project's programs (durak-lan,
+#: durak-arena, the environment's python); scripts/*.sh find it by themselves.
+ACTIVATE = "source .venv/bin/activate"
+
+
+def is_activation(command: str) -> bool:
+    """Whether a command is ACTIVATE (or its ``.`` form), a comment after it allowed."""
+    words = command_words(command)
+    return words in (["source", ".venv/bin/activate"], [".", ".venv/bin/activate"])
 
 
 def runs_project_program(text: str) -> bool:

@@ -35,8 +35,11 @@ from .mdexec import REPO, Command, Directives, Document
 HERE = Path(__file__).resolve().parent
 README = REPO / "README.md"
 DOCUMENTS = [README, *sorted((REPO / "docs").glob("*.md"))]
-#: Shell commands are run from README.md, where a newcomer copies them.
-COMMAND_DOCUMENTS = [README]
+#: Shell commands are run from README.md, where a newcomer copies them, and from the
+#: pages that quote the commands behind their figures.
+COMMAND_DOCUMENTS = [README, *(p for p in DOCUMENTS if p.name in ("benchmarks.md", "ai.md"))]
+#: This checkout's own environment: what mdexec.ACTIVATE puts first on PATH.
+VENV = REPO / ".venv"
 #: Longest a shown command may take here, with its sizes changed; longer is a failure
 #: that names the directive to add.
 COMMAND_TIMEOUT = 240
@@ -182,12 +185,34 @@ def test_readme_commands_run(command: Command, tmp_path: Path) -> None:
         check_without_running(command.shown)
         pytest.skip(_missing(directives.needs))
     cwd = _scratch(tmp_path)
+    if mdexec.is_activation(command.shown):
+        _check_activation(cwd)
+        return
     text = command.to_run()
+    # After the block's `source .venv/bin/activate`, as in a reader's new shell: nothing of
+    # this test's environment on PATH but what that line puts there.
+    fresh = command.activated and _runs_from_checkout_venv()
     words = mdexec.command_words(text)
     if words and words[0] == "durak-lan":
-        _run_lan(text, cwd)
+        _run_lan(text, cwd, fresh)
     else:
-        _run(text, cwd)
+        _run(text, cwd, fresh=fresh)
+
+
+def _runs_from_checkout_venv() -> bool:
+    return Path(sys.prefix).resolve() == VENV.resolve()
+
+
+def _check_activation(cwd: Path) -> None:
+    """In a new shell, the activation line finds the project's programs in .venv."""
+    if not _runs_from_checkout_venv():
+        pytest.skip(f"the tests run from {sys.prefix}, not this checkout's .venv; the "
+                    "commands after this line run with that environment first on PATH")
+    out = _run("command -v durak-lan durak-arena python", cwd, fresh=True)
+    found = out.split()
+    assert len(found) == 3, out
+    for program in found:
+        assert Path(program).parent.resolve() == (VENV / "bin").resolve(), out
 
 
 def check_without_running(text: str) -> None:
@@ -206,6 +231,9 @@ def check_without_running(text: str) -> None:
             except SystemExit as exc:
                 pytest.fail(f"{text!r}: {program} refuses these arguments (exit {exc.code})")
         return
+    if program in ("source", "."):
+        assert mdexec.is_activation(text), f"{text!r}: the README activates only .venv"
+        return
     if program in ("bash", "sh"):
         script = REPO / words[1]
         assert script.is_file(), f"{text!r}: no such script {words[1]}"
@@ -217,12 +245,15 @@ def check_without_running(text: str) -> None:
     assert shutil.which(program), f"{text!r}: {program} is not installed"
 
 
-def _run(text: str, cwd: Path, stdin: str = "") -> str:
+def _run(text: str, cwd: Path, stdin: str = "", fresh: bool = False) -> str:
+    """Run one command line in bash; ``fresh``: as in a new shell after the README's
+    activation line (which it sources first)."""
+    script = f"{mdexec.ACTIVATE} && {text}" if fresh else text
     try:
         done = subprocess.run(
-            ["bash", "-c", text],
+            ["bash", "-c", script],
             cwd=cwd,
-            env=_env(),
+            env=_fresh_env() if fresh else _env(),
             input=stdin,
             capture_output=True,
             text=True,
@@ -241,12 +272,14 @@ def _run(text: str, cwd: Path, stdin: str = "") -> str:
     return done.stdout
 
 
-def _run_lan(text: str, cwd: Path) -> None:
+def _run_lan(text: str, cwd: Path, fresh: bool = False) -> None:
     """A durak-lan command runs on a discovery port of its own (never the LAN's shared
     37020), and one that waits for an invitation or sends one gets a partner."""
     from durak_net.cli import build_parser
 
-    args = build_parser().parse_args(mdexec.command_words(text)[1:])
+    words = mdexec.command_words(text)
+    args = build_parser().parse_args(words[1:])
+    text = shlex.join(words)  # without a trailing comment, which would swallow what follows
     port = _free_udp_port()
     private = f" --port {port} --timeout 60"
     if args.invite:
@@ -254,7 +287,7 @@ def _run_lan(text: str, cwd: Path) -> None:
     elif args.auto_accept:
         partner = f"--name docs-partner --invite {shlex.quote(args.name)}"
     else:  # interactive: it reads the terminal; end of input means quit
-        out = _run(text + private, cwd)
+        out = _run(text + private, cwd, fresh=fresh)
         assert "game port" in out, out
         return
     other = subprocess.Popen(
@@ -264,7 +297,7 @@ def _run_lan(text: str, cwd: Path) -> None:
         stderr=subprocess.PIPE, text=True,
     )
     try:
-        _run(text + private, cwd)
+        _run(text + private, cwd, fresh=fresh)
     finally:
         out, err = other.communicate(timeout=COMMAND_TIMEOUT)
     assert other.returncode == 0, f"the partner exited with {other.returncode}: {err}"
@@ -294,6 +327,18 @@ def _env() -> dict[str, str]:
     env["PATH"] = os.pathsep.join([bindir, env.get("PATH", "")])
     env.pop("PYTEST_ADDOPTS", None)
     env.pop("PYTEST_XDIST_WORKER", None)
+    return env
+
+
+def _fresh_env() -> dict[str, str]:
+    """A reader's new shell: this test's environment is neither on PATH nor active."""
+    env = _env()
+    ours = Path(sys.executable).parent.resolve()
+    env["PATH"] = os.pathsep.join(
+        p for p in env["PATH"].split(os.pathsep) if p and Path(p).resolve() != ours
+    )
+    for name in ("VIRTUAL_ENV", "DURAK_PYTHON", "CONDA_PREFIX"):
+        env.pop(name, None)
     return env
 
 

@@ -138,3 +138,24 @@ def test_anchors_are_github_slugs(tmp_path: Path) -> None:
         "a-bout",
         "a-bout-1",
     }
+
+
+def test_commands_after_the_activation_line_of_their_block_are_marked_activated(
+    tmp_path: Path,
+) -> None:
+    """They run as in a new shell after `source .venv/bin/activate`; a later block, and
+    the commands before the line, do not inherit it."""
+    doc = page(
+        tmp_path,
+        "```bash\ndurak-lan --name A\nsource .venv/bin/activate   # once a shell\n"
+        "durak-arena builtin:random builtin:greedy\n```\n\n"
+        "```bash\ndurak-lan --name B\n```\n",
+    )
+    assert [(c.shown.split()[0], c.activated) for c in doc.commands] == [
+        ("durak-lan", False),
+        ("source", False),
+        ("durak-arena", True),
+        ("durak-lan", False),
+    ]
+    assert mdexec.is_activation(doc.commands[1].shown)
+    assert not mdexec.is_activation("source scripts/other.sh")

@@ -1,4 +1,4 @@
-"""benchmarks/net_table.py, which the README quotes, still runs and prints every figure
+"""benchmarks/net_table.py, which docs/benchmarks.md quotes, still runs and prints every figure
 (its runs stop with an error on a desync or an unfair audit).  Speed itself is measured
 by the script, never asserted here."""
 
