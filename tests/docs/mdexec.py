@@ -122,6 +122,8 @@ class Document:
     links: list[Link]
     code_spans: list[tuple[int, str]]
     headings: list[str]
+    #: every directive group read, with the line of the block it precedes
+    directives: list[tuple[int, Directives]] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -155,6 +157,7 @@ def read(path: Path) -> Document:
                 pending.add(text, f"{name}:{line}")
             continue
         if pending is not None:  # the first block after the directives takes them
+            doc.directives.append((line, pending))
             active, active_until, pending = pending, _closing(tokens, i), None
         here = active if i <= active_until else Directives()
         if tok.type == "heading_open":

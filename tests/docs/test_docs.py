@@ -97,6 +97,11 @@ def test_the_document_follows_the_docs_test_conventions(path: Path) -> None:
         groups.setdefault(id(command.directives), (command.directives, []))[1].append(
             command.shown
         )
+    for line, directives in doc.directives:
+        assert directives.not_run is not None or id(directives) in groups, (
+            f"{doc.name}:{line}: a docs-test directive before a block with no command or "
+            "code: place it right before the block it is for"
+        )
     for directives, texts in groups.values():
         for old, new in directives.changes:
             assert any(old in text for text in texts), (

@@ -159,3 +159,25 @@ def test_commands_after_the_activation_line_of_their_block_are_marked_activated(
     ]
     assert mdexec.is_activation(doc.commands[1].shown)
     assert not mdexec.is_activation("source scripts/other.sh")
+
+
+def test_a_directive_before_a_block_without_commands_is_reported(tmp_path: Path) -> None:
+    """A `change` placed one paragraph too early would leave the block it meant to shrink
+    running at full size (or on the LAN's shared port)."""
+    from .test_docs import test_the_document_follows_the_docs_test_conventions as check
+
+    misplaced = ("<!-- docs-test: change port=1 => port=0 -->\nSome prose.\n\n"
+                 "```python\nport=1\n```\n")
+    path = tmp_path / "page.md"
+    path.write_text(misplaced.replace("```", FENCE), encoding="utf-8")
+    from . import test_docs as td
+
+    td._DOCS[path] = mdexec.read(path)
+    try:
+        with pytest.raises(AssertionError, match="directive before a block with no command"):
+            check(path)
+        path.write_text(misplaced.replace("Some prose.\n\n", ""), encoding="utf-8")
+        td._DOCS[path] = mdexec.read(path)
+        check(path)
+    finally:
+        del td._DOCS[path]
