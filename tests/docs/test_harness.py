@@ -168,7 +168,7 @@ def test_a_directive_before_a_block_without_commands_is_reported(tmp_path: Path)
 
     misplaced = ("<!-- docs-test: change port=1 => port=0 -->\nSome prose.\n\n"
                  "```python\nport=1\n```\n")
-    path = tmp_path / "page.md"
+    path = tmp_path / "page.markdown"
     path.write_text(misplaced.replace("```", FENCE), encoding="utf-8")
     from . import test_docs as td
 
