@@ -222,3 +222,19 @@ def test_without_json_no_results_file_is_written(tmp_path, capsys, monkeypatch):
     assert main(["builtin:random", "builtin:greedy", "--games", "2", "--quiet"]) == 0
     assert list(tmp_path.iterdir()) == []
     assert "results written" not in capsys.readouterr().out
+
+
+def test_a_results_file_written_in_the_checkout_is_ignored_by_git():
+    """The README's arena command writes results.json where it runs, often the checkout."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    repo = Path(__file__).resolve().parents[2]
+    done = subprocess.run(["git", "check-ignore", "-q", "--no-index", "results.json"],
+                          cwd=repo, capture_output=True, check=False)
+    if done.returncode == 128:
+        pytest.skip("not a git checkout")
+    assert done.returncode == 0, "results.json is not in .gitignore"
