@@ -69,6 +69,7 @@ from .driver import next_to_act
 from .greedy import rollout_action, shortlist
 from .inference import Inference
 from .ismcts_config import IsmctsConfig
+from .particles import HandFilter
 from .style import GreedyCheck
 
 
@@ -142,6 +143,7 @@ class IsmctsBot(Bot):
         self.solved = 0
         self._pending: list[Event] = []
         self._inference: Inference | None = None
+        self._hands: HandFilter | None = None
         self._style: GreedyCheck | None = None
         self._endgame: EndgameSolver | None = None
         self._solve_in_search = False
@@ -153,11 +155,13 @@ class IsmctsBot(Bot):
         super().start(seat, rules)
         self._pending = []
         self._inference = None
+        self._hands = None
         self._style = None
         self._endgame = None
 
     def on_events(self, events: Sequence[Event]) -> None:
-        if self.config.infer or self.config.adapt:
+        config = self.config
+        if config.infer or config.adapt or config.particles:
             self._pending.extend(events)
 
     def choose(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
@@ -261,6 +265,8 @@ class IsmctsBot(Bot):
     # ------------------------------------------------------------ the search
 
     def _deal(self, view: Game, rng: random.Random) -> Game:
+        if self._hands is not None:
+            return self._hands.deal(view, rng)
         if self._inference is not None:
             return self._inference.deal(view, rng)
         return view.determinize(rng)
@@ -276,6 +282,12 @@ class IsmctsBot(Bot):
                 transfers = view.rules.variant == "perevodnoy"
                 self._style = GreedyCheck(view.players, seat, int(view.trump_suit), transfers)
             self._style.observe(self._pending)
+        if self.config.particles and view.players == 2:
+            if self._hands is None:
+                self._hands = HandFilter(seat, int(view.trump_suit), self.config.particles,
+                                         seed=self._rng.getrandbits(64))
+            self._hands.observe(self._pending)
+            self._hands.sync(view)
         self._pending = []
 
     def _reply_greedy(self) -> float:
@@ -414,6 +426,8 @@ class IsmctsBot(Bot):
         seeds = [self._rng.getrandbits(64) for _ in range(workers - 1)]
         ms = None if deadline is None else max(1.0, 1000 * (deadline - self._clock()))
         weights = None if self._inference is None else self._inference.weights_table()
+        if self._hands is not None:  # helpers deal by the particles' card chances
+            weights = self._hands.weights_table()
         actions = [str(a) for a in legal]
         # A helper has not seen the game: it searches with this search's reply_greedy,
         # on its own share of the budget, alone.

@@ -96,6 +96,10 @@ class IsmctsConfig:
     #: Deal the hidden cards by what the opponents' play revealed (card weights,
     #: :mod:`durak_core.bots.inference`); off: uniformly.
     infer: bool = True
+    #: Deal the hidden cards from a particle filter over the opponent's whole hand
+    #: (:mod:`durak_core.bots.particles`), in place of ``infer``'s card weights, at
+    #: tables of two; 0: off; N > 0: N candidate hands.
+    particles: int = 0
 
     # ---------------------------------------------------------------- the rollouts
     #: How often a rollout step plays a random legal action instead of the greedy one.
@@ -148,6 +152,7 @@ class IsmctsConfig:
         self._at_least(0, "depth", "must be 0 (no limit) or a positive number")
         self._at_least(0, "replies", "must be a number of decisions (0 or more)")
         self._at_least(0, "reply_width", "must be 0 (every reply) or a positive number of replies")
+        self._at_least(0, "particles", "must be 0 (off) or a positive number of hands")
         self._at_least(0, "tail", "must be a number of cards (0: off)")
         self._at_least(1, "tail_nodes", "must be a positive number")
         self._at_least(0, "near", "must be a number of talon cards (0 or more)")

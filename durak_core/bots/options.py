@@ -67,15 +67,23 @@ def check_options(factory: Callable[..., Any], options: dict[str, Any], bot: str
     if "seed" in options:
         raise ValueError(f"bot {bot!r}: seed is not an option; each game seeds the bot itself")
     config_class = getattr(factory, "config_class", None)
+    fields: list[str] = []
     if dataclasses.is_dataclass(config_class) and isinstance(config_class, type):
-        _check_fields(config_class, options, bot)
-        return
+        # Its keyword options are the config's fields (a subclass may add its own).
+        fields = [f.name for f in dataclasses.fields(config_class)]
+        _check_fields(config_class, {k: v for k, v in options.items() if k in fields}, bot)
+        options = {k: v for k, v in options.items() if k not in fields}
+        if not options:
+            return
     try:
         params = inspect.signature(factory).parameters
     except (TypeError, ValueError):
         return
-    takes_any = any(p.kind is p.VAR_KEYWORD for p in params.values())
-    named = [n for n, p in params.items() if n != "seed" and p.kind in _NAMED]
+    takes_any = not fields and any(p.kind is p.VAR_KEYWORD for p in params.values())
+    named = fields + [
+        n for n, p in params.items()
+        if n != "seed" and p.kind in _NAMED and not (fields and n == "config")
+    ]
     try:
         # A class's hints are its constructor's (getattr: mypy rightly distrusts
         # __init__ read from an instance; here it is read from the class itself).
@@ -84,7 +92,7 @@ def check_options(factory: Callable[..., Any], options: dict[str, Any], bot: str
     except Exception:  # annotations naming what this module cannot import
         hints = {}
     for key, value in options.items():
-        if key not in params or params[key].kind not in _NAMED:
+        if key not in params or params[key].kind not in _NAMED or key not in named:
             if takes_any:
                 continue
             choices = ", ".join(named) if named else "none"
@@ -96,17 +104,13 @@ _NAMED = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONL
 
 
 def _check_fields(config_class: type, options: dict[str, Any], bot: str) -> None:
-    """:func:`check_options` for a bot whose options are the fields of a dataclass
-    (its ``config_class``, e.g. :class:`durak_core.bots.IsmctsConfig`)."""
-    fields = [f.name for f in dataclasses.fields(config_class)]
+    """The values of ``options``, each a field of the dataclass ``config_class`` (a bot's
+    ``config_class``, e.g. :class:`durak_core.bots.IsmctsConfig`), checked by its hints."""
     try:
         hints = typing.get_type_hints(config_class)
     except Exception:  # annotations naming what this module cannot import
         hints = {}
     for key, value in options.items():
-        if key not in fields:
-            choices = ", ".join(fields)
-            raise ValueError(f"bot {bot!r} has no option {key!r} (its options: {choices})")
         _check_value(key, value, hints.get(key), bot)
 
 

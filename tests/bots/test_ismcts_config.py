@@ -70,7 +70,7 @@ def test_a_wrong_option_is_refused_in_one_sentence_naming_it(options, message) -
 
 
 def test_a_spec_is_checked_against_the_config_fields() -> None:
-    with pytest.raises(ValueError, match="has no option 'speed' .its options: ms, iterations"):
+    with pytest.raises(ValueError, match=r"has no option 'speed' \(its options: ms, iterations"):
         make_bot("ismcts?speed=3")
     with pytest.raises(ValueError, match="option halving of bot 'ismcts' wants 0 or 1, not 2"):
         make_bot("ismcts?halving=2")
@@ -84,3 +84,20 @@ def test_the_yardstick_keeps_its_own_defaults_under_options_by_name() -> None:
     bot = IsmctsV1Bot(seed=1, iterations=30)
     assert bot.config == V1_CONFIG.replace(iterations=30)
     assert (bot.ms, bot.config.width, bot.config.compiled) == (None, 5, False)
+
+
+def test_a_subclass_may_add_options_of_its_own_beside_the_configs() -> None:
+    from durak_core.bots import check_options
+
+    class Tinted(IsmctsBot):
+        def __init__(self, seed: int | None = None, tint: int = 0, **options: object) -> None:
+            super().__init__(seed, **options)  # type: ignore[arg-type]
+            self.tint = tint
+
+    check_options(Tinted, {"tint": 2, "width": 4}, "tinted")
+    with pytest.raises(ValueError, match="option tint of bot 'tinted' wants a whole number"):
+        check_options(Tinted, {"tint": "x"}, "tinted")
+    with pytest.raises(ValueError, match="has no option 'config'"):
+        check_options(Tinted, {"config": "x"}, "tinted")
+    with pytest.raises(ValueError, match="clock of bot 'ismcts' cannot be given in a spec"):
+        make_bot("ismcts?clock=1")
