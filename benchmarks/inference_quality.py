@@ -17,6 +17,11 @@ No arena noise: this judges the inference by itself, and ``--sweep`` shows how e
 its constants moves the score (each varied alone, the others as they are).
 
     python benchmarks/inference_quality.py [--deals 20] [--first 3000] [--sweep] [--hints W ...]
+        [--particles 200] [--opponent ismcts-v1?iterations=300]
+
+``--particles N`` also scores the particle filter over whole hands
+(:mod:`durak_core.bots.particles`) with N particles; ``--opponent greedy`` plays the
+greedy bot instead, the opponent the filter's model describes best.
 
 ``--hints 2 4`` also scores weights that know the hand, each held card W times as likely
 as another: how sharp ``benchmarks/hidden_cards.py``'s ``hint=W`` arms are.
@@ -76,14 +81,15 @@ class Noting(IsmctsBot):
         return super().choose(observation, legal)
 
 
-def collect(first: int, deals: int) -> list[tuple[int, int, list[Event], list[Point]]]:
+def collect(first: int, deals: int, opponent: str = "ismcts-v1?iterations=300"
+            ) -> list[tuple[int, int, list[Event], list[Point]]]:
     games = []
     for deal in range(first, first + deals):
         for seat in (0, 1):
             game = Game.new(Rules(), seed=deal)
             ai = Noting(seed=deal, iterations=150)
             ai.truth = game
-            v1 = make_bot("ismcts-v1?iterations=300", seed=deal + 7)
+            v1 = make_bot(opponent, seed=deal + 7)
             play_game(game, [ai, v1] if seat == 0 else [v1, ai])
             games.append((seat, int(game.trump_suit), ai.seen, ai.points))
     return games
@@ -162,15 +168,17 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=20, help="deals, each played twice")
     parser.add_argument("--first", type=int, default=3000, help="the first deal's seed")
     parser.add_argument("--sweep", action="store_true", help="vary each constant alone")
+    parser.add_argument("--opponent", default="ismcts-v1?iterations=300",
+                        help="the bot the AI plays (a spec of durak_core.bots.make_bot)")
     parser.add_argument("--particles", type=int, default=200,
                         help="particles of the filter over whole hands (0: skip it)")
     parser.add_argument("--hints", type=float, nargs="*", default=[],
                         help="also score weights W for the held cards (hidden_cards.py hint=W)")
     args = parser.parse_args()
     start = time.process_time()
-    games = collect(args.first, args.deals)
+    games = collect(args.first, args.deals, args.opponent)
     loss, chance, decisions = score(games, uniform=True)
-    print(f"{len(games)} games against ismcts-v1, {decisions} decisions with cards hidden "
+    print(f"{len(games)} games against {args.opponent}, {decisions} decisions with cards hidden "
           f"({time.process_time() - start:.0f} s of CPU time):")
     print(f"  uniform weights      mean chance of a held card {chance:.3f}, log loss {loss:.4f}")
     loss, chance, _ = score(games)
