@@ -39,7 +39,7 @@ def _games(spec: dict[str, object]) -> tuple[list[list[str]], list[list[int]]]:
     return logs, histories
 
 
-@pytest.mark.parametrize("spec", [{}, {"halving": 1}, {"solver": 2, "near": 6}])
+@pytest.mark.parametrize("spec", [{}, {"halving": 1}, {"solver": 2, "near": 2}])
 def test_a_cpu_budget_never_reads_wall_time_so_load_cannot_shorten_the_search(
     monkeypatch: pytest.MonkeyPatch, spec: dict[str, object]
 ) -> None:

@@ -115,3 +115,23 @@ def test_the_bot_with_particles_is_deterministic_and_leaves_larger_tables_to_the
     assert three._hands is None and three._inference is not None
     with pytest.raises(ValueError, match="particles must be 0"):
         make_bot("ismcts?particles=-1")
+
+
+def test_a_bot_seated_mid_game_without_the_past_events_fits_its_filter_to_the_view() -> None:
+    """A bot that takes over a seat mid-game (a hand-over) has not seen the game's
+    events: the filter then starts from the view itself and deals possible hands."""
+    game = Game.new(Rules(), seed=6)
+    greedy = GreedyBot()
+    for _ in range(25):
+        seat = 0 if game.legal_actions(0) else 1
+        game.apply(greedy.choose(game.observation(seat), game.legal_actions(seat)))
+    seat = 0 if game.legal_actions(0) else 1
+    bot = IsmctsBot(seed=1, iterations=12, particles=30, solver=0)
+    bot.start(seat, game.rules)
+    action = bot.choose(game.observation(seat), game.legal_actions(seat))
+    assert action in game.legal_actions(seat)
+    hands, view = bot._hands, game.view(seat)
+    assert hands is not None and hands.drift == 1  # fixed once, from the view
+    unseen = mask_of(view.unseen)
+    assert all(h & ~unseen == 0 and popcount(h) == view.unknown_count(1 - seat)
+               for h in hands.hands)
