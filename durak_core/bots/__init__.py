@@ -27,12 +27,13 @@ from .base import Bot, RandomBot
 from .driver import next_to_act, play_game, seat_events
 from .greedy import GreedyBot, greedy_action
 from .ismcts import IsmctsBot, IsmctsV1Bot, MoveEstimate
+from .ismcts_config import IsmctsConfig
 from .options import check_options, parse_options
 
 __all__ = [
-    "REGISTRY", "Bot", "GreedyBot", "IsmctsBot", "IsmctsV1Bot", "MoveEstimate", "RandomBot",
-    "check_options", "greedy_action", "make_bot", "next_to_act", "parse_options", "play_game",
-    "seat_events",
+    "REGISTRY", "Bot", "GreedyBot", "IsmctsBot", "IsmctsConfig", "IsmctsV1Bot", "MoveEstimate",
+    "RandomBot", "check_options", "greedy_action", "make_bot", "next_to_act", "parse_options",
+    "play_game", "seat_events",
 ]
 
 #: Bot factories by name; ``make_bot("name?key=value")`` passes options as keywords.

@@ -21,9 +21,8 @@ decides what to search and for how long; each iteration's walk down the tree
 is :class:`durak_core.tree.Walk`, compiled with the engine.
 
 Two choices make a small budget (about 200 rollouts in 100 ms of Python)
-go further.  Against the greedy bot, 200 games with 60 rollouts per
-decision: UCB at the root over every action won 61% of the decided games,
-the paired root 65%, paired with a shortlist of 3 to 8 actions 72-77%.
+go further (the options of :class:`IsmctsConfig`; docs/ai-inference.md has what
+each bought):
 
 * **Paired root** (``paired=1``): each deal is played out once for every
   candidate root action, with the same rollout randomness.  The luck of the
@@ -36,7 +35,8 @@ the paired root 65%, paired with a shortlist of 3 to 8 actions 72-77%.
 
 Randomness comes only from a seeded :class:`random.Random`; with an
 iteration budget (``iterations=``) and no time budget the bot is fully
-deterministic.  The time budget (``ms=``) reads an injectable clock.
+deterministic.  The time budget (``ms=``) reads an injectable clock, and nothing
+else here reads a clock: with ``cpu=1`` only the process's CPU time counts.
 
 >>> from durak_core import Game, Rules
 >>> from durak_core.bots import IsmctsBot
@@ -69,6 +69,8 @@ from .base import Bot
 from .driver import next_to_act
 from .greedy import rollout_action, shortlist
 from .inference import Inference
+from .ismcts_config import IsmctsConfig
+from .particles import HandFilter
 from .style import GreedyCheck
 
 
@@ -93,252 +95,46 @@ class MoveEstimate:
         return f"{self.action}: {100 * self.safe:.0f}% not the durak ({how})"
 
 
-#: IsmctsBot's parameters a helper process does not take from it (see ``_options``).
-_NOT_FOR_HELPERS = frozenset({"self", "seed", "ms", "iterations", "workers", "clock"})
-
-
 class IsmctsBot(Bot):
-    """ISMCTS with a time budget (``ms``) and/or an iteration budget (``iterations``).
+    """ISMCTS on a time budget (``ms``) and/or an iteration budget (``iterations``).
 
-    seed: seeds the determinizations and rollouts.
-    ms: think time per decision in milliseconds (read from ``clock``).
-    iterations: rollouts per decision (a paired round counts one per candidate,
-        and is never cut short, so a few more may run); with ``ms`` too,
-        whichever ends first.  With neither, ``ms=100``.
-    c: the UCB1 exploration constant (rewards lie in 0..1).
-    epsilon: how often a rollout step plays a random legal action instead of
-        the greedy one (0: the deal alone brings the randomness).
-    greedy_first: expand a node's greedy action before the others (1) or
-        pick untried actions at random (0).
-    paired: 1 for the paired root described above, 0 for UCB at the root too
-        (the final choice is then the most visited action).
-    width: how many root actions to compare (0: all of them; 3, the default: the
-        greedy choice, take or pass, the cheapest other,
-        :func:`durak_core.bots.greedy.shortlist`).  At 100 ms of CPU time a decision
-        against ``ismcts-v1`` 3 did better than 5 (the default before) on the same
-        deals, and 8 worse (docs/ai.md).
-    depth: at most this many tree levels (0: no limit; 1: flat Monte Carlo,
-        every root action followed by rollouts only).
-    model: 1 (the default): opponents play the greedy default policy inside
-        the tree (below their first ``replies`` decisions), so mostly the bot's
-        own decisions are searched; 0: opponents' moves below the root are
-        searched like the bot's own.  At 800 rollouts, on the same 120 duplicate
-        deals (``benchmarks/ai_ablation.py``, with ``replies=0``), 1 won 97.4% of
-        the decided games against greedy where 0 won 85.2%, and 59.7% against
-        ``ismcts-v1`` (400 rollouts, the same CPU time) where 0 won 63.6%.  It
-        assumes sensible (greedy-like) opponents, and its searches are cheaper.
-    replies: with ``model=1``, the opponents' first this many decisions below the
-        root action are searched all the same (their replies to it), the greedy
-        policy playing them only deeper down (2, the default; 0: none).  Against
-        ``ismcts-v1`` (800 rollouts against 400, the same 120 duplicate deals,
-        ``benchmarks/ai_ablation.py``) 2 won 67.2% of the decided games where 0
-        won 59.7% and ``model=0`` 63.6%: the greedy model alone is too sure of
-        what a searching opponent answers.  Alone (``reply_width=0,
-        reply_greedy=0``) it costs much of what the model gains against greedy
-        (82.2% of 185 decided games where 0 won 96.4%; docs/ai.md); the next two
-        options win that back.
-    reply_width: with ``model=1``, at most this many replies are searched at each
-        of the opponents' first ``replies`` decisions: the greedy policy's choice,
-        take or pass, then the cheapest others
-        (:func:`durak_core.bots.greedy.shortlist`); 0: every legal reply; 2 (the
-        default).  Each reply in the tree is tried at least once and averaged into
-        the value of the root action above it, so replies no sensible opponent
-        plays (a high trump on a six) pull good root actions' means down.
-    reply_greedy: with ``model=1``, at each searched opponent decision, the chance
-        that an iteration plays the greedy policy's reply there instead of choosing
-        one by UCB (from this iteration's seeded generator): the reply's mean is
-        then a blend of the model's answer and the searched best one, an opponent
-        who plays sensibly but not always the same way.  0: always searched; 1:
-        always the model's, as with ``replies=0``; 0.5 (the default).  Against
-        greedy on 100 duplicate deals at 800 rollouts (``benchmarks/ai_ablation.py``,
-        seed 1) ``replies=2`` alone
-        won 89.7% of the decided games, with ``reply_width=2`` 91.6%, with both
-        that and ``reply_greedy=0.5`` 96.8% (0.3: 90.1%); the figures of the
-        default on new deals are in docs/benchmarks.md.
-    adapt: 1: once an opponent has made a move the greedy policy could not have made
-        (:mod:`durak_core.bots.style`: proven by the cards it is known to hold), the
-        model no longer answers for the opponents at the searched replies
-        (``reply_greedy`` 0 for the rest of the game): that opponent does not play
-        like the model.  Against greedy nothing changes (a greedy seat is never
-        caught); against ``ismcts-v1`` (caught in about two games of three, mostly
-        mid-game) it won 61.8% of 314 decided games where 0 won 64.6%, on the same
-        320 deals at 100 ms of CPU time (``benchmarks/ai_strength.py --seed 5``):
-        searching the replies without the model is no better against a searching
-        opponent, so 0 (the default): ``reply_greedy`` always.
-    halving: 1: the paired root by sequential halving (the budget in phases, the
-        worse half of the root actions dropped after each, so the close
-        contenders get the most deals; the final choice is among the last two);
-        0: every root action on every deal (the default: on seed 5's 320 deals at
-        100 ms of CPU time against ``ismcts-v1``, ``benchmarks/ai_ablation.py``, 1 won
-        60.3% of 315 decided games where 0 won 64.6%, and 62.5% when run again).
-    solver: 0: never; 1: play the endgame exactly (an empty talon, two seats
-        left: :mod:`durak_core.endgame`); 2: also solve the endgames that the
-        determinized searches reach when the talon holds at most ``near``
-        cards at the root.
-    near: see ``solver``.
-    solver_nodes: the most positions one solve inside a search may visit
-        (beyond it that rollout goes on with the greedy policy).
-    endgame_ms: at most this share of ``ms`` goes to solving the position
-        itself; without ``ms``, at most ``endgame_nodes`` positions.
-    tail: 0 (the default): rollouts are the greedy policy's to the end; N: once the
-        talon is empty and the two seats left hold at most N cards together, a rollout
-        ends with the endgame solver's exact result when it finds one within
-        ``tail_nodes`` positions (:func:`durak_core.playout.finish`; compiled rollouts
-        only).  A greedy rollout from the start of a two-seat endgame ends as the exact
-        result says in 68% of them, with ``tail=6`` in 80%, at about four times the
-        cost (``benchmarks/rollout_accuracy.py``); in the arena against ``ismcts-v1``
-        neither ``tail`` nor ``throw`` beat the default by more than the noise of a
-        run (docs/ai.md), so both are off.
-    tail_nodes: see ``tail``.
-    throw: 1: in the rollouts, once the talon is empty and two seats are left, the
-        attacker throws in a card the defender cannot beat when it has one (the
-        deal is a full game, so it sees the defender's hand); 0 (the default): the
-        greedy policy's throw-in.  Compiled rollouts only.
-    widen: 0 (the default): at the bot's own decisions below the root, every legal
-        action is tried once before UCB chooses among them; k > 0: progressive
-        widening, a node that has had ``v`` visits tries at most ``1 + int(k *
-        sqrt(v))`` actions (the greedy one first), so deep in the tree, where visits
-        are few, the bot plays much as its rollouts do instead of trying each
-        action once.
-    infer: 1: deal the hidden cards by what the opponents' play revealed
-        (:mod:`durak_core.bots.inference`); 0: uniformly.
-    compiled: 1: the greedy policy of playouts and of the tree runs in the
-        engine's compiled code (:mod:`durak_core.playout`, the same moves 2-3
-        times faster); 0: in Python (:mod:`durak_core.bots.greedy`).
-    cpu: 1: ``ms`` is CPU time of this process (``time.process_time``), not wall
-        time: a think time that other work on the machine does not shorten, for
-        comparing bots fairly on a shared machine (the arena runs built-in bots in
-        its own process, one move at a time); 0: wall time.
-    workers: 1: search in this process only; N > 1: N - 1 helper processes search
-        the same position too and the root statistics are added up
-        (:mod:`durak_core.bots.parallel`: root-parallel search; each helper takes
-        a core of its own, so it is off by default).  With ``iterations`` each
-        process runs its share and the bot stays deterministic; with ``ms`` each
-        thinks the whole time.  A helper that fails never fails the bot.
-    clock: seconds as a float; ``time.perf_counter`` (or ``time.process_time``
-        with ``cpu=1``) unless given.
+    seed: seeds the determinizations and rollouts (a new bot, or each game's).
+    config: the search's options (:class:`IsmctsConfig`, where each is described);
+        the defaults when not given.
+    clock: seconds as a float, for the ``ms`` budget: ``time.perf_counter``, or
+        ``time.process_time`` with ``cpu``, unless given (tests give a fake one).
+    options: any option of :class:`IsmctsConfig` by name, over ``config``'s
+        (``IsmctsBot(seed=1, iterations=200, width=5)``), as a spec gives them
+        (``"ismcts?iterations=200&width=5"``, :func:`durak_core.bots.make_bot`).
+
+    ``ms`` and ``iterations`` are the budget in force (``ms`` 100 when neither is
+    given); every other option is read from ``config``.
     """
 
     name = "ismcts"
+    #: What a spec's options are checked against (:func:`durak_core.bots.check_options`).
+    config_class = IsmctsConfig
 
     def __init__(
         self,
         seed: int | None = None,
-        ms: float | None = None,
-        iterations: int | None = None,
-        c: float = 0.7,
-        epsilon: float = 0.0,
-        greedy_first: int = 1,
-        paired: int = 1,
-        width: int = 3,
-        depth: int = 0,
-        model: int = 1,
-        replies: int = 2,
-        reply_width: int = 2,
-        reply_greedy: float = 0.5,
-        adapt: int = 0,
-        halving: int = 0,
-        solver: int = 1,
-        near: int = 0,
-        solver_nodes: int = 2000,
-        endgame_ms: float = 0.5,
-        endgame_nodes: int = 100_000,
-        tail: int = 0,
-        tail_nodes: int = 2000,
-        throw: int = 0,
-        widen: float = 0.0,
-        infer: int = 1,
-        compiled: int = 1,
-        cpu: int = 0,
-        workers: int = 1,
+        config: IsmctsConfig | None = None,
+        *,
         clock: Callable[[], float] | None = None,
+        **options: Any,
     ) -> None:
-        #: What a helper process needs to build the same search: every parameter but
-        #: the budget, the seed, the clock and the helpers (read before anything else is
-        #: bound here, so a new parameter is passed on without being listed again).
-        self._options: dict[str, Any] = {
-            name: value for name, value in locals().items() if name not in _NOT_FOR_HELPERS
-        }
-        if ms is None and iterations is None:
-            ms = 100
-        if ms is not None and ms <= 0:
-            raise ValueError(f"ms must be positive, not {ms!r}")
-        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
-            raise ValueError(f"iterations must be a positive whole number, not {iterations!r}")
-        if not 0 <= epsilon <= 1:
-            raise ValueError(f"epsilon must lie in 0..1, not {epsilon!r}")
-        self.ms = ms
-        self.iterations = iterations
-        self.c = c
-        self.epsilon = epsilon
-        self.greedy_first = bool(greedy_first)
-        self.paired = bool(paired)
-        if not isinstance(width, int) or width < 0:
-            raise ValueError(f"width must be 0 (every action) or a positive number, not {width!r}")
-        self.width = width
-        if not isinstance(depth, int) or depth < 0:
-            raise ValueError(f"depth must be 0 (no limit) or a positive number, not {depth!r}")
-        self.depth = depth
-        self.model = bool(model)
-        if halving not in (0, 1):
-            raise ValueError(f"halving must be 0 or 1, not {halving!r}")
-        self.halving = bool(halving)
-        if not isinstance(replies, int) or replies < 0:
-            raise ValueError(f"replies must be a number of decisions (0 or more), not {replies!r}")
-        self.replies = replies
-        if not isinstance(reply_width, int) or reply_width < 0:
-            raise ValueError(
-                f"reply_width must be 0 (every reply) or a positive number of replies, "
-                f"not {reply_width!r}"
-            )
-        self.reply_width = reply_width
-        if isinstance(reply_greedy, bool) or not 0 <= reply_greedy <= 1:
-            raise ValueError(f"reply_greedy is a probability, in 0..1, not {reply_greedy!r}")
-        self.reply_greedy = float(reply_greedy)
-        if adapt not in (0, 1):
-            raise ValueError(f"adapt must be 0 or 1, not {adapt!r}")
-        self.adapt = bool(adapt)
-        if solver not in (0, 1, 2):
-            raise ValueError(f"solver must be 0, 1 or 2, not {solver!r}")
-        self.solver = solver
-        if not isinstance(near, int) or near < 0:
-            raise ValueError(f"near must be a number of talon cards (0 or more), not {near!r}")
-        self.near = near
-        if not isinstance(solver_nodes, int) or solver_nodes < 1:
-            raise ValueError(f"solver_nodes must be a positive number, not {solver_nodes!r}")
-        self.solver_nodes = solver_nodes
-        if not 0 < endgame_ms <= 1:
-            raise ValueError(f"endgame_ms is a share of ms, in (0, 1], not {endgame_ms!r}")
-        self.endgame_ms = endgame_ms
-        if not isinstance(endgame_nodes, int) or endgame_nodes < 1:
-            raise ValueError(f"endgame_nodes must be a positive number, not {endgame_nodes!r}")
-        self.endgame_nodes = endgame_nodes
-        if not isinstance(tail, int) or tail < 0:
-            raise ValueError(f"tail must be a number of cards (0: off), not {tail!r}")
-        self.tail = tail
-        if not isinstance(tail_nodes, int) or tail_nodes < 1:
-            raise ValueError(f"tail_nodes must be a positive number, not {tail_nodes!r}")
-        self.tail_nodes = tail_nodes
-        if throw not in (0, 1):
-            raise ValueError(f"throw must be 0 or 1, not {throw!r}")
-        self.throw = bool(throw)
-        if isinstance(widen, bool) or not widen >= 0:
-            raise ValueError(f"widen must be 0 (off) or a positive number, not {widen!r}")
-        self.widen = float(widen)
-        self.infer = bool(infer)
-        self.compiled = bool(compiled)
-        if cpu not in (0, 1):
-            raise ValueError(f"cpu must be 0 (wall time) or 1 (CPU time), not {cpu!r}")
-        self.cpu = bool(cpu)
+        if config is None:
+            config = IsmctsConfig(**options)
+        elif options:
+            config = config.replace(**options)
+        #: The search's options, checked.
+        self.config = config
+        #: The budget in force: think time in ms (None: iterations alone) and rollouts.
+        self.ms = config.budget_ms
+        self.iterations = config.iterations
         if clock is None:
-            clock = time.process_time if cpu else time.perf_counter
+            clock = time.process_time if config.cpu else time.perf_counter
         self._clock = clock
-        if not isinstance(workers, int) or not 1 <= workers <= parallel.MAX_WORKERS:
-            raise ValueError(
-                f"workers must be a whole number from 1 (no helper processes) to "
-                f"{parallel.MAX_WORKERS}, not {workers!r}"
-            )
-        self.workers = workers
         #: Helper searches that failed (their share then ran in this process).
         self.helper_failures = 0
         self._rng = random.Random(seed)
@@ -348,6 +144,7 @@ class IsmctsBot(Bot):
         self.solved = 0
         self._pending: list[Event] = []
         self._inference: Inference | None = None
+        self._hands: HandFilter | None = None
         self._style: GreedyCheck | None = None
         self._endgame: EndgameSolver | None = None
         self._solve_in_search = False
@@ -359,11 +156,13 @@ class IsmctsBot(Bot):
         super().start(seat, rules)
         self._pending = []
         self._inference = None
+        self._hands = None
         self._style = None
         self._endgame = None
 
     def on_events(self, events: Sequence[Event]) -> None:
-        if self.infer or self.adapt:
+        config = self.config
+        if config.infer or config.adapt or config.particles:
             self._pending.extend(events)
 
     def choose(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
@@ -372,16 +171,16 @@ class IsmctsBot(Bot):
         seat = int(observation["seat"])
         view = Game.from_observation(observation)
         deadline = None if self.ms is None else self._clock() + self.ms / 1000
-        if self.solver and seats_left(view):
+        if self.config.solver and seats_left(view):
             action = self._play_endgame(view, seat, legal, deadline)
             if action is not None:
                 self.solved += 1
                 return action
-        if self.width and len(legal) > self.width:
+        if self.config.width and len(legal) > self.config.width:
             legal = shortlist(
-                legal, int(view.trump_suit), view.talon_size, view.table, self.width
+                legal, int(view.trump_suit), view.talon_size, view.table, self.config.width
             )
-        self._halve = self.halving
+        self._halve = self.config.halving
         root = self._search(view, seat, legal, deadline, observation)
         return max(legal, key=lambda a: self._preference(root, a))
 
@@ -402,10 +201,10 @@ class IsmctsBot(Bot):
         seat = int(observation["seat"])
         view = Game.from_observation(observation)
         deadline = None if self.ms is None else self._clock() + self.ms / 1000
-        if self.solver and seats_left(view):
+        if self.config.solver and seats_left(view):
             solver = self._solver_for(view)
             stop = self._stopper(deadline)
-            results = solver.values(view, seat, legal, self.endgame_nodes, stop)
+            results = solver.values(view, seat, legal, self.config.endgame_nodes, stop)
             if all(r.exact for r in results):
                 out = [
                     MoveEstimate(a, r.reward, 0.0 if r.value == LOSS else 1.0, 0, True)
@@ -440,7 +239,7 @@ class IsmctsBot(Bot):
         if deadline is None or self.ms is None:
             return None
         clock = self._clock
-        stop_at = deadline - self.ms / 1000 * (1 - self.endgame_ms)
+        stop_at = deadline - self.ms / 1000 * (1 - self.config.endgame_ms)
         return lambda: clock() >= stop_at
 
     def _play_endgame(
@@ -450,7 +249,7 @@ class IsmctsBot(Bot):
         position is lost, where only a mistake of the other seat can help, or when the
         solver ran out of budget."""
         solver = self._solver_for(view)
-        nodes = self.endgame_nodes if deadline is None else 0
+        nodes = self.config.endgame_nodes if deadline is None else 0
         solution = solver.solve(view, seat, nodes, self._stopper(deadline))
         if solution.exact and solution.value != LOSS and solution.action in legal:
             return solution.action
@@ -462,26 +261,34 @@ class IsmctsBot(Bot):
         if not seats:
             return None
         assert self._endgame is not None
-        return solved_rewards(self._endgame, game, seats, self.solver_nodes)
+        return solved_rewards(self._endgame, game, seats, self.config.solver_nodes)
 
     # ------------------------------------------------------------ the search
 
     def _deal(self, view: Game, rng: random.Random) -> Game:
+        if self._hands is not None:
+            return self._hands.deal(view, rng)
         if self._inference is not None:
             return self._inference.deal(view, rng)
         return view.determinize(rng)
 
     def _learn(self, view: Game, seat: int) -> None:
         """Take in the events seen since the last decision."""
-        if self.infer:
+        if self.config.infer:
             if self._inference is None:
                 self._inference = Inference(view.players, seat, int(view.trump_suit))
             self._inference.observe(self._pending)
-        if self.adapt:
+        if self.config.adapt:
             if self._style is None:
                 transfers = view.rules.variant == "perevodnoy"
                 self._style = GreedyCheck(view.players, seat, int(view.trump_suit), transfers)
             self._style.observe(self._pending)
+        if self.config.particles and view.players == 2:
+            if self._hands is None:
+                self._hands = HandFilter(seat, int(view.trump_suit), self.config.particles,
+                                         seed=self._rng.getrandbits(64))
+            self._hands.observe(self._pending)
+            self._hands.sync(view)
         self._pending = []
 
     def _reply_greedy(self) -> float:
@@ -489,7 +296,7 @@ class IsmctsBot(Bot):
         (``adapt``)."""
         if self._style is not None and self._style.strays():
             return 0.0
-        return self.reply_greedy
+        return self.config.reply_greedy
 
     def _search(
         self,
@@ -506,13 +313,13 @@ class IsmctsBot(Bot):
         statistics are added to this one's.
         """
         self._learn(view, seat)
-        self._solve_in_search = self.solver == 2 and view.talon_size <= self.near
-        if self._solve_in_search or self.tail:
+        self._solve_in_search = self.config.solver == 2 and view.talon_size <= self.config.near
+        if self._solve_in_search or self.config.tail:
             self._solver_for(view)
         self._walk = self._walk_for(seat)
         legal = list(legal)
         root = Node()
-        if self.workers > 1 and observation is not None:
+        if self.config.workers > 1 and observation is not None:
             done = self._search_parallel(root, view, seat, legal, deadline, observation)
         else:
             done = self._run(root, view, seat, legal, deadline, self.iterations)
@@ -529,14 +336,14 @@ class IsmctsBot(Bot):
         limit: int | None,
     ) -> int:
         """Iterations into ``root`` until ``limit`` or ``deadline``; how many ran."""
-        if self._halve and self.paired and len(legal) > 2:
+        if self._halve and self.config.paired and len(legal) > 2:
             return self._run_halving(root, view, seat, legal, deadline, limit)
         rng = self._rng
         done = 0
         while (limit is None or done < limit) and (
             deadline is None or done == 0 or self._clock() < deadline
         ):
-            if self.paired:
+            if self.config.paired:
                 done += self._paired_round(root, view, seat, legal, legal)
             else:
                 deal = self._deal(view, rng)
@@ -614,25 +421,28 @@ class IsmctsBot(Bot):
         (so the result is the same every time); a helper that fails leaves its share
         to this process.  On a time budget each uses the whole think time.
         """
-        workers = self.workers
+        config = self.config
+        workers = config.workers
         share = None if self.iterations is None else -(-self.iterations // workers)
         seeds = [self._rng.getrandbits(64) for _ in range(workers - 1)]
         ms = None if deadline is None else max(1.0, 1000 * (deadline - self._clock()))
         weights = None if self._inference is None else self._inference.weights_table()
+        if self._hands is not None:  # helpers deal by the particles' card chances
+            weights = self._hands.weights_table()
         actions = [str(a) for a in legal]
-        # A helper has not seen the game: it searches with this search's reply_greedy.
-        options = {**self._options, "reply_greedy": self._reply_greedy(), "adapt": 0}
+        # A helper has not seen the game: it searches with this search's reply_greedy,
+        # on its own share of the budget, alone.
+        helper = config.replace(ms=ms, iterations=share, workers=1,
+                                reply_greedy=self._reply_greedy(), adapt=False)
         tasks = [
-            parallel.Task(
-                options, seed, seat, observation, actions, weights, share, ms, self._halve
-            )
+            HelperTask(helper, seed, seat, observation, actions, weights, self._halve)
             for seed in seeds
         ]
         helpers = parallel.pool(workers - 1)
-        sent = helpers.send(tasks)
+        sent = helpers.send(run_task, tasks)
         done = self._run(root, view, seat, legal, deadline, share)
         wait = parallel.ITERATION_WAIT if ms is None else ms / 1000 + parallel.GRACE
-        results = helpers.collect(sent, wait)
+        results: list[list[Stats] | None] = helpers.collect(sent, wait)
         missing = len(tasks) - sum(r is not None for r in results)
         self.helper_failures += missing
         for stats in results:
@@ -661,7 +471,7 @@ class IsmctsBot(Bot):
         if child is None or not child.visits:
             return (-1.0, -1.0)
         mean = child.reward / child.visits
-        if self.paired and not self._halve:
+        if self.config.paired and not self._halve:
             return (mean, child.visits)
         # Halving: the actions compared to the end have the most deals.
         return (child.visits, mean)
@@ -670,27 +480,27 @@ class IsmctsBot(Bot):
         """The iterations' walk for this search (:mod:`durak_core.tree`, compiled with the
         engine): this bot's settings, and its Python parts where the compiled ones will
         not do."""
-        compiled = self.compiled
-        fast_rollout = compiled and not self.epsilon and not self._solve_in_search
+        compiled = self.config.compiled
+        fast_rollout = compiled and not self.config.epsilon and not self._solve_in_search
         return Walk(
             seat,
             compiled=compiled,
-            model=self.model,
-            replies=self.replies,
-            reply_width=self.reply_width,
+            model=self.config.model,
+            replies=self.config.replies,
+            reply_width=self.config.reply_width,
             reply_greedy=self._reply_greedy(),
-            greedy_first=self.greedy_first,
-            paired=self.paired,
-            depth=self.depth,
-            c=self.c,
+            greedy_first=self.config.greedy_first,
+            paired=self.config.paired,
+            depth=self.config.depth,
+            c=self.config.c,
             greedy=None if compiled else self._python_greedy,
             next_to_act=None if compiled else next_to_act,
             rollout=None if fast_rollout else self._rollout,
             solver=self._endgame,
-            tail=self.tail,
-            tail_nodes=self.tail_nodes,
-            throw=self.throw,
-            widen=self.widen,
+            tail=self.config.tail,
+            tail_nodes=self.config.tail_nodes,
+            throw=self.config.throw,
+            widen=self.config.widen,
         )
 
     def _iterate(
@@ -719,7 +529,7 @@ class IsmctsBot(Bot):
         way is solved instead when the solver settles it within ``solver_nodes``, or
         ``compiled=0``.
         """
-        eps = self.epsilon
+        eps = self.config.epsilon
         solve = self._solve_in_search
         trump = int(game.trump_suit)
         while not game.is_over:
@@ -757,19 +567,54 @@ class IsmctsV1Bot(IsmctsBot):
     def __init__(
         self,
         seed: int | None = None,
-        solver: int = 0,
-        infer: int = 0,
-        compiled: int = 0,
-        model: int = 0,
-        replies: int = 0,
-        reply_width: int = 0,
-        reply_greedy: float = 0.0,
-        adapt: int = 0,
-        width: int = 5,
+        config: IsmctsConfig | None = None,
+        *,
+        clock: Callable[[], float] | None = None,
         **options: Any,
     ) -> None:
-        super().__init__(
-            seed=seed, solver=solver, infer=infer, compiled=compiled, model=model,
-            replies=replies, reply_width=reply_width, reply_greedy=reply_greedy,
-            adapt=adapt, width=width, **options
+        super().__init__(seed, V1_CONFIG if config is None else config, clock=clock, **options)
+
+
+#: The options of ``ismcts-v1`` (any other option as the AI's).
+V1_CONFIG = IsmctsConfig(
+    solver=0, infer=False, compiled=False, model=False, replies=0, reply_width=0,
+    reply_greedy=0.0, adapt=False, width=5,
+)
+
+
+#: One root action's statistics from a helper: visits, summed reward, visits not the durak.
+Stats = tuple[int, float, int]
+
+
+@dataclass(frozen=True)
+class HelperTask:
+    """One helper's search (:mod:`durak_core.bots.parallel`): what the bot knows, and
+    the helper's own options (its share of the budget, one process), seed and position."""
+
+    config: IsmctsConfig
+    seed: int
+    seat: int
+    observation: dict[str, Any]
+    actions: list[str]  # the root actions, as text
+    weights: list[list[float]] | None  # the inference's card weights, or None
+    halve: bool = False  # sequential halving at the root (a choice, not an analysis)
+
+
+def run_task(task: HelperTask) -> list[Stats]:
+    """The search of one task: the statistics of each root action, in ``task.actions``
+    order.  Runs in a helper process (and in tests, in this one)."""
+    bot = IsmctsBot(seed=task.seed, config=task.config)
+    view = Game.from_observation(task.observation)
+    if task.weights is not None:
+        bot._inference = Inference.with_weights(
+            view.players, task.seat, int(view.trump_suit), task.weights
         )
+    bot._halve = task.halve
+    legal = [parse_action(a) for a in task.actions]
+    deadline = None if bot.ms is None else bot._clock() + bot.ms / 1000
+    root = bot._search(view, task.seat, legal, deadline)
+    out: list[Stats] = []
+    for action in legal:
+        child = root.children.get(action)
+        out.append((0, 0.0, 0) if child is None else (child.visits, child.reward, child.safe))
+    return out

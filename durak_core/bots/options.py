@@ -15,6 +15,7 @@ ValueError: option ms of bot 'ismcts' wants a number, not 'abc'
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import math
 import types
@@ -58,18 +59,31 @@ def _number(text: str) -> Any:
 def check_options(factory: Callable[..., Any], options: dict[str, Any], bot: str) -> None:
     """Refuse an option the bot does not take, or a value of the wrong type, in one sentence.
 
-    ``seed`` is never an option: whoever runs the bot seeds it for each game.
+    ``seed`` is never an option: whoever runs the bot seeds it for each game.  A bot
+    class with a ``config_class`` (a dataclass) takes that class's fields as options.
     Annotations that cannot be read, or types text cannot express, are left for the
     constructor to judge, except a function (a clock, a policy), which text cannot give.
     """
     if "seed" in options:
         raise ValueError(f"bot {bot!r}: seed is not an option; each game seeds the bot itself")
+    config_class = getattr(factory, "config_class", None)
+    fields: list[str] = []
+    if dataclasses.is_dataclass(config_class) and isinstance(config_class, type):
+        # Its keyword options are the config's fields (a subclass may add its own).
+        fields = [f.name for f in dataclasses.fields(config_class)]
+        _check_fields(config_class, {k: v for k, v in options.items() if k in fields}, bot)
+        options = {k: v for k, v in options.items() if k not in fields}
+        if not options:
+            return
     try:
         params = inspect.signature(factory).parameters
     except (TypeError, ValueError):
         return
-    takes_any = any(p.kind is p.VAR_KEYWORD for p in params.values())
-    named = [n for n, p in params.items() if n != "seed" and p.kind in _NAMED]
+    takes_any = not fields and any(p.kind is p.VAR_KEYWORD for p in params.values())
+    named = fields + [
+        n for n, p in params.items()
+        if n != "seed" and p.kind in _NAMED and not (fields and n == "config")
+    ]
     try:
         # A class's hints are its constructor's (getattr: mypy rightly distrusts
         # __init__ read from an instance; here it is read from the class itself).
@@ -78,23 +92,38 @@ def check_options(factory: Callable[..., Any], options: dict[str, Any], bot: str
     except Exception:  # annotations naming what this module cannot import
         hints = {}
     for key, value in options.items():
-        if key not in params or params[key].kind not in _NAMED:
+        if key not in params or params[key].kind not in _NAMED or key not in named:
             if takes_any:
                 continue
             choices = ", ".join(named) if named else "none"
             raise ValueError(f"bot {bot!r} has no option {key!r} (its options: {choices})")
-        hint = hints.get(key)
-        if hint is None:
-            continue
-        wanted = _wanted(hint)
-        if wanted is None:
-            raise ValueError(f"option {key} of bot {bot!r} cannot be given in a spec")
-        if wanted and not any(_fits(value, kind) for kind in wanted):
-            what = " or ".join(_WANTS[kind] for kind in wanted)
-            raise ValueError(f"option {key} of bot {bot!r} wants {what}, not {value!r}")
+        _check_value(key, value, hints.get(key), bot)
 
 
 _NAMED = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+
+
+def _check_fields(config_class: type, options: dict[str, Any], bot: str) -> None:
+    """The values of ``options``, each a field of the dataclass ``config_class`` (a bot's
+    ``config_class``, e.g. :class:`durak_core.bots.IsmctsConfig`), checked by its hints."""
+    try:
+        hints = typing.get_type_hints(config_class)
+    except Exception:  # annotations naming what this module cannot import
+        hints = {}
+    for key, value in options.items():
+        _check_value(key, value, hints.get(key), bot)
+
+
+def _check_value(key: str, value: Any, hint: Any, bot: str) -> None:
+    """Refuse ``value`` when it is not of a type ``hint`` allows (text's types only)."""
+    if hint is None:
+        return
+    wanted = _wanted(hint)
+    if wanted is None:
+        raise ValueError(f"option {key} of bot {bot!r} cannot be given in a spec")
+    if wanted and not any(_fits(value, kind) for kind in wanted):
+        what = " or ".join(_WANTS[kind] for kind in wanted)
+        raise ValueError(f"option {key} of bot {bot!r} wants {what}, not {value!r}")
 
 
 def _wanted(hint: Any) -> list[type] | None:

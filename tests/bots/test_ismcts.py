@@ -110,8 +110,9 @@ def test_make_bot_passes_options_and_refuses_bad_ones():
     spec = "ismcts?iterations=20&c=0.5&epsilon=0.1&width=3&paired=0&depth=2&model=1"
     bot = make_bot(spec, seed=3)
     assert isinstance(bot, IsmctsBot)
-    assert (bot.iterations, bot.c, bot.epsilon, bot.ms) == (20, 0.5, 0.1, None)
-    assert (bot.width, bot.paired, bot.depth, bot.model) == (3, False, 2, True)
+    config = bot.config
+    assert (bot.iterations, config.c, config.epsilon, bot.ms) == (20, 0.5, 0.1, None)
+    assert (config.width, config.paired, config.depth, config.model) == (3, False, 2, True)
     assert make_bot("ismcts").ms == 100  # neither budget: 100 ms
     for bad in ("ismcts?iterations=0", "ismcts?ms=0", "ismcts?epsilon=2", "ismcts?width=-1",
                 "ismcts?depth=-2", "ismcts?depth", "ismcts?bogus=1", "nosuchbot"):

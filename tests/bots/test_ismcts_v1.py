@@ -28,6 +28,7 @@ def test_the_yardstick_has_its_own_name_and_none_of_the_new_parts() -> None:
     bot = make_bot("ismcts-v1?iterations=10", seed=1)
     assert bot.name == "ismcts-v1"
     assert isinstance(bot, IsmctsV1Bot)
-    assert (bot.solver, bot.infer, bot.compiled, bot.model) == (0, False, False, False)
-    assert make_bot("ismcts", seed=1).model  # type: ignore[attr-defined]
+    config = bot.config
+    assert (config.solver, config.infer, config.compiled, config.model) == (0, False, False, False)
+    assert make_bot("ismcts", seed=1).config.model  # type: ignore[attr-defined]
     assert make_bot("ismcts", seed=1).name == "ismcts"

@@ -7,6 +7,7 @@ import pytest
 
 from durak_core import Game, Rules
 from durak_core.bots import GreedyBot, IsmctsBot, make_bot, parallel, play_game
+from durak_core.bots.ismcts import HelperTask, run_task
 
 
 def _position() -> tuple[Game, int]:
@@ -14,13 +15,13 @@ def _position() -> tuple[Game, int]:
     return game, game.attacker
 
 
-def _task(seed: int = 5, actions: list[str] | None = None) -> parallel.Task:
+def _task(seed: int = 5, actions: list[str] | None = None) -> HelperTask:
     game, seat = _position()
     bot = IsmctsBot(seed=1, iterations=40)
-    return parallel.Task(
-        bot._options, seed, seat, game.observation(seat),
+    return HelperTask(
+        bot.config, seed, seat, game.observation(seat),
         actions if actions is not None else [str(a) for a in game.legal_actions(seat)[:4]],
-        None, 40, None,
+        None,
     )
 
 
@@ -35,9 +36,9 @@ def fresh_pools():
 def test_a_helper_returns_what_the_same_search_gives_in_this_process(fresh_pools) -> None:
     task = _task()
     helpers = parallel.pool(1)
-    assert helpers.send([task]) == 1
+    assert helpers.send(run_task, [task]) == 1
     (remote,) = helpers.collect(1, 60.0)
-    assert remote == parallel.run_task(task)
+    assert remote == run_task(task)
     assert sum(visits for visits, _, _ in remote) >= 40
 
 
@@ -86,10 +87,25 @@ def test_a_dead_helper_leaves_its_share_to_the_bot(fresh_pools) -> None:
 
 def test_a_failing_search_in_a_helper_breaks_the_pool_not_the_caller(fresh_pools) -> None:
     helpers = parallel.pool(1)
-    helpers.send([_task(actions=["not an action"])])
+    helpers.send(run_task, [_task(actions=["not an action"])])
     assert helpers.collect(1, 60.0) == [None]
     assert helpers.broken
     assert "failed" in helpers.reason
+
+
+def test_the_pool_runs_any_named_function_and_knows_nothing_of_the_search(fresh_pools) -> None:
+    import ast
+    from pathlib import Path
+
+    helpers = parallel.pool(2)
+    assert helpers.send(abs, [-3, 4.5]) == 2
+    assert helpers.collect(2, 60.0) == [3, 4.5]
+    source = Path(parallel.__file__).read_text(encoding="utf-8")
+    imported = [
+        node.module or "" for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.ImportFrom)
+    ]
+    assert not [m for m in imported if "ismcts" in m or m.startswith(".")]
 
 
 @pytest.mark.parametrize("bad", ["workers=0", "workers=17", "workers=1.5"])
@@ -98,14 +114,30 @@ def test_workers_is_checked(bad: str) -> None:
         make_bot(f"ismcts?{bad}")
 
 
-def test_a_helper_gets_every_search_option_of_the_bot_as_given():
-    """Every constructor parameter reaches the helpers but the budget, the seed, the clock
-    and the number of helpers (a new parameter cannot be forgotten there)."""
-    import inspect
+def test_a_helper_gets_every_search_option_of_the_bot_and_its_share_of_the_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The helpers search with the bot's own options (a new option cannot be forgotten
+    there: the config goes whole), on their share of the budget, in one process."""
+    sent: list[HelperTask] = []
 
-    bot = IsmctsBot(seed=3, iterations=10, c=0.4, reply_greedy=0.25, near=2, workers=2)
-    params = set(inspect.signature(IsmctsBot.__init__).parameters)
-    assert set(bot._options) == params - {"self", "seed", "ms", "iterations", "workers", "clock"}
-    assert (bot._options["c"], bot._options["reply_greedy"], bot._options["near"]) == (0.4, 0.25, 2)
-    rebuilt = IsmctsBot(seed=3, iterations=10, **bot._options)
-    assert rebuilt._options == bot._options
+    class Unstarted:
+        """A pool that takes the tasks and runs none (their share then runs here)."""
+
+        def send(self, job: object, tasks: list[HelperTask]) -> int:
+            sent.extend(tasks)
+            return 0
+
+        def collect(self, sent: int, timeout: float) -> list[object]:
+            return []
+
+    monkeypatch.setattr(parallel, "pool", lambda size: Unstarted())
+    bot = IsmctsBot(seed=3, iterations=10, c=0.4, reply_greedy=0.25, near=2, workers=3)
+    game, seat = _position()
+    bot.start(seat, game.rules)
+    bot.choose(game.observation(seat), game.legal_actions(seat))
+    assert len(sent) == 2 and len({t.seed for t in sent}) == 2
+    assert all(
+        t.config == bot.config.replace(iterations=4, workers=1, adapt=False) for t in sent
+    )
+    assert bot.helper_failures == 2 and bot.history[-1] >= 10  # their shares ran here
