@@ -21,7 +21,7 @@ decides what to search and for how long; each iteration's walk down the tree
 is :class:`durak_core.tree.Walk`, compiled with the engine.
 
 Two choices make a small budget (about 200 rollouts in 100 ms of Python)
-go further (the options of :class:`IsmctsConfig`; docs/ai-inference.md has what
+go further (the options of :class:`IsmctsConfig`; docs/ai.md has what
 each bought):
 
 * **Paired root** (``paired=1``): each deal is played out once for every

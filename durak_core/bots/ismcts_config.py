@@ -3,7 +3,7 @@
 A frozen dataclass, checked once in ``__post_init__``: a wrong value is refused with a
 sentence naming the option before any search starts, and a checked value can be handed
 to a helper process (:mod:`durak_core.bots.parallel`) as it is.  What each choice of
-default bought in the arena is written up in docs/ai-inference.md; here each option
+default bought in the arena is written up in docs/ai.md; here each option
 says only what it does.
 
 >>> config = IsmctsConfig(iterations=200, width=5)
