@@ -551,5 +551,5 @@ def whose(who: str) -> str:
 def table_repr(names: Sequence[str]) -> str:
     """The table's plain-text form: what a notebook shows where the widgets cannot be
     drawn (a saved output whose kernel is gone, a terminal, a static page)."""
-    return _("<Durak table: {players} (run the cell to play)>").format(
+    return _("<Durak table: {players} — run this cell in Jupyter to play>").format(
         players=_(" vs ").join(names))

@@ -4,8 +4,10 @@ AI's jargon; and the game-over screen and a new game's counter."""
 from __future__ import annotations
 
 import html
+import json
 import random
 import re
+from pathlib import Path
 
 from durak_core import Game, Pass, Rules, parse_action
 from durak_core.bots import GreedyBot, play_game
@@ -17,6 +19,7 @@ from durak_widgets.words import BEATEN, Moment, say_action, with_names
 from .widget_driver import game_of, play_to_the_end, shown
 from .widget_helpers import GatedBot, ScriptedBot, deal, sync_table
 
+REPO = Path(__file__).resolve().parents[2]
 RULES = Rules()
 # Seat 0 holds the lowest trump (6♣) and leads; seat 1 beats the 7♠ with the 9♠.
 HANDS = [["6♣", "7♠", "7♥", "Q♦", "A♠", "8♥"], ["8♣", "9♥", "10♥", "J♥", "9♠", "10♠"]]
@@ -163,4 +166,23 @@ def test_the_table_reads_as_a_table_where_it_cannot_be_drawn(
     table = play(opponents=["random"], seed=1, delay=0, handoff=Handoff(mode="sync"))
     tables.append(table)
     text = repr(table)
-    assert "JupyterLab" not in text and "run the cell" in text
+    assert "JupyterLab" not in text and "run this cell" in text
+
+
+def test_the_play_notebook_as_saved_asks_to_run_the_cell(
+    tables: list[TableController],
+) -> None:
+    """Opened in JupyterLab before its cell runs, the play notebook shows its saved
+    output: a dead table drawn from saved widget state (its clicks go nowhere) or a line
+    saying to open JupyterLab, where the player already is, were both wrong.  Saved: no
+    widget state, and the table's text form, which asks to run the cell."""
+    notebook = json.loads((REPO / "notebooks" / "play.ipynb").read_text(encoding="utf-8"))
+    assert "widgets" not in notebook["metadata"]
+    intro = "".join(notebook["cells"][0]["source"])
+    assert not re.search(r"\bseat \d", intro)
+    (cell,) = [c for c in notebook["cells"] if c["cell_type"] == "code"]
+    (output,) = cell["outputs"]
+    assert set(output["data"]) == {"text/plain"}
+    table = play(delay=0, handoff=Handoff(mode="sync"))
+    tables.append(table)
+    assert "".join(output["data"]["text/plain"]) == repr(table)
