@@ -203,7 +203,7 @@ class TableCoach:
             return f"<p>{html.escape(words.review_failed(self._review_error))}</p>"
         if self._review is None:
             return f"<p>{html.escape(words.REVIEW_BUSY)}</p>"
-        return review_html(self._review.report, self._review.names)
+        return review_html(self._review.report, self._review.names, self._review.moments)
 
     def toggle_review(self, seat: int, names: Sequence[str]) -> str | None:
         """Show (computing it first) or hide the review of the finished game; returns a

@@ -139,5 +139,11 @@ def test_the_review_button_shows_the_chart_of_the_finished_game(
         view.review.value
     )
     assert view.review_button.description == "Hide review"
+    # The panel is what review(table) shows in a cell: the moves in the table's words,
+    # each read at its own moment of the game (a throw-in is no lead).
+    shown_review = table.coach._review
+    assert shown_review is not None and shown_review.moments
+    assert view.review.value == shown_review._repr_html_()
+    assert not re.search(r"\b\d+ (attack|defend|take|pass)\b", html.unescape(view.review.value))
     view.review_button.click()
     assert not shown(view.review)
