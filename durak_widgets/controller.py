@@ -91,6 +91,9 @@ class TableController:
         #: "Beaten"), followed event by event; and whether the game in view ended.
         self._moment = Moment.of(backend.observation(self.viewer))
         self._over_seen = False
+        #: Games dealt at this table before the current one (the view scrolls the new
+        #: deal into view).
+        self.deals = 0
         self.refreshes = 0
         self._log: deque[str] = deque(maxlen=LOG_LINES)
         self._incoming: list[Update] = []
@@ -173,6 +176,7 @@ class TableController:
         """A new game is on: the move counter starts again."""
         self._over_seen = False
         self.moves = 0
+        self.deals += 1
 
     def _show_error(self, exc: BaseException) -> None:
         self._error = words.internal_error(type(exc).__name__, str(exc))
@@ -475,6 +479,7 @@ class TableController:
             hint_on=self.coach.hint_on,
             hint_html=self.coach.hint_html(obs, self.revealed),
             review_label=review_label,
+            deal=self.deals,
             review_html=self.coach.review_html(),
         )
 

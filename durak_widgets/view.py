@@ -109,6 +109,8 @@ class TableModel:
     hint_html: str = ""  #: the coach's hint; "" hides it
     review_label: str = ""  #: the banner's Review button text; "" hides the button
     review_html: str = ""  #: the review of the game (chart and list); "" hides it
+    #: Games dealt at this table so far: each new deal scrolls the board into view again.
+    deal: int = 0
 
 
 ACTION_BUTTONS = ("take", "pass", "transfer", "show")
@@ -196,6 +198,12 @@ def _talon_html(trump: CardFace, talon: int) -> str:
     )
 
 
+def _scroll_hook(deal: int) -> str:
+    """The scroll hook for the ``deal``-th game: a new value reloads its image, which
+    runs the hook again (see :data:`~durak_widgets.style.SCROLL_INTO_VIEW`)."""
+    return SCROLL_INTO_VIEW.replace("<img ", f'<img data-deal="{deal}" ', 1)
+
+
 class TableView:
     """The widget tree of one table, and how to update it from a :class:`TableModel`."""
 
@@ -204,9 +212,12 @@ class TableView:
         self._hand_faces: list[CardFace | None] = []
         self._pair_faces: list[CardFace | None] = [None] * MAX_PAIRS
 
-        # The style, and the hook that scrolls the table into view once it is drawn.
-        self.style = widgets.HTML(f"<style>{CSS}</style>{SCROLL_INTO_VIEW}")
+        self.style = widgets.HTML(f"<style>{CSS}</style>")
         self.style.add_class("durak-style")
+        # Scrolls the board into view once it is drawn, and again at each new deal.
+        self.scroll_hook = widgets.HTML(_scroll_hook(0))
+        self.scroll_hook.add_class("durak-scroll")
+        self.scroll_hook.layout.display = "none"
 
         self.opponent_boxes = [widgets.HTML() for _ in range(players - 1)]
         for box in self.opponent_boxes:
@@ -319,7 +330,9 @@ class TableView:
         self.play_area.add_class("durak-play")
         self.board = widgets.HBox([self.play_area, self.hint])
         self.board.add_class("durak-board")
-        self.root = widgets.VBox([self.style, self.board, self.review, self.score, self.log])
+        self.root = widgets.VBox(
+            [self.style, self.scroll_hook, self.board, self.review, self.score, self.log]
+        )
         self.root.add_class("durak-root")
 
     # ------------------------------------------------------------ clicks
@@ -365,6 +378,7 @@ class TableView:
         for box in self.opponent_boxes[len(model.opponents) :]:
             _display(box, False)
 
+        _set_html(self.scroll_hook, _scroll_hook(model.deal))
         _set_html(self.table_line, model.table_line)
         _display(self.table_line, bool(model.table_line))
         _set_html(self.talon, _talon_html(model.trump, model.talon))

@@ -147,7 +147,9 @@ def test_new_game_starts_the_move_counter_again(tables: list[TableController]) -
     tables.append(table)
     play_to_the_end(table, random.Random(3))
     assert table.moves > 10
+    hook = table.view.scroll_hook.value
     table.view.new_game.click()
+    assert table.view.scroll_hook.value != hook  # the new deal scrolls into view again
     moves_now = len(game_of(table).log)
     assert table.moves == moves_now  # the bot may have led already
     assert f"bout 1 · move {moves_now}" in text_of(table.view.status.value)
