@@ -8,6 +8,8 @@ classes (see docs/widgets.md for the list).
 
 from __future__ import annotations
 
+import html
+
 CSS = """
 .durak-root {
   --durak-card-w: 56px;
@@ -19,6 +21,9 @@ CSS = """
   font-family: var(--jp-ui-font-family, sans-serif);
   gap: 6px;
 }
+/* ipywidgets gives HTML text the height of a button row (28 px a line): text lines
+   here take their own height, so a status of two lines or the hint's rows stay short. */
+.durak-root .widget-html-content { line-height: 1.35; }
 .durak-root .durak-board { gap: 12px; align-items: flex-start; flex-wrap: wrap; }
 .durak-root .durak-play { flex: 1 1 520px; min-width: 0; gap: 5px; }
 .durak-root .durak-felt {
@@ -28,10 +33,10 @@ CSS = """
   color: #f5f5f5;
   gap: 4px;
 }
-.durak-root .durak-opponents { gap: 18px; flex-wrap: wrap; }
+.durak-root .durak-opponents { gap: 12px; flex-wrap: wrap; }
 .durak-root .durak-opponent {
-  min-width: 120px;
-  padding: 2px 8px;
+  min-width: 84px;
+  padding: 2px 6px;
   border-radius: 8px;
   border: 2px solid transparent;
 }
@@ -42,13 +47,13 @@ CSS = """
   font-size: 11px; font-weight: 600; padding: 0 5px; border-radius: 6px;
   background: rgba(255,255,255,0.18); margin-left: 4px;
 }
-.durak-root .durak-backs { display: flex; align-items: center; height: 38px; }
+.durak-root .durak-backs { display: flex; align-items: center; height: 36px; }
 .durak-root .durak-back {
-  display: inline-block; width: 24px; height: 34px; margin-right: -15px;
+  display: inline-block; width: 22px; height: 32px; margin-right: -16px;
   border-radius: 4px; border: 2px solid #fff;
   background: repeating-linear-gradient(45deg, #3949ab 0 4px, #283593 4px 8px);
 }
-.durak-root .durak-count { margin-left: 24px; font-weight: 700; color: #fff; }
+.durak-root .durak-count { margin-left: 22px; font-weight: 700; color: #fff; }
 .durak-root .durak-known { font-size: 12px; color: #e0e0e0; }
 .durak-root .durak-thinking-note { font-size: 12px; color: var(--durak-gold); }
 .durak-root .durak-opponent.durak-away { border-color: #ef9a9a; border-style: dashed; }
@@ -144,7 +149,7 @@ CSS = """
 }
 .durak-root .durak-actions .durak-btn-hint { margin-left: auto; }
 .durak-root .durak-hint {
-  flex: 0 1 270px; font-size: 13px; padding: 6px 10px; border-radius: 8px;
+  flex: 0 1 250px; font-size: 13px; padding: 6px 10px; border-radius: 8px;
   background: var(--jp-layout-color2, #f3f3f3);
 }
 .durak-root .durak-hint table { border-collapse: collapse; }
@@ -156,42 +161,72 @@ CSS = """
 .durak-root .durak-score { font-size: 12px; }
 """
 
-#: Scrolls the table into view once it is drawn: a notebook stays scrolled where it
-#: was when a cell's output appears, so the table of a cell below an introduction
-#: would start below the screen.  The widgets have no hook for this, so the style
-#: widget carries an image whose load runs it, once per drawing of the table: it
-#: waits until the hand and the status line are drawn, then scrolls the nearest
-#: scrolling box (Lab's notebook, or the page in Voila) by the least that shows the
-#: board (the opponents to the hand), its top kept on screen.
+#: The script of the scroll hook (``{tries}``: how many times it looks for the drawn
+#: board, 100 ms apart).  A notebook stays scrolled where it was when a cell's output
+#: appears, so the table of a cell below an introduction would start below the screen:
+#: once the board (the opponents to the hand) is drawn, the nearest scrolling box (Lab's
+#: notebook, or the page in Voila) scrolls by the least that shows it, its top kept on
+#: screen.  Then, while the board's top is on screen, a board that grows (a second row
+#: of cards on the table, an opponent's known cards, the hint narrowing it) scrolls by
+#: at most its growth, so the hand stays where it was; a person who scrolled away is
+#: left alone.  It goes in an HTML attribute, escaped.
+_SCROLL_SCRIPT = """(function (img, tries) {
+  const margin = 8;
+  const scroller = function (el) {
+    let box = el.parentElement;
+    while (box && box !== document.body) {
+      const overflow = getComputedStyle(box).overflowY;
+      if ((overflow === 'auto' || overflow === 'scroll') && box.scrollHeight > box.clientHeight) {
+        return box;
+      }
+      box = box.parentElement;
+    }
+    return document.scrollingElement || document.documentElement;
+  };
+  const view = function (box) {
+    if (box === document.scrollingElement || box === document.documentElement) {
+      return {top: 0, bottom: window.innerHeight};
+    }
+    return box.getBoundingClientRect();
+  };
+  const show = function (board, most) {
+    const box = scroller(board);
+    const area = view(box);
+    const rect = board.getBoundingClientRect();
+    let by = 0;
+    if (rect.bottom > area.bottom - margin) {
+      by = Math.min(rect.bottom - area.bottom + margin, rect.top - area.top - margin, most);
+    } else if (rect.top < area.top && most === Infinity) {
+      by = rect.top - area.top - margin;
+    }
+    if (by !== 0) { box.scrollBy({top: by, left: 0, behavior: 'instant'}); }
+  };
+  const step = function () {
+    const root = img.closest('.durak-root');
+    const board = root && root.querySelector('.durak-board');
+    const status = root && root.querySelector('.durak-status');
+    const drawn = board && status && status.textContent.trim() !== ''
+      && root.querySelector('.durak-hand, .durak-banner');
+    if (!drawn) { if (--tries > 0) { setTimeout(step, 100); } return; }
+    show(board, Infinity);
+    if (board.durakWatched || typeof ResizeObserver === 'undefined') { return; }
+    board.durakWatched = true;
+    let height = board.getBoundingClientRect().height;
+    new ResizeObserver(function () {
+      const now = board.getBoundingClientRect();
+      const growth = now.height - height;
+      height = now.height;
+      const area = view(scroller(board));
+      if (growth > 0 && now.top >= area.top) { show(board, growth); }
+    }).observe(board);
+  };
+  setTimeout(step, 50);
+})(this, {tries})"""
+
+#: The hook itself: an image whose load runs the script, once per drawing (the
+#: widgets have no other way to run code in the page).
 SCROLL_INTO_VIEW = (
     '<img alt="" class="durak-scroll-hook" style="display:none" '
     'src="data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==" '
-    'onload="(function (img, tries) {'
-    "const step = function () {"
-    "const root = img.closest('.durak-root');"
-    "const board = root && root.querySelector('.durak-board');"
-    "const status = root && root.querySelector('.durak-status');"
-    "const drawn = board && status && status.textContent.trim() !== ''"
-    " && root.querySelector('.durak-hand, .durak-banner');"
-    "if (!drawn) { if (--tries > 0) { setTimeout(step, 100); } return; }"
-    "let box = board.parentElement;"
-    "while (box && box !== document.body) {"
-    "const overflow = getComputedStyle(box).overflowY;"
-    "if ((overflow === 'auto' || overflow === 'scroll')"
-    " && box.scrollHeight > box.clientHeight) { break; }"
-    "box = box.parentElement; }"
-    "const scroller = box && box !== document.body ? box"
-    " : (document.scrollingElement || document.documentElement);"
-    "const view = scroller === document.scrollingElement || scroller === document.documentElement"
-    " ? {top: 0, bottom: window.innerHeight} : scroller.getBoundingClientRect();"
-    "const rect = board.getBoundingClientRect();"
-    "const margin = 8;"
-    "let by = 0;"
-    "if (rect.bottom > view.bottom - margin) {"
-    " by = Math.min(rect.bottom - view.bottom + margin, rect.top - view.top - margin); }"
-    "else if (rect.top < view.top) { by = rect.top - view.top - margin; }"
-    "if (by !== 0) { scroller.scrollBy({top: by, left: 0, behavior: 'instant'}); }"
-    '};'
-    'setTimeout(step, 50);'
-    '})(this, 60)">'
+    'onload="' + html.escape(" ".join(_SCROLL_SCRIPT.replace("{tries}", "60").split())) + '">'
 )
