@@ -505,8 +505,11 @@ class Peer:
                      f"you are seat {event.seat} · hidden hands · verified")
             if event.shown is not None and not event.resumed:
                 seat, card = event.shown
-                who = "you show" if seat == event.seat else f"{self.name_of(seat)} shows"
-                self.say(f"{who} {card}, the lowest trump, and attack first")
+                if seat == event.seat:
+                    self.say(f"you show {card}, the lowest trump, and attack first")
+                else:
+                    self.say(f"{self.name_of(seat)} shows {card}, the lowest trump, and "
+                             "attacks first")
             self.show_table()
         elif isinstance(event, ev.ActionApplied):
             if self.interactive:

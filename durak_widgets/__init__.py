@@ -19,7 +19,9 @@ says that LAN play needs a local Python; the network package is not imported the
 The pieces, for custom tables and network play (see docs/widgets.md):
 :class:`TableBackend` (the protocol a game source implements), :class:`LocalBackend`
 (a match on this machine with bots), :class:`Handoff` (the one hand-off point onto
-the kernel's event loop), :class:`TableController` and :class:`TableView`.
+the kernel's event loop), :class:`TableController` and :class:`TableView`.  Every word
+a player reads comes from :mod:`durak_widgets.words` (one function puts a move into
+words, :func:`~durak_widgets.words.say_action`).
 """
 
 from .backend import LocalBackend, Score, TableBackend, waiting_on

@@ -25,6 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 from durak_core import Action, Event, Game, GameOver, IllegalAction, Match, Rules
 from durak_core.bots import Bot, next_to_act, seat_events
 
+from . import words
 from .browser import threads_available
 from .handoff import Handoff
 
@@ -289,7 +290,7 @@ class LocalBackend:
     def why_illegal(self, action: Action) -> str | None:
         player = getattr(action, "player", None)
         if isinstance(player, int) and player in self._bots:
-            return f"Seat {player} is played by a bot, not at this screen."
+            return words.not_at_this_screen(self._names[player])
         return self._game.why_illegal(action)
 
     def submit(self, action: Action) -> None:

@@ -31,9 +31,11 @@ from durak_core.bots import MoveEstimate
 from durak_core.bots.coach import ITERATIONS, hint
 from durak_core.bots.coach import review as review_of
 
+from . import words
 from .browser import threads_available
 from .handoff import Handoff
 from .review import Review, review_html
+from .words import Moment, say_action
 
 log = logging.getLogger(__name__)
 
@@ -46,31 +48,26 @@ def position_key(observation: dict[str, Any]) -> str:
     return json.dumps(observation, sort_keys=True, ensure_ascii=False)
 
 
-def describe_move(text: str) -> str:
-    """An action's text as the hint shows it: without the seat number."""
-    return text.split(" ", 1)[1] if " " in text else text
-
-
-def hint_table(estimates: Sequence[MoveEstimate]) -> str:
-    """The hint as HTML: the AI's move, then each move with its chance."""
+def hint_table(estimates: Sequence[MoveEstimate], moment: Moment) -> str:
+    """The hint as HTML: the AI's move, then each move with its chance, in the table's
+    words (:func:`~durak_widgets.words.say_action`; ``moment``: the position's table)."""
     esc = html.escape
     if not estimates:
-        return "<b>Hint:</b> nothing to decide."
+        return words.HINT_NOTHING
     best = estimates[0]
     rows = []
     for e in estimates[:HINT_ROWS]:
         mark = ' class="durak-hint-best"' if e is best else ""
-        how = " (certain)" if e.exact else ""
+        how = words.CERTAIN if e.exact else ""
         rows.append(
-            f"<tr{mark}><td>{esc(describe_move(str(e.action)))}</td>"
-            f"<td>{100 * e.safe:.0f}%{how}</td></tr>"
+            f"<tr{mark}><td>{esc(say_action(e.action, moment))}</td>"
+            f"<td>{100 * e.safe:.0f}%{esc(how)}</td></tr>"
         )
     more = len(estimates) - HINT_ROWS
     if more > 0:
-        rows.append(f"<tr><td>… {more} more</td><td></td></tr>")
+        rows.append(f"<tr><td>{esc(words.more_moves(more))}</td><td></td></tr>")
     return (
-        f"<b>Hint:</b> the AI would play <b>{esc(describe_move(str(best.action)))}</b>. "
-        "Chance of not being the durak after each move:"
+        f"{words.hint_best(esc(say_action(best.action, moment)))} {esc(words.HINT_CHANCES)}"
         f"<table>{''.join(rows)}</table>"
     )
 
@@ -135,17 +132,17 @@ class TableCoach:
         if not self.hint_on:
             return ""
         if not revealed:
-            return "<b>Hint:</b> show your cards first."
+            return words.HINT_SHOW_CARDS
         if observation["over"]:
-            return "<b>Hint:</b> the game is over."
+            return ""  # the banner and the Review button take over
         if not observation["legal"]:
-            return "<b>Hint:</b> nothing to decide for you now."
+            return words.HINT_NOTHING_NOW
         if self._hint_key == position_key(observation):
             if self._hint_error:
-                return f"<b>Hint:</b> the AI failed ({html.escape(self._hint_error)})."
+                return words.hint_failed(html.escape(self._hint_error))
             if self._hint is not None:
-                return hint_table(self._hint)
-        return "<b>Hint:</b> the AI is thinking…"
+                return hint_table(self._hint, Moment.of(observation))
+        return words.HINT_THINKING
 
     def request_hint(self, seat: int, observation: dict[str, Any], revealed: bool) -> None:
         """Start computing the hint for this position unless it is known or under way."""
@@ -196,17 +193,17 @@ class TableCoach:
         if not over or self._full_game() is None:
             return ""
         if self._review_for is not None and self._review is None and not self._review_error:
-            return "Reviewing…"
-        return "Hide review" if self.review_shown else "Review"
+            return words.REVIEWING
+        return words.HIDE_REVIEW if self.review_shown else words.REVIEW
 
     def review_html(self) -> str:
         if not self.review_shown:
             return ""
         if self._review_error:
-            return f"<p>The review failed: {html.escape(self._review_error)}</p>"
+            return f"<p>{html.escape(words.review_failed(self._review_error))}</p>"
         if self._review is None:
-            return "<p>The AI is reviewing your decisions…</p>"
-        return review_html(self._review.report, self._review.names)
+            return f"<p>{html.escape(words.REVIEW_BUSY)}</p>"
+        return review_html(self._review.report, self._review.names, self._review.moments)
 
     def toggle_review(self, seat: int, names: Sequence[str]) -> str | None:
         """Show (computing it first) or hide the review of the finished game; returns a
@@ -214,10 +211,10 @@ class TableCoach:
         game = self._full_game()
         if game is None:
             if hasattr(self.backend, "review_game"):
-                return "The review is there once the game's audit has opened every card."
-            return "This table keeps no game log to review."
+                return words.REVIEW_NOT_YET_LAN
+            return words.REVIEW_NO_LOG
         if not game.is_over:
-            return "The review is there when the game is over."
+            return words.REVIEW_NOT_OVER
         if self.review_shown:
             self.review_shown = False
             return None
@@ -236,7 +233,7 @@ class TableCoach:
             result = review_of(
                 game, seat, iterations=self.iterations, ms=self.ms, seed=self.seed
             )
-            report = Review(result, names)
+            report = Review(result, names, game)
         except Exception as exc:
             log.exception("the coach's review failed")
             error = f"{type(exc).__name__}: {exc}"

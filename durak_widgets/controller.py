@@ -23,16 +23,11 @@ from durak_core import (
     Card,
     Defend,
     Defended,
-    Discarded,
-    Drew,
     Game,
     GameOver,
     IllegalAction,
-    Left,
-    NewBout,
     Pass,
     Passed,
-    PickedUp,
     Take,
     TakeDeclared,
     Transfer,
@@ -40,10 +35,12 @@ from durak_core import (
     parse_action,
 )
 
+from . import words
 from .backend import Forced, SeatNote, TableBackend, Update, waiting_on
 from .coach import TableCoach
 from .handoff import Handoff
 from .view import CardFace, SeatModel, TableModel, TableView
+from .words import Moment, say_event
 
 #: Lines of the event log shown under the table.
 LOG_LINES = 8
@@ -90,6 +87,13 @@ class TableController:
         self.selected: Card | None = None
         self.notice: str | None = None
         self.moves = 0
+        #: The table as the log's words need it (a lead or a throw-in, who says
+        #: "Beaten"), followed event by event; and whether the game in view ended.
+        self._moment = Moment.of(backend.observation(self.viewer))
+        self._over_seen = False
+        #: Games dealt at this table before the current one (the view scrolls the new
+        #: deal into view).
+        self.deals = 0
         self.refreshes = 0
         self._log: deque[str] = deque(maxlen=LOG_LINES)
         self._incoming: list[Update] = []
@@ -118,7 +122,7 @@ class TableController:
         return bundle
 
     def __repr__(self) -> str:
-        return f"<Durak table: {' vs '.join(self.names)} (open in JupyterLab to play)>"
+        return words.table_repr(self.names)
 
     def close(self) -> None:
         """Stop the backend's threads and close every widget of the table."""
@@ -150,19 +154,32 @@ class TableController:
                 continue
             event = update.event if isinstance(update, Forced) else update
             if isinstance(event, _ACTION_EVENTS):
+                if self._over_seen:  # the first move of the next game
+                    self._new_game_seen()
                 self.moves += 1
                 moved = True
-            line = describe(update, self.names, self._you())
+            line = describe(update, self.names, self._you(), self._moment)
+            self._moment = self._moment.after(event)
+            if isinstance(event, GameOver):
+                self._over_seen = True
             if line:
                 self._log.append(line)
         if moved:
             self.notice = None
             self._error = None
+        if self._over_seen and not self.backend.observation(self.viewer)["over"]:
+            self._new_game_seen()  # a network table dealt the next game by itself
         self._choose_viewer()
         self.refresh()
 
+    def _new_game_seen(self) -> None:
+        """A new game is on: the move counter starts again."""
+        self._over_seen = False
+        self.moves = 0
+        self.deals += 1
+
     def _show_error(self, exc: BaseException) -> None:
-        self._error = f"Internal error: {type(exc).__name__}: {exc}"
+        self._error = words.internal_error(type(exc).__name__, str(exc))
         try:
             self.refresh()
         except Exception:  # the refresh itself may be what is broken
@@ -180,7 +197,7 @@ class TableController:
         handler = {
             "hand": self._click_hand,
             "attack-card": self._click_attack_card,
-            "defence-card": lambda obs, legal, _p: self._say("That card is already beaten."),
+            "defence-card": lambda obs, legal, _p: self._say(words.NOTICE_ALREADY_BEATEN),
             "take": lambda obs, legal, _p: self._try(Take(self.viewer)),
             "pass": lambda obs, legal, _p: self._try(Pass(self.viewer)),
             "transfer": self._click_transfer,
@@ -211,7 +228,7 @@ class TableController:
             except IllegalAction as exc:  # raced with another move
                 reason = exc.reason
         if reason is not None:
-            self.notice = reason
+            self.notice = words.with_names(reason, self.names, self._you())
             return False
         self.notice = None
         self.selected = None
@@ -219,11 +236,11 @@ class TableController:
 
     def _click_hand(self, obs: dict[str, Any], legal: list[Action], text: str) -> None:
         if not self.revealed:
-            self._say("Show your cards first.")
+            self._say(words.NOTICE_SHOW_FIRST)
             return
         card = Card.parse(text)
         if obs["over"]:
-            self._say("The game is over: click New game to play again.")
+            self._say(words.NOTICE_OVER)
             return
         if card == self.selected:
             self.selected = None  # a second click on the selected card cancels
@@ -243,7 +260,7 @@ class TableController:
             self._try(attack)
             return
         self.selected = None
-        self.notice = self._why_card(obs, card)
+        self.notice = words.with_names(self._why_card(obs, card), self.names, self._you())
 
     def _why_card(self, obs: dict[str, Any], card: Card) -> str:
         """The core's sentence for the action clicking ``card`` would have meant."""
@@ -253,18 +270,17 @@ class TableController:
             target = unbeaten[0] if unbeaten else obs["table"][0][0]
             attempt = Defend(self.viewer, Card.parse(target), card)
         reason = self.backend.why_illegal(attempt)
-        return reason or f"{card} cannot be played now."
+        return reason or words.cannot_play(card)
 
     def _click_attack_card(self, obs: dict[str, Any], legal: list[Action], text: str) -> None:
         attack_card = Card.parse(text)
         if self.selected is None:
             if obs["defender"] != self.viewer:
-                self._say(
-                    self.backend.why_illegal(Defend(self.viewer, attack_card, attack_card))
-                    or "Pick a card from your hand first."
-                )
+                reason = self.backend.why_illegal(Defend(self.viewer, attack_card, attack_card))
+                self._say(words.with_names(reason, self.names, self._you()) if reason
+                          else words.NOTICE_PICK_FIRST)
             else:
-                self._say("Pick a card from your hand first, then click the card to beat.")
+                self._say(words.NOTICE_PICK_THEN_TARGET)
             return
         self._try(Defend(self.viewer, attack_card, self.selected))
 
@@ -277,7 +293,7 @@ class TableController:
             self._try(transfers[0])
         elif transfers:
             rank = Card.parse(obs["table"][0][0]).rank_name
-            self._say(f"Select the card to transfer with (a {rank}), then click Transfer.")
+            self._say(words.select_to_transfer(rank))
         else:
             hand = obs["hand"]
             card = Card.parse(hand[0]) if hand else Card.parse(obs["trump_card"])
@@ -296,13 +312,17 @@ class TableController:
 
     def _click_new(self, obs: dict[str, Any], legal: list[Action], _payload: Any) -> None:
         if not obs["over"]:
-            self._say("Finish this game first.")
+            self._say(words.NOTICE_FINISH_FIRST)
             return
         self.selected = None
         self.notice = None
-        self._log.append("— new game —")
+        self._log.append(words.NEW_GAME_LOG)
         self.coach.new_game()
         self.backend.new_game()
+        self._new_game_seen()
+        # The new game's first bout (its events, if a bot moved already, are on the way).
+        self._moment = Moment(True, int(self.backend.observation(self.viewer)["attacker"]),
+                              False)
         self._choose_viewer(force=True)
 
     def _click_review(self, obs: dict[str, Any], legal: list[Action], _payload: Any) -> None:
@@ -423,20 +443,21 @@ class TableController:
         buttons: dict[str, str] = {}
         kinds = {type(a) for a in legal}
         if Take in kinds:
-            buttons["take"] = "Take"
+            buttons["take"] = words.TAKE
         if Pass in kinds:
-            buttons["pass"] = "Beaten" if obs["attacker"] == v and not obs["taking"] else "Pass"
+            buttons["pass"] = words.pass_label(v, Moment.of(obs))
         if any(isinstance(a, Transfer) and not a.show for a in legal):
-            buttons["transfer"] = "Transfer"
+            buttons["transfer"] = words.TRANSFER
         shows = [a for a in legal if isinstance(a, Transfer) and a.show]
         if shows:
-            buttons["show"] = f"Show {shows[0].card} (transfer)"
+            buttons["show"] = words.show_label(shows[0].card)
 
-        status, kind = self._status(obs, legal, thinking)
-        banner = self._banner(obs) if over else ""
+        review_label = self.coach.review_label(over)
+        status, kind = self._status(obs, legal, thinking, bool(review_label))
+        banner = words.banner(obs, names, self._you()) if over else ""
         reveal = ""
         if not self.revealed:
-            reveal = f"{names[v]}: show my cards"
+            reveal = words.reveal_label(names[v])
         return TableModel(
             opponents=opponents,
             me=seat_model(v),
@@ -457,14 +478,15 @@ class TableController:
             table_line=self._table_line(obs, throwers),
             hint_on=self.coach.hint_on,
             hint_html=self.coach.hint_html(obs, self.revealed),
-            review_label=self.coach.review_label(over),
+            review_label=review_label,
+            deal=self.deals,
             review_html=self.coach.review_html(),
         )
 
     # ------------------------------------------------------------ texts
 
     def _name(self, seat: int) -> str:
-        return "you" if seat == self._you() else self.names[seat]
+        return words.name_of(seat, self.names, self._you())
 
     def _role(self, obs: dict[str, Any], seat: int, throwers: list[int] | None = None) -> str:
         """The seat's part in the bout.  ``throwers``: who may throw in (tables of more
@@ -509,16 +531,9 @@ class TableController:
         parts: list[str] = []
         if throwers is not None and not obs["over"]:
             rules = self.backend.rules
-            defender = obs["defender"]
-            if rules.throw_in == "neighbours":
-                who = " and ".join(esc(self._name(s)) for s in throwers) or "nobody"
-                parts.append(f"Throw-in: only {esc(self._name(defender))}'s neighbours "
-                             f"(<b>{who}</b>)")
-            else:
-                parts.append(f"Throw-in: everyone but the defender, "
-                             f"{esc(self._name(defender))}")
-            if rules.teams:
-                parts[-1] += " (not the defender's partner)"
+            parts.append(words.throw_in_line(
+                rules.throw_in, esc(self._name(obs["defender"])),
+                [esc(self._name(s)) for s in throwers], rules.teams))
         line = getattr(self.backend, "table_line", None)
         extra = line() if callable(line) else ""
         if extra:
@@ -526,92 +541,59 @@ class TableController:
         return " · ".join(parts)
 
     def _status(
-        self, obs: dict[str, Any], legal: list[Action], thinking: set[int]
+        self, obs: dict[str, Any], legal: list[Action], thinking: set[int],
+        can_review: bool = False,
     ) -> tuple[str, str]:
         esc = html.escape
         v = self.viewer
-        move = f'<span class="durak-move">bout {obs["bouts"] + 1} · move {self.moves}</span>'
+        counter = esc(words.move_counter(obs["bouts"] + 1, self.moves))
+        move = f'<span class="durak-move">{counter}</span>'
         notice = f' <span class="durak-notice">{esc(self.notice)}</span>' if self.notice else ""
         if self._error:
             notice += f' <span class="durak-notice">{esc(self._error)}</span>'
-        think = "".join(f" {esc(self.names[s])} is thinking…" for s in sorted(thinking))
+        think = "".join(esc(words.status_thinking(self.names[s])) for s in sorted(thinking))
         if obs["over"]:
-            return f"{move}<b>Game over.</b> {esc(self._banner(obs))}{notice}", "over"
+            # The banner above says who lost; the status says what comes next.
+            return f"{move}{words.status_over(can_review)}{notice}", "over"
         if not self.revealed:
-            text = f"<b>{esc(self.names[v])}'s turn:</b> pass the screen, then click Show my cards."
+            text = words.status_pass_screen(esc(self.names[v]))
             return f"{move}{text}{think}{notice}", "waiting"
         expected = waiting_on(obs)
         defender = obs["defender"]
         if v not in obs["active"]:
-            text = "<b>You are out: safe!</b> The others play on."
-            return f"{move}{text}{think}{notice}", "waiting"
+            return f"{move}{words.STATUS_OUT}{think}{notice}", "waiting"
         if not legal or v not in expected:
             who = expected[0] if expected else defender
             if not obs["table"]:
                 what = "lead"
             elif who == defender and not obs["taking"]:
-                what = "beat the cards or take them"
+                what = "defend"
             else:
-                what = "throw in or pass"
-            text = f"Waiting for {esc(self.names[who])} to {what}."
+                what = "throw in"
+            text = words.status_waiting(esc(self.names[who]), what)
             if legal and any(isinstance(a, Attack) for a in legal):
-                text += " You may throw in a card of a rank on the table meanwhile."
+                text += words.STATUS_MAY_THROW_MEANWHILE
             return f"{move}{text}{think}{notice}", "waiting"
         if not obs["table"]:
-            text = f"<b>Your lead:</b> click a card to attack {esc(self._name(defender))}."
+            text = words.status_lead(esc(self._name(defender)))
         elif v == defender:
-            options = ["beat the cards (click a card, then the card to beat)"]
-            if any(isinstance(a, Transfer) for a in legal):
-                options.append("transfer (click a card of the same rank, then Transfer)")
-            options.append("take them")
-            text = "<b>Your move:</b> " + ", ".join(options[:-1]) + " or " + options[-1] + "."
+            text = words.status_defend(any(isinstance(a, Transfer) for a in legal))
             if self.selected is not None:
-                text += f" Selected {self.selected}: click the card to beat"
-                text += (
-                    ", or Transfer."
-                    if any(isinstance(a, Transfer) and a.card is self.selected for a in legal)
-                    else "; click it again to cancel."
-                )
+                text += esc(words.status_selected(self.selected, any(
+                    isinstance(a, Transfer) and a.card is self.selected for a in legal)))
         elif obs["taking"]:
             room = int(obs["limit"]) - len(obs["table"])
-            text = (
-                f"<b>Your move:</b> {esc(self.names[defender])} takes; throw in more "
-                f"(up to {room}) or click Pass."
-            )
+            text = words.status_others_take(esc(self.names[defender]), room)
         else:
-            label = "Beaten" if obs["attacker"] == v else "Pass"
-            text = f"<b>Your move:</b> throw in a card of a rank on the table, or click {label}."
+            text = words.status_throw_in(words.pass_label(v, Moment.of(obs)))
         return f"{move}{text}{think}{notice}", "your-move"
-
-    def _banner(self, obs: dict[str, Any]) -> str:
-        losers = obs["losers"]
-        durak = obs["durak"]
-        you = self._you()
-        if durak is None:
-            reason = obs.get("end_reason") or ""
-            extra = f" ({reason})" if reason and reason != "everybody went out together" else ""
-            return f"A draw: nobody is the durak{extra}."
-        if len(losers) > 1:
-            team = " & ".join(self.names[s] for s in losers)
-            return f"Team {team} lose!"
-        if durak == you:
-            return "You are the durak!"
-        suffix = ""
-        if you is not None:
-            suffix = " You win!" if len(obs["hands"]) == 2 else " You are safe."
-        return f"{self.names[durak]} is the durak!{suffix}"
 
     def _score_html(self) -> str:
         score = self.backend.score()
         if score is None:
             return ""
-        parts = [
-            f"{html.escape(self.names[s])} {count}" for s, count in enumerate(score.durak_counts)
-        ]
-        return (
-            f"<b>Match</b> · games {score.games} · times durak: {' · '.join(parts)}"
-            f" · draws {score.draws}"
-        )
+        counts = [(html.escape(self.names[s]), count) for s, count in enumerate(score.durak_counts)]
+        return words.score_line(score.games, counts, score.draws)
 
 
 def _clock_text(seconds: float | None) -> tuple[str, bool]:
@@ -628,8 +610,12 @@ def _clock_text(seconds: float | None) -> tuple[str, bool]:
     return text, left <= CLOCK_LOW
 
 
-def describe(event: Update, names: Sequence[str], you: int | None = None) -> str:
-    """One log line for an event, with names ("you" for the only person at the screen).
+def describe(
+    event: Update, names: Sequence[str], you: int | None = None, moment: Moment | None = None
+) -> str:
+    """One log line for an update, with names ("you" for the only person at the screen),
+    in the words of :mod:`durak_widgets.words`.  ``moment``: the table before the event
+    (a lead or a throw-in, whose pass says "Beaten"), when the caller follows it.
 
     >>> from durak_core import Card
     >>> describe(Defended(1, Card.parse("7s"), Card.parse("9s")), ["you", "random"], 0)
@@ -638,48 +624,6 @@ def describe(event: Update, names: Sequence[str], you: int | None = None) -> str
     if isinstance(event, str):
         return event
     if isinstance(event, Forced):
-        line = describe(event.event, names, you)
+        line = describe(event.event, names, you, moment)
         return f"{line} — {event.why}" if line else ""
-
-    def name(seat: int) -> str:
-        return "you" if seat == you else names[seat]
-
-    def verb(seat: int, plain: str, third: str) -> str:
-        return f"{name(seat)} {plain if seat == you else third}"
-
-    def cards(items: Sequence[Any]) -> str:
-        return " ".join("?" if c is None else str(c) for c in items)
-
-    if isinstance(event, Attacked):
-        return verb(event.player, "attack", "attacks") + f" with {cards(event.cards)}"
-    if isinstance(event, Defended):
-        return verb(event.player, "beat", "beats") + f" {event.attack_card} with {event.card}"
-    if isinstance(event, Transferred):
-        how = "showing" if event.shown else "adding"
-        return (
-            verb(event.player, "transfer", "transfers")
-            + f" to {name(event.defender)} by {how} {event.card}"
-        )
-    if isinstance(event, TakeDeclared):
-        return verb(event.player, "take", "takes")
-    if isinstance(event, Passed):
-        return verb(event.player, "pass", "passes")
-    if isinstance(event, PickedUp):
-        n = len(event.cards)
-        return verb(event.player, "pick up", "picks up") + f" {n} card{'s' if n != 1 else ''}"
-    if isinstance(event, Discarded):
-        return f"beaten: {len(event.cards)} cards to the discard pile"
-    if isinstance(event, Drew):
-        n = len(event.cards)
-        return verb(event.player, "draw", "draws") + f" {n} card{'s' if n != 1 else ''}"
-    if isinstance(event, Left):
-        return verb(event.player, "are out", "is out") + f" (place {event.place})"
-    if isinstance(event, NewBout):
-        return f"— {name(event.attacker)} → {name(event.defender)} —"
-    if isinstance(event, GameOver):
-        if event.durak is None:
-            return "game over: a draw"
-        if len(event.losers) > 1:
-            return "game over: " + " & ".join(name(s) for s in event.losers) + " lose"
-        return f"game over: {name(event.durak)} {'are' if event.durak == you else 'is'} the durak"
-    return str(event)  # type: ignore[unreachable]  # an event type added to the core later
+    return say_event(event, names, you, moment)

@@ -28,6 +28,7 @@ from durak_net import events as ev
 from durak_net.node import LanNode, SessionView
 from durak_net.session import SessionError
 
+from . import words
 from .backend import Changed, Forced, Score, SeatNote, Update, waiting_on
 from .handoff import Handoff
 
@@ -315,9 +316,7 @@ class LanBackend:
                                "yours again.")
             if event.shown is not None and not event.resumed:
                 seat, card = event.shown
-                who = "You show" if seat == self.seat else f"{self._names[seat]} shows"
-                updates.append(f"{who} {card}, the lowest trump, and attack"
-                               f"{'' if seat == self.seat else 's'} first.")
+                updates.append(words.shows_lowest_trump(seat, card, self._names, self.seat))
         elif isinstance(event, ev.ActionApplied):
             game = self._game
             if event.by_me:
@@ -333,8 +332,8 @@ class LanBackend:
                 self._read_view()
                 self._history.extend(event.events)
                 if event.forced and event.events:
-                    words = FORCED_FOR_US if player == self.seat else FORCED_WORDS
-                    why = words.get(event.forced, event.forced)
+                    forced_words = FORCED_FOR_US if player == self.seat else FORCED_WORDS
+                    why = forced_words.get(event.forced, event.forced)
                     updates.append(Forced(event.events[0], why))
                     updates.extend(event.events[1:])
                 else:

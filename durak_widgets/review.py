@@ -28,6 +28,9 @@ from durak_core import Game
 from durak_core.bots.coach import ITERATIONS, Decision, GameReview
 from durak_core.bots.coach import review as review_game
 
+from . import words
+from .words import Moment, say_action
+
 #: Chart size in pixels (the SVG scales to the width of the output).
 WIDTH, HEIGHT = 640, 230
 _LEFT, _RIGHT, _TOP, _BOTTOM = 44, 14, 14, 36
@@ -38,11 +41,16 @@ class Review:
 
     report: the :class:`~durak_core.bots.coach.GameReview` with every number.
     names: a display name per seat (for the title).
+    game: the reviewed game, whose replay tells each move's words (a lead or a
+        throw-in, "Beaten" or "Pass"); without it an attack reads as a lead.
     """
 
-    def __init__(self, report: GameReview, names: Sequence[str] | None = None) -> None:
+    def __init__(
+        self, report: GameReview, names: Sequence[str] | None = None, game: Game | None = None
+    ) -> None:
         self.report = report
         self.names = list(names) if names is not None else None
+        self.moments = moments(game, report) if game is not None else {}
 
     @property
     def drops(self) -> list[Decision]:
@@ -50,10 +58,10 @@ class Review:
         return self.report.biggest_drops()
 
     def _repr_html_(self) -> str:
-        return review_html(self.report, self.names)
+        return review_html(self.report, self.names, self.moments)
 
     def __repr__(self) -> str:
-        return review_text(self.report, self.names)
+        return review_text(self.report, self.names, self.moments)
 
 
 def review(
@@ -76,7 +84,19 @@ def review(
     """
     game, seat, names = _resolve(source, seat, names)
     report = review_game(game, seat, iterations=iterations, ms=ms, seed=seed)
-    return Review(report, names)
+    return Review(report, names, game)
+
+
+def moments(game: Game, report: GameReview) -> dict[int, Moment]:
+    """The table at each reviewed decision (by move number), from a replay of the log."""
+    wanted = {d.number for d in report.decisions}
+    replay = Game.new(game.rules, deck=game.deck, previous_durak=game._prev_durak)
+    out: dict[int, Moment] = {}
+    for number, action in enumerate(game.log, 1):
+        if number in wanted:
+            out[number] = Moment.of(replay.observation(action.player))
+        replay.apply(action)
+    return out
 
 
 def _resolve(
@@ -132,14 +152,15 @@ def _y(chance: float) -> float:
     return _TOP + (HEIGHT - _TOP - _BOTTOM) * (1 - chance)
 
 
-def chart_svg(report: GameReview) -> str:
+def chart_svg(report: GameReview, moments: dict[int, Moment] | None = None) -> str:
     """The chance after each of the seat's moves as an SVG line chart, drops marked."""
+    moments = moments or {}
     decisions = report.decisions
     count = len(decisions)
     parts = [
         f'<svg class="durak-review-chart" xmlns="http://www.w3.org/2000/svg" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" style="max-width:{WIDTH}px" '
-        'role="img" aria-label="chance of not being the durak after each move">',
+        f'role="img" aria-label="{html.escape(words.REVIEW_CHART_LABEL)}">',
         f'<rect x="{_LEFT}" y="{_TOP}" width="{WIDTH - _LEFT - _RIGHT}" '
         f'height="{HEIGHT - _TOP - _BOTTOM}" fill="#f8f8f4" stroke="#bbb"/>',
     ]
@@ -153,8 +174,8 @@ def chart_svg(report: GameReview) -> str:
         )
     parts.append(
         f'<text x="{(WIDTH + _LEFT - _RIGHT) / 2:.1f}" y="{HEIGHT - 6}" font-size="11" '
-        'text-anchor="middle" fill="#555">your decisions, in the order played '
-        "(the number is the move of the game)</text>"
+        'text-anchor="middle" fill="#555">'
+        f"{html.escape(words.REVIEW_AXIS)}</text>"
     )
     if count:
         points = " ".join(
@@ -166,7 +187,8 @@ def chart_svg(report: GameReview) -> str:
         marked = {d.number for d in report.biggest_drops()}
         for i, d in enumerate(decisions):
             x, y = _x(i, count), _y(d.chance)
-            title = html.escape(f"move {d.number}: {d.played} ({100 * d.chance:.0f}%)")
+            played = say_action(d.played, moments.get(d.number, _NO_MOMENT))
+            title = html.escape(words.review_point(d.number, played, d.chance))
             if d.number in marked:
                 yb = _y(d.best.safe)
                 parts.append(
@@ -187,53 +209,64 @@ def chart_svg(report: GameReview) -> str:
     return "".join(parts)
 
 
+def _who(report: GameReview, names: Sequence[str] | None) -> str:
+    """The reviewed seat's name; "you" for the person at the screen (play() names them
+    "You"); "you" too without names: the review is read by the one it reviews."""
+    who = names[report.seat] if names is not None else "you"
+    return "you" if who.lower() == "you" else who
+
+
 def _title(report: GameReview, names: Sequence[str] | None) -> str:
-    who = names[report.seat] if names is not None else f"seat {report.seat}"
-    end = {"safe": "got out safe", "durak": "was the durak", "draw": "drew"}[report.outcome]
-    budget = (
-        f"{report.iterations} rollouts per decision"
-        if report.iterations is not None
-        else "a time budget per decision"
-    )
-    whose, subject = f"{who}'s", who
-    if who.lower() == "you":  # the person at the screen, as play() names them
-        whose, subject, end = "your", "you", end.replace("was the", "were the")
-    return (
-        f"Review of {whose} game ({subject} {end}): {len(report.decisions)} decisions, "
-        f"the AI's estimate with {budget}"
+    return words.review_title(_who(report, names), report.outcome, len(report.decisions))
+
+
+_NO_MOMENT = Moment(True, None, False)
+
+
+def _drop_line(d: Decision, who: str, moments: dict[int, Moment]) -> str:
+    moment = moments.get(d.number, _NO_MOMENT)
+    return words.review_drop(
+        d.number, words.whose(who), say_action(d.played, moment), d.chance,
+        say_action(d.best.action, moment), d.best.safe,
     )
 
 
-def _drop_line(d: Decision) -> str:
-    return (
-        f"move {d.number}: played {d.played} — {100 * d.chance:.0f}%; "
-        f"the AI preferred {d.best.action} — {100 * d.best.safe:.0f}%"
-    )
-
-
-def review_html(report: GameReview, names: Sequence[str] | None = None) -> str:
-    """The review as HTML: a title, the chart, the biggest drops."""
+def review_html(
+    report: GameReview,
+    names: Sequence[str] | None = None,
+    moments: dict[int, Moment] | None = None,
+) -> str:
+    """The review as HTML: a title, the chart, the biggest drops.  ``moments``: the
+    table at each decision (:func:`moments`), for the moves' words."""
     esc = html.escape
+    moments = moments or {}
+    who = _who(report, names)
     drops = report.biggest_drops()
     if drops:
-        items = "".join(f"<li>{esc(_drop_line(d))}</li>" for d in drops)
-        listing = f"<p>Where the chance dropped most:</p><ol>{items}</ol>"
+        items = "".join(f"<li>{esc(_drop_line(d, who, moments))}</li>" for d in drops)
+        listing = f"<p>{esc(words.REVIEW_DROPS)}</p><ol>{items}</ol>"
     elif report.decisions:
-        listing = "<p>No move fell clearly short of the AI's choice.</p>"
+        listing = f"<p>{esc(words.REVIEW_NO_DROP)}</p>"
     else:
-        listing = "<p>No decisions to review (every move was forced).</p>"
+        listing = f"<p>{esc(words.REVIEW_NO_DECISIONS)}</p>"
     return (
         f'<div class="durak-review"><p><b>{esc(_title(report, names))}</b></p>'
-        f"{chart_svg(report)}{listing}</div>"
+        f"{chart_svg(report, moments)}{listing}</div>"
     )
 
 
-def review_text(report: GameReview, names: Sequence[str] | None = None) -> str:
+def review_text(
+    report: GameReview,
+    names: Sequence[str] | None = None,
+    moments: dict[int, Moment] | None = None,
+) -> str:
     """The review in a few lines of text."""
+    moments = moments or {}
+    who = _who(report, names)
     lines = [_title(report, names)]
     if report.decisions:
         chances = " ".join(f"{100 * d.chance:.0f}" for d in report.decisions)
-        lines.append(f"chance after each decision (%): {chances}")
+        lines.append(f"{words.REVIEW_CHANCES}: {chances}")
     for d in report.biggest_drops():
-        lines.append("  " + _drop_line(d))
+        lines.append("  " + _drop_line(d, who, moments))
     return "\n".join(lines)

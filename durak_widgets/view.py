@@ -23,7 +23,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from .style import CSS
+from . import words
+from .style import CSS, SCROLL_INTO_VIEW
 
 #: Attack pairs on the table: the bout limit never exceeds 6.
 MAX_PAIRS = 6
@@ -108,14 +109,16 @@ class TableModel:
     hint_html: str = ""  #: the coach's hint; "" hides it
     review_label: str = ""  #: the banner's Review button text; "" hides the button
     review_html: str = ""  #: the review of the game (chart and list); "" hides it
+    #: Games dealt at this table so far: each new deal scrolls the board into view again.
+    deal: int = 0
 
 
 ACTION_BUTTONS = ("take", "pass", "transfer", "show")
 #: ipywidgets' own button colours for the action buttons (the classes stay for styling).
 BUTTON_STYLES = {"take": "warning", "pass": "success", "transfer": "info", "show": "info"}
-#: How the viewer's own line words a role ("You: 6 cards · defending").
-ROLE_WORDS = {"attacks": "attacking", "defends": "defending", "takes": "taking",
-              "throws in": "throwing in", "durak": "the durak"}
+#: The action buttons' labels before the first drawing (each drawing sets its own).
+BUTTON_LABELS = {"take": words.TAKE, "pass": words.PASS, "transfer": words.TRANSFER,
+                 "show": words.SHOW}
 
 
 def _display(widget: widgets.DOMWidget, shown: bool) -> None:
@@ -144,45 +147,61 @@ def _set_button(button: widgets.Button, description: str, classes: tuple[str, ..
 
 def _seat_html(seat: SeatModel) -> str:
     esc = html.escape
-    role = f'<span class="durak-role">{esc(seat.role)}</span>' if seat.role else ""
+    role = (f'<span class="durak-role">{esc(words.ROLES.get(seat.role, seat.role))}</span>'
+            if seat.role else "")
     backs = '<span class="durak-back"></span>' * min(seat.count, MAX_BACKS)
     parts = [
         f'<div class="durak-seat-name">{esc(seat.name)}{role}</div>',
         f'<div class="durak-backs">{backs}<span class="durak-count">{seat.count}</span></div>',
     ]
     if seat.known:
-        parts.append(f'<div class="durak-known">known: {esc(" ".join(seat.known))}</div>')
+        parts.append(f'<div class="durak-known">{esc(words.known_cards(seat.known))}</div>')
     if seat.kind:
         parts.append(f'<div class="durak-seat-kind">{esc(seat.kind)}</div>')
     if seat.state:
         parts.append(f'<div class="durak-seat-state">{esc(seat.state)}</div>')
     if not seat.may_throw:
-        parts.append('<div class="durak-no-throw">may not throw in</div>')
+        parts.append(f'<div class="durak-no-throw">{esc(words.MAY_NOT_THROW)}</div>')
     if seat.clock:
         parts.append(_clock_html(seat))
     if seat.thinking:
-        parts.append('<div class="durak-thinking-note">thinking…</div>')
+        parts.append(f'<div class="durak-thinking-note">{esc(words.THINKING)}</div>')
     return "".join(parts)
 
 
 def _clock_html(seat: SeatModel, tag: str = "div") -> str:
     low = " durak-clock-low" if seat.clock_low else ""
-    return f'<{tag} class="durak-clock{low}" title="move clock">⏱ {html.escape(seat.clock)}</{tag}>'
+    title = html.escape(words.CLOCK_TITLE)
+    return f'<{tag} class="durak-clock{low}" title="{title}">⏱ {html.escape(seat.clock)}</{tag}>'
 
 
 def _talon_html(trump: CardFace, talon: int) -> str:
+    """The talon and the trump card under it.  The trump card's rank and suit are
+    stacked in its left edge, which the pile leaves uncovered, so the suit shows
+    whatever the rank ("10" is as wide as the uncovered strip)."""
+    esc = html.escape
     colour = "var(--durak-red)" if trump.red else "var(--durak-black)"
+    rank, suit = trump.text[:-1], trump.text[-1]
     if talon == 0:
+        empty, trump_line = words.talon_empty(suit)
         return (
             '<div class="durak-talon"><div class="durak-talon-empty">'
-            f"talon empty<br>trump {html.escape(trump.text[-1])}</div></div>"
+            f"{esc(empty)}<br>{esc(trump_line)}</div></div>"
         )
     return (
         '<div class="durak-talon">'
-        f'<div class="durak-trump-under" style="color:{colour}" title="trump card">'
-        f"{html.escape(trump.text)}</div>"
-        f'<div class="durak-talon-pile" title="cards in the talon">{talon}</div></div>'
+        f'<div class="durak-trump-under" style="color:{colour}" '
+        f'title="{esc(words.TRUMP_TITLE)}: {esc(trump.text)}">'
+        f'<span class="durak-trump-rank">{esc(rank)}</span>'
+        f'<span class="durak-trump-suit">{esc(suit)}</span></div>'
+        f'<div class="durak-talon-pile" title="{esc(words.TALON_TITLE)}">{talon}</div></div>'
     )
+
+
+def _scroll_hook(deal: int) -> str:
+    """The scroll hook for the ``deal``-th game: a new value reloads its image, which
+    runs the hook again (see :data:`~durak_widgets.style.SCROLL_INTO_VIEW`)."""
+    return SCROLL_INTO_VIEW.replace("<img ", f'<img data-deal="{deal}" ', 1)
 
 
 class TableView:
@@ -195,6 +214,10 @@ class TableView:
 
         self.style = widgets.HTML(f"<style>{CSS}</style>")
         self.style.add_class("durak-style")
+        # Scrolls the board into view once it is drawn, and again at each new deal.
+        self.scroll_hook = widgets.HTML(_scroll_hook(0))
+        self.scroll_hook.add_class("durak-scroll")
+        self.scroll_hook.layout.display = "none"
 
         self.opponent_boxes = [widgets.HTML() for _ in range(players - 1)]
         for box in self.opponent_boxes:
@@ -212,7 +235,7 @@ class TableView:
         self.deck = widgets.VBox([self.talon, self.discard])
         self.deck.add_class("durak-deck")
 
-        self.table_empty = widgets.HTML("the table is empty")
+        self.table_empty = widgets.HTML(words.TABLE_EMPTY)
         self.table_empty.add_class("durak-table-empty")
         self.attack_cards: list[widgets.Button] = []
         self.defence_cards: list[widgets.Button] = []
@@ -241,33 +264,31 @@ class TableView:
 
         self.buttons: dict[str, widgets.Button] = {}
         for name in ACTION_BUTTONS:
-            button = widgets.Button(description=name.capitalize(), button_style=BUTTON_STYLES[name])
+            button = widgets.Button(description=BUTTON_LABELS[name],
+                                    button_style=BUTTON_STYLES[name])
             button.add_class("durak-btn")
             button.add_class(f"durak-btn-{name}")
             button.layout.display = "none"
             button.on_click(lambda _b, name=name: self.on_click(name, None))
             self.buttons[name] = button
-        self.actions = widgets.HBox(list(self.buttons.values()))
-        self.actions.add_class("durak-actions")
-
-        # The coach: a toggle (off by default) and what it says.
+        # The coach: a toggle (off by default) at the end of the action buttons' row,
+        # and what it says, beside the table (not above the hand, which it would push
+        # off the screen).
         self.hint_toggle = widgets.ToggleButton(
-            value=False,
-            description="Hint",
-            tooltip="Show the AI's suggestion and each move's chance of not being the durak",
+            value=False, description=words.HINT, tooltip=words.HINT_TOOLTIP
         )
         self.hint_toggle.add_class("durak-btn")
         self.hint_toggle.add_class("durak-btn-hint")
         self.hint_toggle.observe(lambda change: self.on_click("hint", change["new"]), "value")
+        self.actions = widgets.HBox([*self.buttons.values(), self.hint_toggle])
+        self.actions.add_class("durak-actions")
         self.hint = widgets.HTML()
         self.hint.add_class("durak-hint")
         self.hint.layout.display = "none"
-        self.coach = widgets.HBox([self.hint_toggle, self.hint])
-        self.coach.add_class("durak-coach")
 
         self.me = widgets.HTML()
         self.me.add_class("durak-me")
-        self.reveal = widgets.Button(description="Show my cards", button_style="info")
+        self.reveal = widgets.Button(description=words.SHOW_MY_CARDS, button_style="info")
         self.reveal.add_class("durak-btn")
         self.reveal.add_class("durak-btn-reveal")
         self.reveal.layout.display = "none"
@@ -279,11 +300,11 @@ class TableView:
 
         self.banner_text = widgets.HTML()
         self.banner_text.add_class("durak-banner-text")
-        self.new_game = widgets.Button(description="New game", button_style="success")
+        self.new_game = widgets.Button(description=words.NEW_GAME, button_style="success")
         self.new_game.add_class("durak-btn")
         self.new_game.add_class("durak-btn-new")
         self.new_game.on_click(lambda _b: self.on_click("new", None))
-        self.review_button = widgets.Button(description="Review", button_style="info")
+        self.review_button = widgets.Button(description=words.REVIEW, button_style="info")
         self.review_button.add_class("durak-btn")
         self.review_button.add_class("durak-btn-review")
         self.review_button.layout.display = "none"
@@ -300,21 +321,17 @@ class TableView:
         self.score = widgets.HTML()
         self.score.add_class("durak-score")
 
+        # What must fit one screen comes first, in the board: the felt (opponents,
+        # talon, trump, table), the banner, the status line, the buttons, the hand; the
+        # hint beside it.  The review, the score and the log follow below.
+        self.play_area = widgets.VBox(
+            [self.felt, self.banner, self.status, self.actions, self.me, self.reveal, self.hand]
+        )
+        self.play_area.add_class("durak-play")
+        self.board = widgets.HBox([self.play_area, self.hint])
+        self.board.add_class("durak-board")
         self.root = widgets.VBox(
-            [
-                self.style,
-                self.felt,
-                self.banner,
-                self.review,
-                self.status,
-                self.actions,
-                self.coach,
-                self.me,
-                self.reveal,
-                self.hand,
-                self.score,
-                self.log,
-            ]
+            [self.style, self.scroll_hook, self.board, self.review, self.score, self.log]
         )
         self.root.add_class("durak-root")
 
@@ -361,10 +378,11 @@ class TableView:
         for box in self.opponent_boxes[len(model.opponents) :]:
             _display(box, False)
 
+        _set_html(self.scroll_hook, _scroll_hook(model.deal))
         _set_html(self.table_line, model.table_line)
         _display(self.table_line, bool(model.table_line))
         _set_html(self.talon, _talon_html(model.trump, model.talon))
-        _set_html(self.discard, f"discard pile: {model.discard}")
+        _set_html(self.discard, words.discard_pile(model.discard))
 
         pairs = model.pairs
         _display(self.table_empty, not pairs)
@@ -394,19 +412,18 @@ class TableView:
                 _display(button, True)
             else:
                 _display(button, False)
-        _display(self.hand, not model.hand_hidden)
+        # No cards (out of the game, or the game is over): no empty row where they were.
+        _display(self.hand, not model.hand_hidden and bool(faces))
         if model.reveal_label and self.reveal.description != model.reveal_label:
             self.reveal.description = model.reveal_label
         _display(self.reveal, bool(model.reveal_label))
 
         me = model.me
-        role = f" · {ROLE_WORDS.get(me.role, me.role)}" if me.role else ""
-        plural = "card" if me.count == 1 else "cards"
-        line = html.escape(f"{me.name}: {me.count} {plural}{role}")
+        line = html.escape(words.my_line(me.name, me.count, me.role))
         if me.state:
             line += f' · <span class="durak-seat-state">{html.escape(me.state)}</span>'
         if not me.may_throw:
-            line += ' · <span class="durak-no-throw">may not throw in</span>'
+            line += f' · <span class="durak-no-throw">{html.escape(words.MAY_NOT_THROW)}</span>'
         if me.clock:
             line += " · " + _clock_html(me, "span")
         _set_html(self.me, line)

@@ -81,7 +81,7 @@ def test_hot_seat_with_a_bot(tables: list[TableController]) -> None:
 def test_backend_refuses_moves_for_seats_not_at_the_screen() -> None:
     rules = Rules()
     backend = LocalBackend(rules, {1: RandomBot(1)}, ["You", "random"], seed=1)
-    assert backend.why_illegal(Take(1)) == "Seat 1 is played by a bot, not at this screen."
+    assert backend.why_illegal(Take(1)) == "random is a bot: its moves are not made at this screen."
     before = backend.game.state_hash()
     with pytest.raises(IllegalAction, match="not played at this screen"):
         backend.submit(Pass(1))

@@ -169,7 +169,7 @@ def test_without_threads_the_hint_is_computed_in_a_later_turn_of_the_loop(
     loop.run_until(table.handoff.idle)
     table.view.hint_toggle.value = True
     loop.run_until(lambda: "thinking" in table.view.hint.value)
-    loop.run_until(lambda: "would play" in table.view.hint.value)
+    loop.run_until(lambda: "the AI would" in table.view.hint.value)
     assert table.coach.started == 1
     assert threading.active_count() == started
     with pytest.raises(ValueError, match="no threads"):

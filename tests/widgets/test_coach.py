@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
-from durak_core import Drew, Rules, parse_action
+from durak_core import Drew, Rules
 from durak_core.bots import GreedyBot
 from durak_core.bots import coach as coach_module
 from durak_widgets import Handoff, TableController
+from durak_widgets.words import Moment, say_action
 
 from .widget_driver import classes, click_one_move, game_of, play_to_the_end, shown
 from .widget_helpers import GatedBot, deal, sync_table
@@ -47,11 +48,12 @@ def test_the_hint_is_off_by_default_and_shows_the_ai_move_and_every_chance(
     assert shown(view.hint)
     text = hint_text(table)
     legal = game_of(table).legal_actions(0)
-    assert "the AI would play" in text and "Chance of not being the durak" in text
+    assert "the AI would" in text and "Chance of not being the durak" in text
     rows = view.hint.value.count("<tr")
     assert rows == min(len(legal), 8) + (1 if len(legal) > 8 else 0)
-    best = " ".join(text.split("the AI would play")[1].split(".")[0].split())
-    assert parse_action(f"0 {best}") in legal
+    best = " ".join(text.split("the AI would")[1].split(".")[0].split())
+    moment = Moment.of(game_of(table).observation(0))
+    assert best in {say_action(a, moment) for a in legal}  # in the table's words
     assert table.coach.started == 1
 
     view.hint_toggle.value = False
@@ -104,7 +106,7 @@ def test_the_hint_is_computed_off_the_ui_thread_and_a_stale_one_is_dropped(
     handoff.pump()  # the toggle's click runs: the hint is asked for, on a worker thread
     assert "thinking" in hint_text(table)
     release.set()
-    handoff.pump_until(lambda: "would play" in hint_text(table), timeout=30)
+    handoff.pump_until(lambda: "the AI would" in hint_text(table), timeout=30)
     assert len(threads) == 1 and threads[0].startswith("durak-coach-hint")
     assert threads[0] != threading.current_thread().name
 
@@ -137,5 +139,11 @@ def test_the_review_button_shows_the_chart_of_the_finished_game(
         view.review.value
     )
     assert view.review_button.description == "Hide review"
+    # The panel is what review(table) shows in a cell: the moves in the table's words,
+    # each read at its own moment of the game (a throw-in is no lead).
+    shown_review = table.coach._review
+    assert shown_review is not None and shown_review.moments
+    assert view.review.value == shown_review._repr_html_()
+    assert not re.search(r"\b\d+ (attack|defend|take|pass)\b", html.unescape(view.review.value))
     view.review_button.click()
     assert not shown(view.review)
