@@ -43,7 +43,7 @@ exec {real} "$@"
 
 
 def _scratch(tmp_path: Path) -> Path:
-    """A checkout with what setup.sh and play.sh read, and no .venv yet."""
+    """A checkout with what setup.sh and play.sh read and run, and no .venv yet."""
     root = tmp_path / "checkout"
     (root / "durak_core").mkdir(parents=True)
     (root / "notebooks").mkdir()
@@ -52,6 +52,9 @@ def _scratch(tmp_path: Path) -> Path:
         shutil.copy(REPO / name, root / name)
     for source in (REPO / "durak_core").glob("*.py"):
         shutil.copy(source, root / "durak_core" / source.name)
+    # The servers play.sh starts name a class of it in their settings.
+    shutil.copytree(REPO / "durak_server", root / "durak_server",
+                    ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(REPO / "notebooks" / "play.ipynb", root / "notebooks" / "play.ipynb")
     return root
 
@@ -180,12 +183,14 @@ def test_play_no_browser_prints_the_url_of_play_ipynb_and_trusts_it(tmp_path: Pa
     watchdog.start()
     seen: list[str] = []
     url = None
+    command: list[str] = []
     try:
         assert proc.stdout is not None
         for line in proc.stdout:
             seen.append(line)
             if "http://127.0.0.1:" in line and "token=" in line:
                 url = line.strip().split()[-1]
+                command = _command_line(proc.pid)  # play.sh execs Lab: the same process
                 break
     finally:
         watchdog.cancel()
@@ -199,6 +204,9 @@ def test_play_no_browser_prints_the_url_of_play_ipynb_and_trusts_it(tmp_path: Pa
     output = "".join(seen)
     assert url is not None, output
     assert "/lab/tree/play.ipynb?token=" in url, url
+    # Its kernel websockets send each message at once (durak_server.websocket).
+    assert ("--ServerApp.kernel_websocket_connection_class="
+            "durak_server.websocket.NoDelayWebsocketConnection") in command, command
     notebook = nbformat.read(root / "notebooks" / "play.ipynb", as_version=4)
     notary = NotebookNotary(data_dir=env["JUPYTER_DATA_DIR"])
     assert notary.check_signature(notebook), output
@@ -206,3 +214,10 @@ def test_play_no_browser_prints_the_url_of_play_ipynb_and_trusts_it(tmp_path: Pa
     other = tmp_path / "other-jupyter"
     other.mkdir()
     assert not NotebookNotary(data_dir=str(other)).check_signature(notebook)
+
+
+def _command_line(pid: int) -> list[str]:
+    """The arguments process ``pid`` runs with."""
+    import psutil
+
+    return list(psutil.Process(pid).cmdline())
