@@ -54,6 +54,8 @@ title = {"cell_type": "markdown", "id": "title", "metadata": {}, "source": ["# D
 notebook["cells"] = [title, *cells]
 json.dump(notebook, open(target, "w", encoding="utf-8"), indent=1)
 PY
+  # Voila's settings, in a config file of the app's own (a setting on the command line
+  # wins over it, so a user may give any of these there too):
   # - the kernel websocket sends each message at once (durak_server/websocket.py);
   # - a closed or reloaded tab's kernel is shut down once it has been idle, with no page
   #   connected, for DURAK_APP_IDLE_SECONDS (two minutes; Voila's own shutdown on leaving
@@ -62,12 +64,26 @@ PY
   # - its pages may load nothing from outside this machine: Voila's template links Font
   #   Awesome from a CDN (the table needs no icon font), and this policy stops the
   #   browser from asking for it.
-  _default --Voila.kernel_websocket_connection_class="$nodelay"
   idle="${DURAK_APP_IDLE_SECONDS:-120}"
-  _default --MappingKernelManager.cull_idle_timeout="$idle"
-  _default --MappingKernelManager.cull_interval="$(( idle >= 4 ? idle / 4 : 1 ))"
-  _default --Voila.tornado_settings="{'headers': {'Content-Security-Policy': \"$local_only\"}}"
-  exec "$DURAK_PYTHON" -m voila "$app_dir/Durak.ipynb" ${extra[@]+"${extra[@]}"} "$@"
+  if [[ ! "$idle" =~ ^[0-9]+$ ]] || ((idle < 1)); then
+    echo "play.sh: DURAK_APP_IDLE_SECONDS must be a whole number of seconds, not '$idle'" >&2
+    exit 2
+  fi
+  mkdir -p "$app_dir/config"
+  cat >"$app_dir/config/voila.json" <<JSON
+{
+  "Voila": {
+    "kernel_websocket_connection_class": "$nodelay",
+    "tornado_settings": {"headers": {"Content-Security-Policy": "$local_only"}}
+  },
+  "MappingKernelManager": {
+    "cull_idle_timeout": $idle,
+    "cull_interval": $((idle >= 4 ? idle / 4 : 1))
+  }
+}
+JSON
+  export JUPYTER_CONFIG_PATH="$app_dir/config${JUPYTER_CONFIG_PATH:+:$JUPYTER_CONFIG_PATH}"
+  exec "$DURAK_PYTHON" -m voila "$app_dir/Durak.ipynb" "$@"
 fi
 # jupyter_server refuses to start as root (containers, CI boxes) without this flag.
 [[ $(id -u) -ne 0 ]] || extra+=(--allow-root)

@@ -11,6 +11,7 @@ when that is missing or DURAK_UPDATE_SCREENSHOT=1.
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -39,6 +40,8 @@ from browser_support import (
     write_notebook,
 )
 from playwright.sync_api import Page, expect
+
+psutil = pytest.importorskip("psutil", reason="the app's tests read its server process")
 
 pytestmark = pytest.mark.browser
 
@@ -88,10 +91,14 @@ def test_play_sh_app_shows_the_table_and_no_code(
     # A closed tab's kernel goes once idle for two minutes (see the reload test below).
     log = (artifacts_dir / "voila-play-sh.log").read_text()
     assert "Culling kernels with idle durations > 120 seconds" in log
-    # Its kernel websocket sends each message at once (durak_server.websocket).
-    command = _command_line(_server_pid(int(app_url.rstrip("/").rsplit(":", 1)[1])))
-    assert ("--Voila.kernel_websocket_connection_class="
-            "durak_server.websocket.NoDelayWebsocketConnection") in command, command
+    # That came from the app's own config file, which also gives its kernel websocket
+    # TCP_NODELAY (durak_server.websocket).
+    server = psutil.Process(_server_pid(int(app_url.rstrip("/").rsplit(":", 1)[1])))
+    config_dir = server.environ()["JUPYTER_CONFIG_PATH"].split(os.pathsep)[0]
+    config = json.loads((Path(config_dir) / "voila.json").read_text())
+    assert config["MappingKernelManager"]["cull_idle_timeout"] == 120
+    assert config["Voila"]["kernel_websocket_connection_class"] == (
+        "durak_server.websocket.NoDelayWebsocketConnection")
     path = artifacts_dir / "voila_app.png"
     page.screenshot(path=str(path), full_page=True)
     if not README_IMAGE.exists() or os.environ.get("DURAK_UPDATE_SCREENSHOT") == "1":
@@ -130,8 +137,6 @@ def test_the_app_asks_nothing_of_any_other_machine(
 
 def _kernels_of(server_pid: int) -> int:
     """How many kernels the server runs: its child processes (Voila lists none)."""
-    import psutil
-
     return len(psutil.Process(server_pid).children())
 
 
@@ -141,7 +146,6 @@ def test_ten_reloads_leave_a_bounded_number_of_kernels(
 ) -> None:
     # A reload's old kernel is not shut down by the page (voila#1458), so play.sh culls
     # kernels that are idle with no page connected; its two minutes are two seconds here.
-    pytest.importorskip("psutil")
     port = free_port()
     env = dict(os.environ, DURAK_APP_IDLE_SECONDS="2")
     with running_server(_play_sh_app(port), f"http://127.0.0.1:{port}/",
@@ -164,16 +168,9 @@ def test_ten_reloads_leave_a_bounded_number_of_kernels(
 
 def _server_pid(port: int) -> int:
     """The process listening on ``port`` (play.sh execs Voila in its own process)."""
-    import psutil
-
     for connection in psutil.net_connections(kind="tcp"):
         if connection.laddr and connection.laddr.port == port and connection.status == "LISTEN":
             assert connection.pid is not None
             return int(connection.pid)
     raise AssertionError(f"nothing listens on port {port}")
 
-
-def _command_line(pid: int) -> list[str]:
-    import psutil
-
-    return list(psutil.Process(pid).cmdline())

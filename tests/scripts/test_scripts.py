@@ -9,6 +9,7 @@ and for play.sh a real JupyterLab.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -221,3 +222,50 @@ def _command_line(pid: int) -> list[str]:
     import psutil
 
     return list(psutil.Process(pid).cmdline())
+
+
+@pytest.mark.slow
+def test_play_app_takes_the_users_own_setting_in_place_of_its_default(tmp_path: Path) -> None:
+    """`play.sh --app --MappingKernelManager.cull_idle_timeout=7`: play.sh sets that
+    setting too (a closed tab's kernel is culled), in the app's config file, which the
+    command line overrides (traitlets refuses a setting given twice on it)."""
+    pytest.importorskip("voila")
+    import urllib.request
+
+    root = _scratch(tmp_path)
+    env = _env(tmp_path)
+    env["DURAK_CACHE_DIR"] = str(tmp_path / "cache")
+    # Voila's templates are data files of this environment, not of the scratch venv.
+    env["JUPYTER_PATH"] = str(Path(sys.prefix) / "share" / "jupyter")
+    port = _free_port()
+    log_path = tmp_path / "voila.log"
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            ["bash", "scripts/play.sh", "--app", "--no-browser", f"--port={port}",
+             "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
+             "--MappingKernelManager.cull_idle_timeout=7"],
+            cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+    try:
+        # The culler starts with the first kernel, which a page request starts; polled
+        # against a deadline (the server and the kernel take seconds to come up).
+        deadline = time.monotonic() + 120
+        fetched = False
+        while "Culling kernels" not in log_path.read_text() and time.monotonic() < deadline:
+            assert proc.poll() is None, log_path.read_text()
+            if not fetched:
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=60).read()
+                    fetched = True
+                except OSError:
+                    pass
+            time.sleep(0.2)
+        assert "Culling kernels with idle durations > 7 seconds" in log_path.read_text()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
