@@ -1,17 +1,19 @@
-"""How long a click takes to show in the page: JupyterLab's kernel websocket with and
-without TCP_NODELAY (what ``scripts/play.sh`` sets, durak_server/websocket.py).
+"""How long a click takes to show in the page: the kernel websocket with and without
+TCP_NODELAY (what ``scripts/play.sh`` sets, durak_server/websocket.py).
 
     python benchmarks/click_latency.py [--clicks 60] [--moves 40]
 
 Starts JupyterLab twice on this machine (the stock kernel websocket, then the one
-play.sh names) and, in headless Debian Chromium, times from a click to the page's DOM
-showing the kernel's answer:
+play.sh names), and then Voila twice likewise (the table only, as ``play.sh --app``),
+and, in headless Debian Chromium, times from a click to the page's DOM showing the
+kernel's answer:
 
 - a bare ipywidgets Button whose click handler changes a Label (``--clicks`` clicks,
   clicked from the page's own script, 30 ms apart);
 - the durak table: a seeded game against the random bot (no delay), played by clicking
   as a simple person would; each move's click is timed to the status line's move counter
   changing (the status is the last widget a refresh updates: the whole table is drawn).
+  In Lab and in the Voila app.
 
 Both times are taken in the page (``performance.now()`` at the click event and in a
 MutationObserver), so Playwright's own round trips are not in them.  Prints p50 and p90
@@ -43,6 +45,7 @@ from browser_support import (  # noqa: E402
     move_marker,
     run_notebook_in_lab,
     running_server,
+    voila_command,
     wait_settled,
     write_notebook,
     write_user_settings,
@@ -184,6 +187,29 @@ def measure(browser: Any, connection_class: str | None, clicks: int, moves: int,
     return {"button": button, "table": table}
 
 
+def measure_voila(browser: Any, connection_class: str | None, moves: int,
+                  work: Path) -> list[float]:
+    """The table's timing in a Voila app (``connection_class``: its kernel websocket)."""
+    name = "voila-nodelay" if connection_class else "voila-stock"
+    folder = work / name
+    notebook = write_notebook(folder / "table.ipynb",
+                              [PATH_CELL, TABLE_CELL.replace("SEED", "3")])
+    port = free_port()
+    command = voila_command(notebook, port)
+    if connection_class:
+        command.append(f"--Voila.kernel_websocket_connection_class={connection_class}")
+    url = f"http://127.0.0.1:{port}/"
+    with running_server(command, url, work / f"{name}.log", cwd=folder):
+        context = browser.new_context(viewport={"width": 1400, "height": 900})
+        page = context.new_page()
+        page.set_default_timeout(120_000)
+        page.goto(url)
+        page.locator(f"{TABLE_ROOT} .durak-status").wait_for(timeout=120_000)
+        table = table_moves(page, moves)
+        context.close()
+    return table
+
+
 def _summary(times: list[float]) -> str:
     ordered = sorted(times)
     p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
@@ -210,12 +236,15 @@ def main() -> int:
         for label, connection_class in (("stock", None), ("TCP_NODELAY", CLASS_NAME)):
             results[label] = measure(browser, connection_class, args.clicks, args.moves,
                                      Path(tmp))
+            results[label]["voila"] = measure_voila(browser, connection_class, args.moves,
+                                                    Path(tmp))
         browser.close()
-    print("click to DOM in JupyterLab, headless Chromium on this machine "
+    print("click to DOM, headless Chromium on this machine "
           f"({time.monotonic() - started:.0f} s in all):")
     for label, figures in results.items():
-        print(f"  {label:12} bare Button   {_summary(figures['button'])}")
-        print(f"  {'':12} durak table   {_summary(figures['table'])}")
+        print(f"  {label:12} JupyterLab, bare Button   {_summary(figures['button'])}")
+        print(f"  {'':12} JupyterLab, durak table   {_summary(figures['table'])}")
+        print(f"  {'':12} Voila app, durak table    {_summary(figures['voila'])}")
     return 0
 
 

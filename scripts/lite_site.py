@@ -12,6 +12,10 @@ and the notebooks import is a wheel in the site, listed in the site's own
 its own packages): the pinned pure-Python wheels of ``lite/requirements.txt`` from PyPI
 and durak's own wheel, built without the compiled engine (``DURAK_PURE=1``).
 
+The play notebook starts its table by itself (``lite/durak-start.js``, which the lab's
+page loads): its code cell selected, run once the kernel is there, with a note saying
+what the page waits for until the table is drawn.
+
 Building takes a minute or two, so a finished build is kept in a cache folder outside
 git (``$DURAK_CACHE_DIR``, else ``~/.cache/durak``) under the hash of everything it is made
 from (durak's sources, the notebooks, ``lite/``, this script and the versions of the
