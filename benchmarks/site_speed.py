@@ -1,14 +1,20 @@
 """How fast durak is in the JupyterLite site: Python in the page (Pyodide), offline.
 
-    python benchmarks/site_speed.py [--positions 30]
+    python benchmarks/site_speed.py [--positions 30] [--ms 100 250 500]
 
 Builds site/ if needed (scripts/lite_site.py), serves it on 127.0.0.1 and opens it in
 headless Debian Chromium with every request beyond this machine blocked, then prints:
 
-- time to first table, cold and warm: from opening play.ipynb's page to the table drawn,
-  the play cell run as a person would (Shift+Enter) once the kernel is ready.  Cold is a
-  fresh browser profile (empty HTTP cache, no service worker); warm is the same page
-  opened again in that profile.
+- time to first table, cold and warm: from opening play.ipynb's page to the table drawn
+  (the notebook starts it by itself: lite/durak-start.js).  Cold is a fresh browser
+  profile (empty HTTP cache, no service worker); warm is the same page opened again in
+  that profile.  The cold start is split where it goes: the app shell (the notebook
+  drawn), Pyodide's boot (the interpreter and micropip), the kernel's own packages
+  (IPython and its kind), then the table's (durak and ipywidgets: load, import, draw).
+  The split is read off what the page's kernel worker logs as it loads packages.
+- the bare kernel for scale: the same site, cold, a notebook that does not start by
+  itself, from opening it to ``1+1`` printed (run as soon as the kernel is ready), and
+  the ratio of the table's cold start to it.
 - a bot's move in Pyodide: ISMCTS decisions on seeded mid-game positions (2 players,
   36 cards), timed with the kernel's clock, for the time budgets given, with the
   iterations each reached; and greedy's decision for scale.  The site's own ``ismcts``
@@ -21,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -35,7 +42,7 @@ from browser_support import (  # noqa: E402
     TABLE_STATUS,
     OfflineContext,
     find_chromium,
-    open_lite_notebook,
+    run_cell_source,
 )
 
 #: Runs in the site's kernel: times bot decisions on positions of seeded random games.
@@ -80,15 +87,94 @@ print("BENCH " + json.dumps(_out))
 """
 
 
-def time_to_table(page, url: str) -> tuple[float, float]:  # type: ignore[no-untyped-def]
-    """Seconds from opening play.ipynb to (kernel ready, table drawn)."""
-    started = time.monotonic()
-    open_lite_notebook(page, url, "play.ipynb")
-    ready = time.monotonic() - started
-    page.locator(".jp-NotebookPanel .jp-CodeCell .cm-content").first.click()
-    page.keyboard.press("Shift+Enter")
-    page.locator(TABLE_STATUS).wait_for(state="visible", timeout=180_000)
-    return ready, time.monotonic() - started
+#: A notebook of the site that does not start by itself: the bare kernel's page.
+BARE_NOTEBOOK = "01-rules-tour.ipynb"
+#: What the kernel worker logs as Pyodide loads packages: "Loading a, b" / "Loaded a, b".
+_PACKAGES = re.compile(r"^(Loading|Loaded) (.+)$")
+
+
+class Timeline:
+    """When (seconds after the page was opened) the page got where, and what it logged."""
+
+    def __init__(self, page) -> None:  # type: ignore[no-untyped-def]
+        self.page = page
+        self.started = time.monotonic()
+        self.logged: list[tuple[float, str]] = []
+        page.on("console", lambda message: self.logged.append(
+            (time.monotonic() - self.started, message.text)))
+
+    def now(self) -> float:
+        return time.monotonic() - self.started
+
+    def wait(self, js: str, timeout: float = 180.0) -> float:
+        self.page.wait_for_function(js, timeout=timeout * 1000, polling=50)
+        return self.now()
+
+    def packages(self, word: str, name: str) -> float | None:
+        """When the worker logged ``word`` ("Loading"/"Loaded") for a set holding ``name``."""
+        for at, text in self.logged:
+            match = _PACKAGES.match(text)
+            if match and match.group(1) == word and name in match.group(2).split(", "):
+                return at
+        return None
+
+
+def time_to_table(page, url: str) -> dict[str, float | None]:  # type: ignore[no-untyped-def]
+    """Seconds from opening play.ipynb to each step of its start, the table drawn last."""
+    timeline = Timeline(page)
+    page.goto(f"{url}{lite_site.PLAY_PATH}")
+    shell = timeline.wait("() => !!document.querySelector('.jp-NotebookPanel .jp-CodeCell')")
+    table = timeline.wait(f"() => !!document.querySelector('{TABLE_STATUS}')")
+    return {
+        "shell": shell,
+        "micropip": timeline.packages("Loaded", "micropip"),
+        "kernel": timeline.packages("Loaded", "ipython"),
+        "durak loading": timeline.packages("Loading", "durak"),
+        "durak loaded": timeline.packages("Loaded", "durak"),
+        "table": table,
+    }
+
+
+#: True once the open notebook's kernel has started and is idle (window.jupyterapp: the
+#: site's jupyter-lite.json exposes it).
+_KERNEL_IDLE_JS = """() => {
+  const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  const session = panel && panel.sessionContext && panel.sessionContext.session;
+  return !!session && !!session.kernel && session.kernel.status === 'idle';
+}"""
+
+
+def time_to_one_plus_one(page, url: str) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    """Seconds from opening a notebook that does not start by itself to (kernel ready,
+    ``1+1`` printed): the cell is typed and run as soon as the kernel is idle."""
+    timeline = Timeline(page)
+    page.goto(f"{url}lab/index.html?path={BARE_NOTEBOOK}")
+    ready = timeline.wait(_KERNEL_IDLE_JS)
+    run_cell_source(page, 0, "1+1")
+    timeline.wait(
+        """() => [...document.querySelectorAll('.jp-OutputArea-output')]
+              .some((o) => o.textContent.trim() === '2')"""
+    )
+    return ready, timeline.now()
+
+
+def _split(cold: dict[str, float | None]) -> list[tuple[str, float]]:
+    """The cold start's steps, each with its own seconds (steps not seen are left out)."""
+    steps = [
+        ("app shell (JupyterLab drawn)", "shell"),
+        ("Pyodide's boot (interpreter, micropip)", "micropip"),
+        ("the kernel's packages (IPython...)", "kernel"),
+        ("kernel ready to the game's packages asked", "durak loading"),
+        ("durak + ipywidgets loaded", "durak loaded"),
+        ("import durak_widgets, play(), drawn", "table"),
+    ]
+    split, last = [], 0.0
+    for label, key in steps:
+        at = cold.get(key)
+        if at is not None:
+            split.append((label, at - last))
+            last = at
+    return split
 
 
 def main() -> int:
@@ -112,6 +198,14 @@ def main() -> int:
         page.set_default_timeout(180_000)
         cold = time_to_table(page, url)
         page.close()
+
+        bare_context = OfflineContext(browser, viewport={"width": 1400, "height": 900})
+        page = bare_context.context.new_page()
+        page.set_default_timeout(180_000)
+        bare = time_to_one_plus_one(page, url)
+        bare_context.close()
+        blocked = list(bare_context.blocked)
+
         page = offline.context.new_page()
         page.set_default_timeout(180_000)
         warm = time_to_table(page, url)
@@ -119,6 +213,7 @@ def main() -> int:
         cell = BOT_CELL.replace("POSITIONS", str(args.positions)).replace(
             "BUDGETS", repr(args.ms)
         )
+        page.locator(".jp-NotebookPanel .jp-CodeCell .jp-InputArea-prompt").first.click()
         page.keyboard.press("Escape")
         page.keyboard.press("b")
         page.keyboard.press("Enter")
@@ -128,14 +223,22 @@ def main() -> int:
         output.wait_for(timeout=600_000)
         bots = json.loads(output.inner_text().split("BENCH ", 1)[1])
         browser.close()
-    if offline.blocked:
-        raise SystemExit(f"the site tried to reach: {offline.blocked}")
+    if offline.blocked or blocked:
+        raise SystemExit(f"the site tried to reach: {offline.blocked + blocked}")
 
+    cold_table, warm_table = cold["table"], warm["table"]
+    assert cold_table is not None and warm_table is not None
     print(f"JupyterLite site, {lite_site._size(site) / 1e6:.1f} MB; Chromium headless, "
           "network cut off")
-    print("time to first table (page opened -> kernel ready -> table drawn):")
-    print(f"  cold cache   kernel {cold[0]:5.1f} s   table {cold[1]:5.1f} s")
-    print(f"  warm cache   kernel {warm[0]:5.1f} s   table {warm[1]:5.1f} s")
+    print("time to first table (play.ipynb's page opened -> the table drawn by itself):")
+    print(f"  cold cache   {cold_table:5.1f} s")
+    print(f"  warm cache   {warm_table:5.1f} s")
+    print("the cold start, step by step:")
+    for label, seconds in _split(cold):
+        print(f"  {label:44} {seconds:5.1f} s")
+    print(f"the bare kernel, cold ({BARE_NOTEBOOK}): ready {bare[0]:5.1f} s, "
+          f"1+1 printed {bare[1]:5.1f} s")
+    print(f"  first table / bare kernel's 1+1: {cold_table / bare[1]:.2f}")
     engine = "compiled" if bots.pop("compiled") else "pure Python"
     print(f"a bot's decision in Pyodide ({bots.pop('platform')}, engine {engine}), "
           f"{args.positions} mid-game positions, 2 players, 36 cards:")

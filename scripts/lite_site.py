@@ -12,6 +12,10 @@ and the notebooks import is a wheel in the site, listed in the site's own
 its own packages): the pinned pure-Python wheels of ``lite/requirements.txt`` from PyPI
 and durak's own wheel, built without the compiled engine (``DURAK_PURE=1``).
 
+The play notebook starts its table by itself (``lite/durak-start.js``, which the lab's
+page loads): its code cell selected, run once the kernel is there, with a note saying
+what the page waits for until the table is drawn.
+
 Building takes a minute or two, so a finished build is kept in a cache folder outside
 git (``$DURAK_CACHE_DIR``, else ``~/.cache/durak``) under the hash of everything it is made
 from (durak's sources, the notebooks, ``lite/``, this script and the versions of the
@@ -93,6 +97,23 @@ LOCAL_ONLY_NOTE = (
 #: The kernel name of the Pyodide kernel: the site's notebooks name it so that they open
 #: with it (the repository's name the local ``python3`` kernel).
 KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
+#: What the Pyodide kernel says of its language (its kernel_info reply, fixed in the
+#: kernel's JavaScript).  A notebook saved with other ``language_info`` is changed by Lab
+#: as soon as the kernel answers, and the browser then asks "Leave site?" on a reload.
+LANGUAGE_INFO = {
+    "codemirror_mode": {"name": "python", "version": 3},
+    "file_extension": ".py",
+    "mimetype": "text/x-python",
+    "name": "python",
+    "nbconvert_exporter": "python",
+    "pygments_lexer": "ipython3",
+    "version": "3.8",
+}
+#: The notebooks that start by themselves in the site (lite/durak-start.js): the first
+#: code cell selected, run as soon as the kernel is there, a note while it starts.
+AUTOSTART = ("play.ipynb",)
+#: The script that does it, served at the site's root and loaded by lab/index.html.
+START_SCRIPT = "durak-start.js"
 
 
 def log(message: str) -> None:
@@ -317,7 +338,7 @@ def write_lock(pyodide: Path, wheels: list[Path], target: Path) -> None:
 
 def prepare_lite_dir(lite_dir: Path, cache: Path) -> None:
     """Everything ``jupyter lite build`` reads: config, contents, Pyodide with its wheels."""
-    shutil.copytree(LITE, lite_dir, ignore=shutil.ignore_patterns("requirements.txt"))
+    shutil.copytree(LITE, lite_dir, ignore=shutil.ignore_patterns("requirements.txt", "*.js"))
     pyodide_dir = lite_dir / "static" / "pyodide"
     pyodide_dir.mkdir(parents=True)
     npm = fetch_pyodide(pyodide_version(), cache)
@@ -331,7 +352,11 @@ def prepare_lite_dir(lite_dir: Path, cache: Path) -> None:
     files.mkdir()
     for notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
         data = json.loads(notebook.read_text(encoding="utf-8"))
-        data.setdefault("metadata", {})["kernelspec"] = dict(KERNELSPEC)
+        metadata = data.setdefault("metadata", {})
+        metadata["kernelspec"] = dict(KERNELSPEC)
+        metadata["language_info"] = dict(LANGUAGE_INFO)
+        if notebook.name in AUTOSTART:
+            metadata["durak"] = {"autostart": True}
         data["cells"] = mark_local_only(data["cells"])
         (files / notebook.name).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
@@ -374,7 +399,30 @@ def build_into(output: Path, cache: Path) -> None:
             check=True, cwd=lite_dir, stdout=subprocess.DEVNULL,
             env=dict(os.environ, JUPYTER_PLATFORM_DIRS="1"),
         )
+        finish_pages(lite_dir / "_output", input_hash())
         shutil.move(str(lite_dir / "_output"), output)
+
+
+#: The icon every page names, so that a browser does not ask the server's root for
+#: /favicon.ico (a 404 there, or outside the site when it is published under a path).
+FAVICON = "lab/favicon.ico"
+
+
+def finish_pages(output: Path, key: str) -> None:
+    """Name the icon in every page, and load the start script in the lab's page."""
+    shutil.copy2(LITE / START_SCRIPT, output / START_SCRIPT)
+    for page in sorted(output.rglob("index.html")):
+        html = page.read_text(encoding="utf-8")
+        up = "../" * (len(page.relative_to(output).parts) - 1)
+        head = ""
+        if 'rel="icon"' not in html:
+            head += f'<link rel="icon" href="{up}{FAVICON}">'
+        if page.relative_to(output).as_posix() == "lab/index.html":
+            head += f'<script src="{up}{START_SCRIPT}?_={key}" defer></script>'
+        if head:
+            if "</head>" not in html:
+                raise SystemExit(f"site: {page} has no </head> to add {head!r} to")
+            page.write_text(html.replace("</head>", f"    {head}\n  </head>", 1), encoding="utf-8")
 
 
 def build(site: Path = SITE, force: bool = False) -> Path:

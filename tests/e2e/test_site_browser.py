@@ -53,6 +53,40 @@ def site_url() -> Iterator[str]:
         yield url
 
 
+def test_the_play_notebook_starts_its_table_by_itself_and_says_what_it_waits_for(
+    site_url: str, offline: OfflineContext, offline_page: Page
+) -> None:
+    page = offline_page
+    failed: list[str] = []
+    offline.context.on(
+        "response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None
+    )
+    page.goto(f"{site_url}{lite_site.PLAY_PATH}")
+    # The table starts by itself, and a note under its cell says so while Python starts...
+    note = page.locator(".durak-site-starting")
+    expect(note).to_contain_text("Starting Python", timeout=60_000)
+    expect(note).to_be_in_viewport()
+    expect(note.locator("progress")).to_have_count(1)
+    expect(page.locator(TABLE_STATUS)).to_be_visible(timeout=120_000)
+    expect(note).to_have_count(0)
+    # ...and the code cell is the selected one, so Run runs the table again (not the text
+    # above it).  (Lab selects the code cell for a moment while it lays the notebook
+    # out, then the first cell: only a check once it has settled means anything.)
+    active = page.locator(".jp-Notebook .jp-Cell.jp-mod-active")
+    expect(active).to_have_class(re.compile(r"\bjp-CodeCell\b"))
+    assert page.locator(f"{TABLE_ROOT} .durak-hand button.durak-card").count() > 0
+
+    # Nothing was edited: a reload does not ask "Leave site?".
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.type), dialog.accept()))
+    page.reload()
+    expect(page.locator(".jp-Notebook .jp-Cell").first).to_be_visible(timeout=60_000)
+    assert dialogs == []
+    # Every request was answered, the page icon included (no 404 for /favicon.ico).
+    assert failed == [], failed
+    assert offline.blocked == [], f"the site tried to reach: {offline.blocked}"
+
+
 def test_site_plays_a_whole_game_offline(
     site_url: str, offline: OfflineContext, offline_page: Page, artifacts_dir: Path
 ) -> None:

@@ -11,9 +11,11 @@ when that is missing or DURAK_UPDATE_SCREENSHOT=1.
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,6 +32,7 @@ from browser_support import (
     REPO_ROOT,
     TABLE_ROOT,
     TABLE_STATUS,
+    OfflineContext,
     free_port,
     play_game_by_clicking,
     running_server,
@@ -38,19 +41,24 @@ from browser_support import (
 )
 from playwright.sync_api import Page, expect
 
+psutil = pytest.importorskip("psutil", reason="the app's tests read its server process")
+
 pytestmark = pytest.mark.browser
 
 README_IMAGE = REPO_ROOT / "docs" / "img" / "voila.png"
 SEEDED_GAME = "from durak_widgets import play\n\nplay(opponents=['random'], seed=3, delay=0)"
 
 
+def _play_sh_app(port: int, *settings: str) -> list[str]:
+    return ["bash", str(REPO_ROOT / "scripts" / "play.sh"), "--app", "--no-browser",
+            f"--port={port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", *settings]
+
+
 @pytest.fixture(scope="module")
 def app_url(artifacts_dir: Path) -> Iterator[str]:
     """`bash scripts/play.sh --app` on a free port: the shipped play notebook."""
     port = free_port()
-    command = ["bash", str(REPO_ROOT / "scripts" / "play.sh"), "--app", "--no-browser",
-               f"--port={port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"]
-    with running_server(command, f"http://127.0.0.1:{port}/",
+    with running_server(_play_sh_app(port), f"http://127.0.0.1:{port}/",
                         artifacts_dir / "voila-play-sh.log") as url:
         yield url
 
@@ -80,6 +88,17 @@ def test_play_sh_app_shows_the_table_and_no_code(
     text = page.locator("body").inner_text()
     assert "import" not in text and "play(" not in text, text
     expect(page.get_by_role("heading", level=1)).to_have_accessible_name("Durak")
+    # A closed tab's kernel goes once idle for two minutes (see the reload test below).
+    log = (artifacts_dir / "voila-play-sh.log").read_text()
+    assert "Culling kernels with idle durations > 120 seconds" in log
+    # That came from the app's own config file, which also gives its kernel websocket
+    # TCP_NODELAY (durak_server.websocket).
+    server = psutil.Process(_server_pid(int(app_url.rstrip("/").rsplit(":", 1)[1])))
+    config_dir = server.environ()["JUPYTER_CONFIG_PATH"].split(os.pathsep)[0]
+    config = json.loads((Path(config_dir) / "voila.json").read_text())
+    assert config["MappingKernelManager"]["cull_idle_timeout"] == 120
+    assert config["Voila"]["kernel_websocket_connection_class"] == (
+        "durak_server.websocket.NoDelayWebsocketConnection")
     path = artifacts_dir / "voila_app.png"
     page.screenshot(path=str(path), full_page=True)
     if not README_IMAGE.exists() or os.environ.get("DURAK_UPDATE_SCREENSHOT") == "1":
@@ -98,3 +117,60 @@ def test_voila_app_plays_a_whole_game_by_clicking(
     expect(page.locator(f"{TABLE_ROOT} .durak-score")).to_contain_text("games 1")
     assert clicks >= 5
     page.screenshot(path=str(artifacts_dir / "voila_game_over.png"), full_page=True)
+
+
+def test_the_app_asks_nothing_of_any_other_machine(
+    app_url: str, offline: OfflineContext, offline_page: Page
+) -> None:
+    # Voila's template links Font Awesome from a CDN; the app's pages forbid it.
+    offline_page.goto(app_url)
+    expect(offline_page.locator(f"{TABLE_STATUS}.durak-your-move")).to_be_visible(
+        timeout=90_000
+    )
+    offline_page.reload()
+    expect(offline_page.locator(f"{TABLE_STATUS}.durak-your-move")).to_be_visible(
+        timeout=90_000
+    )
+    assert offline.blocked == [], f"the app tried to reach: {offline.blocked}"
+    assert any("/api/kernels/" in url for _, url in offline.requests)
+
+
+def _kernels_of(server_pid: int) -> int:
+    """How many kernels the server runs: its child processes (Voila lists none)."""
+    return len(psutil.Process(server_pid).children())
+
+
+@pytest.mark.slow
+def test_ten_reloads_leave_a_bounded_number_of_kernels(
+    browser_page: Page, artifacts_dir: Path
+) -> None:
+    # A reload's old kernel is not shut down by the page (voila#1458), so play.sh culls
+    # kernels that are idle with no page connected; its two minutes are two seconds here.
+    port = free_port()
+    env = dict(os.environ, DURAK_APP_IDLE_SECONDS="2")
+    with running_server(_play_sh_app(port), f"http://127.0.0.1:{port}/",
+                        artifacts_dir / "voila-reloads.log", env=env) as url:
+        server = _server_pid(port)
+        page = browser_page
+        page.goto(url)
+        for _ in range(10):
+            expect(page.locator(TABLE_STATUS)).to_be_visible(timeout=90_000)
+            page.reload()
+        expect(page.locator(TABLE_STATUS)).to_be_visible(timeout=90_000)
+        # Polled against a deadline: the culler runs every second on its own clock.
+        deadline = time.monotonic() + 60
+        while (count := _kernels_of(server)) > 2 and time.monotonic() < deadline:
+            page.wait_for_timeout(500)
+        assert count <= 2, f"{count} kernels after 10 reloads"
+        # The open page keeps its kernel: the table still answers.
+        expect(page.locator(f"{TABLE_ROOT} .durak-hand button.durak-card")).to_have_count(6)
+
+
+def _server_pid(port: int) -> int:
+    """The process listening on ``port`` (play.sh execs Voila in its own process)."""
+    for connection in psutil.net_connections(kind="tcp"):
+        if connection.laddr and connection.laddr.port == port and connection.status == "LISTEN":
+            assert connection.pid is not None
+            return int(connection.pid)
+    raise AssertionError(f"nothing listens on port {port}")
+

@@ -7,6 +7,7 @@ it (tests/e2e/test_site_browser.py).
 from __future__ import annotations
 
 import json
+import re
 import sys
 import zipfile
 from pathlib import Path
@@ -82,3 +83,48 @@ def test_the_cache_key_follows_every_input(monkeypatch: pytest.MonkeyPatch) -> N
     before = lite_site.input_hash()
     monkeypatch.setattr(lite_site, "source_files", lambda: files[:-1])
     assert lite_site.input_hash() != before
+
+
+def _js_literal(value: object) -> str:
+    """``value`` as minified JavaScript writes an object literal (keys unquoted)."""
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{k}:{_js_literal(v)}" for k, v in value.items()) + "}"
+    return json.dumps(value)
+
+
+def test_the_site_notebooks_say_what_the_pyodide_kernel_says_of_its_language(site: Path) -> None:
+    # Lab rewrites a notebook's language_info when the kernel answers, and a rewritten
+    # notebook makes a reload ask "Leave site?": the saved one must already match.
+    kernel_js = "\n".join(
+        p.read_text(encoding="utf-8", errors="replace")
+        for p in (site / "extensions" / "@jupyterlite" / "pyodide-kernel-extension").rglob("*.js")
+    )
+    assert f"language_info:{_js_literal(lite_site.LANGUAGE_INFO)}" in kernel_js
+    for notebook in (site / "files").glob("*.ipynb"):
+        metadata = json.loads(notebook.read_text())["metadata"]
+        assert metadata["language_info"] == lite_site.LANGUAGE_INFO, notebook.name
+
+
+def test_only_the_play_notebook_starts_by_itself(site: Path) -> None:
+    marked = sorted(
+        p.name for p in (site / "files").glob("*.ipynb")
+        if json.loads(p.read_text())["metadata"].get("durak", {}).get("autostart")
+    )
+    assert marked == ["play.ipynb"]
+    config = json.loads((site / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    assert config["exposeAppInBrowser"] is True  # the start script drives window.jupyterapp
+    lab = (site / "lab" / "index.html").read_text()
+    assert f'<script src="../{lite_site.START_SCRIPT}?_=' in lab
+    assert (site / lite_site.START_SCRIPT).read_text() == (
+        REPO_ROOT / "lite" / lite_site.START_SCRIPT).read_text()
+
+
+def test_every_page_names_an_icon_the_site_has(site: Path) -> None:
+    # Without one the browser asks for /favicon.ico at the server's root: a 404.
+    pages = sorted(site.rglob("index.html"))
+    assert site / "lab" / "index.html" in pages
+    for page in pages:
+        html = page.read_text()
+        match = re.search(r'<link rel="icon" href="([^"]+)"', html)
+        assert match, page
+        assert (page.parent / match.group(1)).resolve().is_file(), (page, match.group(1))

@@ -9,6 +9,7 @@ and for play.sh a real JupyterLab.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -43,7 +44,7 @@ exec {real} "$@"
 
 
 def _scratch(tmp_path: Path) -> Path:
-    """A checkout with what setup.sh and play.sh read, and no .venv yet."""
+    """A checkout with what setup.sh and play.sh read and run, and no .venv yet."""
     root = tmp_path / "checkout"
     (root / "durak_core").mkdir(parents=True)
     (root / "notebooks").mkdir()
@@ -52,6 +53,9 @@ def _scratch(tmp_path: Path) -> Path:
         shutil.copy(REPO / name, root / name)
     for source in (REPO / "durak_core").glob("*.py"):
         shutil.copy(source, root / "durak_core" / source.name)
+    # The servers play.sh starts name a class of it in their settings.
+    shutil.copytree(REPO / "durak_server", root / "durak_server",
+                    ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(REPO / "notebooks" / "play.ipynb", root / "notebooks" / "play.ipynb")
     return root
 
@@ -180,12 +184,14 @@ def test_play_no_browser_prints_the_url_of_play_ipynb_and_trusts_it(tmp_path: Pa
     watchdog.start()
     seen: list[str] = []
     url = None
+    command: list[str] = []
     try:
         assert proc.stdout is not None
         for line in proc.stdout:
             seen.append(line)
             if "http://127.0.0.1:" in line and "token=" in line:
                 url = line.strip().split()[-1]
+                command = _command_line(proc.pid)  # play.sh execs Lab: the same process
                 break
     finally:
         watchdog.cancel()
@@ -199,6 +205,9 @@ def test_play_no_browser_prints_the_url_of_play_ipynb_and_trusts_it(tmp_path: Pa
     output = "".join(seen)
     assert url is not None, output
     assert "/lab/tree/play.ipynb?token=" in url, url
+    # Its kernel websockets send each message at once (durak_server.websocket).
+    assert ("--ServerApp.kernel_websocket_connection_class="
+            "durak_server.websocket.NoDelayWebsocketConnection") in command, command
     notebook = nbformat.read(root / "notebooks" / "play.ipynb", as_version=4)
     notary = NotebookNotary(data_dir=env["JUPYTER_DATA_DIR"])
     assert notary.check_signature(notebook), output
@@ -206,3 +215,57 @@ def test_play_no_browser_prints_the_url_of_play_ipynb_and_trusts_it(tmp_path: Pa
     other = tmp_path / "other-jupyter"
     other.mkdir()
     assert not NotebookNotary(data_dir=str(other)).check_signature(notebook)
+
+
+def _command_line(pid: int) -> list[str]:
+    """The arguments process ``pid`` runs with."""
+    import psutil
+
+    return list(psutil.Process(pid).cmdline())
+
+
+@pytest.mark.slow
+def test_play_app_takes_the_users_own_setting_in_place_of_its_default(tmp_path: Path) -> None:
+    """`play.sh --app --MappingKernelManager.cull_idle_timeout=7`: play.sh sets that
+    setting too (a closed tab's kernel is culled), in the app's config file, which the
+    command line overrides (traitlets refuses a setting given twice on it)."""
+    pytest.importorskip("voila")
+    import urllib.request
+
+    root = _scratch(tmp_path)
+    env = _env(tmp_path)
+    env["DURAK_CACHE_DIR"] = str(tmp_path / "cache")
+    # Voila's templates are data files of this environment, not of the scratch venv.
+    env["JUPYTER_PATH"] = str(Path(sys.prefix) / "share" / "jupyter")
+    port = _free_port()
+    log_path = tmp_path / "voila.log"
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            ["bash", "scripts/play.sh", "--app", "--no-browser", f"--port={port}",
+             "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
+             "--MappingKernelManager.cull_idle_timeout=7"],
+            cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+    try:
+        # The culler starts with the first kernel, which a page request starts; polled
+        # against a deadline (the server and the kernel take seconds to come up).
+        deadline = time.monotonic() + 120
+        fetched = False
+        while "Culling kernels" not in log_path.read_text() and time.monotonic() < deadline:
+            assert proc.poll() is None, log_path.read_text()
+            if not fetched:
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=60).read()
+                    fetched = True
+                except OSError:
+                    pass
+            time.sleep(0.2)
+        assert "Culling kernels with idle durations > 7 seconds" in log_path.read_text()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
