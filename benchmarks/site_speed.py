@@ -14,7 +14,8 @@ headless Debian Chromium with every request beyond this machine blocked, then pr
   The split is read off what the page's kernel worker logs as it loads packages.
 - the bare kernel for scale: the same site, cold, a notebook that does not start by
   itself, from opening it to ``1+1`` printed (run as soon as the kernel is ready), and
-  the ratio of the table's cold start to it.
+  the ratio of the table's cold start to it.  The two cold starts take turns
+  (``--runs`` each, medians), as the machine's load moves them by seconds.
 - a bot's move in Pyodide: ISMCTS decisions on seeded mid-game positions (2 players,
   36 cards), timed with the kernel's clock, for the time budgets given, with the
   iterations each reached; and greedy's decision for scale.  The site's own ``ismcts``
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -180,6 +182,8 @@ def _split(cold: dict[str, float | None]) -> list[tuple[str, float]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=30, help="positions per bot")
+    parser.add_argument("--runs", type=int, default=3,
+                        help="cold starts of each page (the table's, the bare kernel's)")
     parser.add_argument("--ms", type=int, nargs="+", default=[100, 250, 500],
                         help="ISMCTS time budgets to time (ms)")
     args = parser.parse_args()
@@ -193,18 +197,26 @@ def main() -> int:
         browser = playwright.chromium.launch(
             executable_path=chromium, headless=True, args=list(CHROMIUM_ARGS)
         )
-        offline = OfflineContext(browser, viewport={"width": 1400, "height": 900})
-        page = offline.context.new_page()
-        page.set_default_timeout(180_000)
-        cold = time_to_table(page, url)
-        page.close()
-
-        bare_context = OfflineContext(browser, viewport={"width": 1400, "height": 900})
-        page = bare_context.context.new_page()
-        page.set_default_timeout(180_000)
-        bare = time_to_one_plus_one(page, url)
-        bare_context.close()
-        blocked = list(bare_context.blocked)
+        # Cold starts of the two pages in turn, each in a fresh profile, so that the
+        # machine's load falls on both alike; the medians are compared.
+        colds: list[dict[str, float | None]] = []
+        bares: list[tuple[float, float]] = []
+        blocked: list[str] = []
+        for _ in range(args.runs):
+            offline = OfflineContext(browser, viewport={"width": 1400, "height": 900})
+            page = offline.context.new_page()
+            page.set_default_timeout(180_000)
+            colds.append(time_to_table(page, url))
+            page.close()
+            bare_context = OfflineContext(browser, viewport={"width": 1400, "height": 900})
+            page = bare_context.context.new_page()
+            page.set_default_timeout(180_000)
+            bares.append(time_to_one_plus_one(page, url))
+            bare_context.close()
+            blocked += bare_context.blocked
+            if len(colds) < args.runs:
+                offline.close()
+                blocked += offline.blocked
 
         page = offline.context.new_page()
         page.set_default_timeout(180_000)
@@ -226,19 +238,26 @@ def main() -> int:
     if offline.blocked or blocked:
         raise SystemExit(f"the site tried to reach: {offline.blocked + blocked}")
 
-    cold_table, warm_table = cold["table"], warm["table"]
-    assert cold_table is not None and warm_table is not None
+    tables = [c["table"] for c in colds]
+    warm_table = warm["table"]
+    assert None not in tables and warm_table is not None
+    cold_table = statistics.median(t for t in tables if t is not None)
+    cold = next(c for c in colds if c["table"] == cold_table) if args.runs % 2 else colds[0]
+    bare_ready = statistics.median(b[0] for b in bares)
+    bare_printed = statistics.median(b[1] for b in bares)
+    runs = ", ".join(f"{t:.1f}" for t in tables if t is not None)
     print(f"JupyterLite site, {lite_site._size(site) / 1e6:.1f} MB; Chromium headless, "
           "network cut off")
     print("time to first table (play.ipynb's page opened -> the table drawn by itself):")
-    print(f"  cold cache   {cold_table:5.1f} s")
+    print(f"  cold cache   {cold_table:5.1f} s   (median of {args.runs}: {runs})")
     print(f"  warm cache   {warm_table:5.1f} s")
-    print("the cold start, step by step:")
+    print("the cold start, step by step (the median run):")
     for label, seconds in _split(cold):
         print(f"  {label:44} {seconds:5.1f} s")
-    print(f"the bare kernel, cold ({BARE_NOTEBOOK}): ready {bare[0]:5.1f} s, "
-          f"1+1 printed {bare[1]:5.1f} s")
-    print(f"  first table / bare kernel's 1+1: {cold_table / bare[1]:.2f}")
+    printed = ", ".join(f"{b[1]:.1f}" for b in bares)
+    print(f"the bare kernel, cold ({BARE_NOTEBOOK}): ready {bare_ready:5.1f} s, "
+          f"1+1 printed {bare_printed:5.1f} s   (medians of {args.runs}: {printed})")
+    print(f"  first table / bare kernel's 1+1 (medians): {cold_table / bare_printed:.2f}")
     engine = "compiled" if bots.pop("compiled") else "pure Python"
     print(f"a bot's decision in Pyodide ({bots.pop('platform')}, engine {engine}), "
           f"{args.positions} mid-game positions, 2 players, 36 cards:")

@@ -7,9 +7,12 @@ browser delays its acknowledgement by up to 40 ms, so every click waits for it. 
 Nagle off on this one socket is tornado's ``WebSocketHandler.set_nodelay(True)``, which
 its documentation recommends for exactly this: small messages where latency matters.
 
-The connection class is a setting of both servers, so this is a subclass named on the
-command line, not a patch: ``--ServerApp.kernel_websocket_connection_class=
-durak_server.websocket.NoDelayWebsocketConnection`` (the Voila app: ``--Voila.``).
+The connection class is a setting of both servers, so this is a subclass named in their
+settings, not a patch: ``--ServerApp.kernel_websocket_connection_class=
+durak_server.websocket.NoDelayWebsocketConnection`` (the Voila app: ``Voila.``).  The
+fix upstream is the same call in jupyter_server's own ``KernelWebsocketHandler.open()``;
+tests/server checks that the stock class still leaves Nagle on, so it tells when this
+class can go.
 """
 
 from __future__ import annotations

@@ -356,7 +356,7 @@ def prepare_lite_dir(lite_dir: Path, cache: Path) -> None:
         metadata["kernelspec"] = dict(KERNELSPEC)
         metadata["language_info"] = dict(LANGUAGE_INFO)
         if notebook.name in AUTOSTART:
-            metadata["durak"] = {"autostart": True}
+            start_by_itself(data)
         data["cells"] = mark_local_only(data["cells"])
         (files / notebook.name).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
@@ -372,6 +372,21 @@ def prepare_lite_dir(lite_dir: Path, cache: Path) -> None:
         },
     }
     (lite_dir / "jupyter_lite_config.json").write_text(json.dumps(config, indent=1) + "\n")
+
+
+def start_by_itself(notebook: dict[str, Any]) -> None:
+    """Mark ``notebook`` to start by itself, without the outputs it was saved with.
+
+    Those outputs are a table that a page cannot show before its kernel runs (the
+    widgets' saved state, ~150 kB, which Lab would still read and restore) and the text
+    that stands in for it; the notebook runs as soon as it opens, so they would only
+    flash by.
+    """
+    notebook["metadata"]["durak"] = {"autostart": True}
+    notebook["metadata"].pop("widgets", None)
+    for cell in notebook["cells"]:
+        if cell.get("cell_type") == "code":
+            cell["outputs"], cell["execution_count"] = [], None
 
 
 def mark_local_only(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -1,5 +1,7 @@
 """The JupyterLite site in a real browser with the network cut off: Python runs in the
-page (Pyodide), and a whole seeded game against the random bot is played by clicking.
+page (Pyodide); the play notebook starts its table by itself, saying what it waits for,
+and a reload does not ask "Leave site?"; a whole seeded game against the random bot is
+played by clicking.
 
 The site is built by scripts/lite_site.py (reused from its cache when nothing changed;
 the test command builds it in a step of its own first).  It is served from a local

@@ -167,10 +167,15 @@ def test_ten_reloads_leave_a_bounded_number_of_kernels(
 
 
 def _server_pid(port: int) -> int:
-    """The process listening on ``port`` (play.sh execs Voila in its own process)."""
-    for connection in psutil.net_connections(kind="tcp"):
-        if connection.laddr and connection.laddr.port == port and connection.status == "LISTEN":
-            assert connection.pid is not None
-            return int(connection.pid)
-    raise AssertionError(f"nothing listens on port {port}")
-
+    """The process of this test's that listens on ``port`` (play.sh execs Voila in its own
+    process).  Looked for among this process's children: listing every socket of the
+    machine needs root on macOS."""
+    for child in psutil.Process().children(recursive=True):
+        try:
+            listening = [c for c in child.net_connections(kind="tcp")
+                         if c.status == psutil.CONN_LISTEN and c.laddr.port == port]
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+        if listening:
+            return int(child.pid)
+    raise AssertionError(f"no process of this test listens on port {port}")

@@ -111,6 +111,12 @@ def test_only_the_play_notebook_starts_by_itself(site: Path) -> None:
         if json.loads(p.read_text())["metadata"].get("durak", {}).get("autostart")
     )
     assert marked == ["play.ipynb"]
+    # Without the table it was saved with: a page cannot show it before the kernel runs.
+    play = json.loads((site / "files" / "play.ipynb").read_text())
+    assert "widgets" not in play["metadata"]
+    assert all(c["outputs"] == [] for c in play["cells"] if c["cell_type"] == "code")
+    tour = json.loads((site / "files" / "01-rules-tour.ipynb").read_text())
+    assert any(c.get("outputs") for c in tour["cells"])  # the tutorials keep theirs
     config = json.loads((site / "jupyter-lite.json").read_text())["jupyter-config-data"]
     assert config["exposeAppInBrowser"] is True  # the start script drives window.jupyterapp
     lab = (site / "lab" / "index.html").read_text()

@@ -42,6 +42,7 @@ async def _nodelay_of_a_kernel_websocket(root: Path, connection_class: str | Non
     if connection_class is not None:
         argv.append(f"--ServerApp.kernel_websocket_connection_class={connection_class}")
     app = ServerApp()
+    app.init_signal = lambda: None  # type: ignore[method-assign]  # keep pytest's handlers
     app.initialize(argv=argv, find_extensions=False, new_httpserver=False)
     server = HTTPServer(app.web_app)
     [listening] = bind_sockets(0, "127.0.0.1")
