@@ -32,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -52,6 +53,7 @@ from .crypto import (
     short_auth_string,
     transcript,
 )
+from .identity import Identity, verify
 from .wire import (
     PROTOCOL,
     PROTOCOL_VERSION,
@@ -68,6 +70,7 @@ from .wire import (
     WireError,
     decode_discovery,
     decode_old_announce,
+    discovery_signature,
     encode_discovery,
 )
 
@@ -75,6 +78,21 @@ Addr = tuple[str, int]
 
 #: Destination of announcements: every broadcast address, on the discovery port.
 BROADCAST: Addr = ("<broadcast>", 0)
+#: What a node key signs: this label, then the discovery datagram up to its signature.
+DISCOVERY_LABEL = b"durak-lan v4 lobby"
+_NODE_LABEL = b"durak-lan v4 node"
+
+
+def node_id(node_key: bytes) -> int:
+    """A node's id: ``BLAKE2b-64("durak-lan v4 node" || node key)`` as a big-endian
+    integer, so an id belongs to one key (finding another key with the same id is
+    2**64 work).
+
+    >>> node_id(bytes(32)) == node_id(bytes(32)) != node_id(bytes(31) + b"\\1")
+    True
+    """
+    return int.from_bytes(hashlib.blake2b(_NODE_LABEL + node_key, digest_size=8).digest(),
+                          "big")
 
 
 @dataclass(frozen=True)
@@ -168,7 +186,7 @@ class Lobby:
         now: float,
         *,
         entropy: Entropy = os.urandom,
-        node: int | None = None,
+        identity: Identity | None = None,
         config: LobbyConfig | None = None,
     ) -> None:
         name = " ".join(name.split())
@@ -179,7 +197,14 @@ class Lobby:
         self.rules = rules
         self.config = config or LobbyConfig()
         self._entropy = entropy
-        self.node = node if node is not None else random_id(entropy)
+        #: The node key: it signs every discovery message we send, and our node id is
+        #: its hash, so nobody else can speak for (or announce) our node id.
+        self.identity = identity or Identity.generate(entropy)
+        self.node_key = self.identity.public
+        self.node = node_id(self.node_key)
+        self._announce_seq = 0
+        #: The highest announcement number seen from each node (older ones are replays).
+        self._seqs: dict[int, int] = {}
         self.peers: dict[int, _Peer] = {}
         self.invitations: dict[int, _Invitation] = {}
         #: Addresses (game ports) that get our announcement unicast: --connect targets,
@@ -226,8 +251,8 @@ class Lobby:
         invite = random_id(self._entropy)
         keypair = KeyPair.generate(self._entropy)
         spake = pairing.message if pairing is not None else b""
-        message = encode_discovery(
-            Invite(self.node, node, invite, self.name, rules.to_dict(),
+        message = self._encode(
+            Invite(self.node, self.node_key, node, invite, self.name, rules.to_dict(),
                    key_commitment(keypair.public), spake, table, seat)
         )
         self.invitations[invite] = _Invitation(
@@ -249,7 +274,7 @@ class Lobby:
             raise ValueError(f"{peer.info.name} hosts no table {table:x}")
         if not info.get("open", True) or info.get("started"):
             raise ValueError(f"{peer.info.name}'s table takes no more players")
-        message = encode_discovery(Join(self.node, node, table, self.name, team))
+        message = self._encode(Join(self.node, self.node_key, node, table, self.name, team))
         self.joins[table] = _Join(peer.info, table, team, now, message, now,
                                   self.config.retry_first)
 
@@ -258,7 +283,7 @@ class Lobby:
         peer = self.peers.get(node)
         self._join_requests.pop((node, table), None)
         if peer is not None:
-            self._send(Cancel(self.node, node, table, reason[:200]), peer.info.addr)
+            self._send(Cancel(self.node, self.node_key, node, table, reason[:200]), peer.info.addr)
 
     def accept(self, invite: int, now: float, pin: str | None = None) -> None:
         """Accept an incoming invitation (with the PIN the inviter read out, if it asked
@@ -320,11 +345,13 @@ class Lobby:
         if message.node == self.node:
             self.drops["own"] += 1
             return
+        if not isinstance(message, Announce) and message.to != self.node:
+            self.drops["stranger"] += 1
+            return
+        if not self._authentic(message, data):
+            return
         if isinstance(message, Announce):
             self._on_announce(message, addr, now, direct)
-            return
-        if message.to != self.node:
-            self.drops["stranger"] += 1
             return
         if isinstance(message, Invite):
             self._on_invite(message, addr, now)
@@ -396,12 +423,22 @@ class Lobby:
     def _emit(self, event: Any) -> None:
         self._events.append(event)
 
+    def sign_discovery(self, unsigned: bytes) -> bytes:
+        """Our node key's signature over a discovery datagram's bytes (see
+        :data:`DISCOVERY_LABEL`)."""
+        return self.identity.sign(DISCOVERY_LABEL, unsigned)
+
+    def _encode(self, message: DiscoveryMessage) -> bytes:
+        return encode_discovery(message, self.sign_discovery)
+
     def _send(self, message: DiscoveryMessage, addr: Addr) -> None:
-        self._out.append((encode_discovery(message), addr))
+        self._out.append((self._encode(message), addr))
 
     def _announce(self, now: float) -> None:
-        data = encode_discovery(
-            Announce(PROTOCOL, PROTOCOL_VERSION, self.node, self.name, self.game_port,
+        self._announce_seq += 1
+        data = self._encode(
+            Announce(PROTOCOL, PROTOCOL_VERSION, self.node, self.node_key, self._announce_seq,
+                     self.name, self.game_port,
                      self.rules.to_dict(), self.busy, self.tags[:8], self.table)
         )
         self._out.append((data, BROADCAST))
@@ -409,10 +446,29 @@ class Lobby:
             self._out.append((data, addr))
         self._next_announce = now + self.config.announce_every
 
+    def _authentic(self, message: DiscoveryMessage, data: bytes) -> bool:
+        """Does ``message`` come from the node it names?  Its node id must be the hash
+        of the key it carries (else ``impostor``: someone announcing or speaking for
+        another's node id), and the key must have signed the datagram (else
+        ``bad_signature``: a forged or altered message).  Replayed announcements are
+        ``replay``."""
+        if node_id(message.node_key) != message.node:
+            self.drops["impostor"] += 1
+            return False
+        if isinstance(message, Announce) and message.seq <= self._seqs.get(message.node, 0):
+            self.drops["replay"] += 1  # checked before the signature: a copy costs nothing
+            return False
+        signed, signature = discovery_signature(data)
+        if not verify(message.node_key, signature, DISCOVERY_LABEL, signed):
+            self.drops["bad_signature"] += 1
+            return False
+        return True
+
     def _on_announce(self, msg: Announce, addr: Addr, now: float, direct: bool) -> None:
         if msg.proto != PROTOCOL or msg.version != PROTOCOL_VERSION:
             self.drops["foreign"] += 1
             return
+        self._seqs[msg.node] = msg.seq
         try:
             rules = Rules.from_dict(dict(msg.rules))
         except (TypeError, ValueError):
@@ -466,6 +522,10 @@ class Lobby:
         old = decode_old_announce(data)
         if old is None or old.node == self.node:
             return
+        known = self.peers.get(old.node)
+        if known is not None and not known.info.incompatible:
+            self.drops["impostor"] += 1  # an unsigned claim on a current peer's node id
+            return
         info = ev.PeerInfo(old.node, old.name, addr, {},
                            incompatible=f"runs an older durak (LAN protocol {old.version}); "
                            "both players need the same version")
@@ -478,14 +538,14 @@ class Lobby:
         return ev.PeerInfo(node, name, addr, rules.to_dict())
 
     def _on_invite(self, msg: Invite, addr: Addr, now: float) -> None:
-        self._send(Ack(self.node, msg.node, msg.invite, "invite"), addr)
+        self._send(Ack(self.node, self.node_key, msg.node, msg.invite, "invite"), addr)
         if msg.invite in self.invitations:
             self.drops["duplicate"] += 1
             return
         try:
             rules = Rules.from_dict(dict(msg.rules))
         except (TypeError, ValueError) as exc:
-            self._send(Answer(self.node, msg.node, msg.invite, False,
+            self._send(Answer(self.node, self.node_key, msg.node, msg.invite, False,
                               f"unusable rules: {exc}"[:200]), addr)
             self.drops["malformed"] += 1
             return
@@ -512,10 +572,11 @@ class Lobby:
                                      table=msg.table, seat=msg.seat))
 
     def _on_join(self, msg: Join, addr: Addr, now: float) -> None:
-        self._send(Ack(self.node, msg.node, msg.table, "join"), addr)
+        self._send(Ack(self.node, self.node_key, msg.node, msg.table, "join"), addr)
         table = self.table
         if table is None or table.table != msg.table:
-            self._send(Cancel(self.node, msg.node, msg.table, "no such table here"), addr)
+            self._send(Cancel(self.node, self.node_key, msg.node, msg.table,
+                              "no such table here"), addr)
             return
         if (msg.node, msg.table) in self._join_requests:
             self.drops["duplicate"] += 1
@@ -531,7 +592,7 @@ class Lobby:
         if inv is None or not inv.outgoing or inv.peer.node != msg.node:
             self.drops["stranger"] += 1
             return
-        self._send(Ack(self.node, msg.node, msg.invite, "answer"), addr)
+        self._send(Ack(self.node, self.node_key, msg.node, msg.invite, "answer"), addr)
         if inv.state not in ("calling", "ringing"):
             self.drops["duplicate"] += 1
             return
@@ -553,7 +614,7 @@ class Lobby:
         inv.key = session_key(shared, pin_key, inv.invite)
         proof = pairing_proof(inv.key, True, self._transcript(inv))
         inv.peer = replace(inv.peer, addr=addr)
-        inv.message = encode_discovery(Confirm(self.node, inv.peer.node, inv.invite,
+        inv.message = self._encode(Confirm(self.node, self.node_key, inv.peer.node, inv.invite,
                                                inv.inviter_key, proof))
         inv.state = "confirming"
         inv.next_send = now
@@ -594,15 +655,16 @@ class Lobby:
                                if inv.pin is not None else
                                "the pairing proof is wrong: someone is in the middle")
         if failure:
-            inv.paired = encode_discovery(Paired(self.node, inv.peer.node, inv.invite, False,
-                                                 b"", failure))
+            inv.paired = self._encode(Paired(self.node, self.node_key, inv.peer.node,
+                                             inv.invite, False, b"", failure))
             self._out.append((inv.paired, addr))
             inv.state = "done"
             inv.message = b""
             self._close(inv, f"pairing failed: {failure}", now, force=True)
             return
         proof = pairing_proof(inv.key, False, self._transcript(inv))
-        inv.paired = encode_discovery(Paired(self.node, inv.peer.node, inv.invite, True, proof))
+        inv.paired = self._encode(Paired(self.node, self.node_key, inv.peer.node, inv.invite,
+                                         True, proof))
         self._out.append((inv.paired, addr))
         inv.state = "done"
         inv.message = b""
@@ -639,7 +701,7 @@ class Lobby:
         return short_auth_string(inv.invite, inv.inviter_key, inv.invitee_key)
 
     def _on_cancel(self, msg: Cancel, addr: Addr, now: float) -> None:
-        self._send(Ack(self.node, msg.node, msg.invite, "cancel"), addr)
+        self._send(Ack(self.node, self.node_key, msg.node, msg.invite, "cancel"), addr)
         join = self.joins.get(msg.invite)
         if join is not None and join.host.node == msg.node:  # no seat for us
             del self.joins[msg.invite]
@@ -688,8 +750,8 @@ class Lobby:
 
     def _answer(self, inv: _Invitation, accept: bool, reason: str, key: bytes,
                 now: float, spake: bytes = b"") -> None:
-        inv.message = encode_discovery(
-            Answer(self.node, inv.peer.node, inv.invite, accept, reason, key, spake)
+        inv.message = self._encode(
+            Answer(self.node, self.node_key, inv.peer.node, inv.invite, accept, reason, key, spake)
         )
         inv.state = "answering"
         inv.next_send = now
@@ -697,7 +759,7 @@ class Lobby:
         inv.sent_since = now
 
     def _send_cancel(self, inv: _Invitation, now: float) -> None:
-        inv.message = encode_discovery(Cancel(self.node, inv.peer.node, inv.invite))
+        inv.message = self._encode(Cancel(self.node, self.node_key, inv.peer.node, inv.invite))
         inv.state = "cancelling"
         inv.next_send = now
         inv.interval = self.config.retry_first

@@ -124,8 +124,9 @@ LOBBY = Lobby("Fuzz", 40123, Rules(), 0.0, entropy=random.Random(1).randbytes)
 @given(
     data=st.one_of(
         st.binary(max_size=1500),
-        st.builds(lambda rest: b"DK\x03D" + rest, st.binary(max_size=400)),
+        st.builds(lambda rest: b"DK\x04D" + rest, st.binary(max_size=400)),
         st.builds(lambda rest: b"DK\x01D" + rest, st.binary(max_size=400)),
+        st.builds(lambda rest: b"DK\x03D" + rest, st.binary(max_size=400)),
     )
 )
 @example(data=b"DK\x01D\x91\xa1\x80")  # a msgpack string that is not UTF-8

@@ -11,7 +11,8 @@ from durak_core import Rules
 from durak_net import events as ev
 from durak_net.lobby import BROADCAST, Lobby
 from durak_net.simlink import SimNet
-from durak_net.wire import PROTOCOL, Announce, encode_discovery
+
+from .crafted import Crafter
 
 
 def _lan(seed: int, names: list[str], loss: float = 0.0, rules: Rules | None = None):
@@ -54,10 +55,10 @@ def test_own_and_foreign_announcements_are_filtered_and_counted() -> None:
     lobby = Lobby("Alice", 40000, Rules(), 0.0, entropy=random.Random(2).randbytes)
     own = next(d for d, dst in lobby.datagrams_to_send(0.0) if dst == BROADCAST)
     lobby.receive(own, ("10.77.0.1", 37020), 0.1)
-    other = Announce("another-game", 1, 12345, "Eve", 40100, Rules().to_dict())
-    lobby.receive(encode_discovery(other), ("10.77.0.9", 37020), 0.1)
-    newer = Announce(PROTOCOL, 99, 12346, "Eve", 40100, Rules().to_dict())
-    lobby.receive(encode_discovery(newer), ("10.77.0.9", 37020), 0.1)
+    eve = Crafter(9)
+    lobby.receive(eve.announce("Eve", proto="another-game", version=1), ("10.77.0.9", 37020),
+                  0.1)
+    lobby.receive(eve.announce("Eve", version=99), ("10.77.0.9", 37020), 0.1)
     lobby.receive(b"\x00" * 40, ("10.77.0.9", 37020), 0.1)
     assert lobby.drops == {"own": 1, "foreign": 3}
     assert not lobby.peers and not lobby.events()

@@ -1,0 +1,140 @@
+"""The lobby under attack by someone on the LAN who crafts datagrams (in memory, over
+SimNet): every message that changes another peer's state must come from the node it
+names, and a node id cannot be taken over.
+
+Each attack here worked before discovery messages were signed: one forged Cancel closed
+an invitation (and with it the game of two it had started), or made a player asking for
+a seat give up; an announcement reusing a node id renamed that peer in every lobby.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import msgspec
+
+from durak_core import Rules
+from durak_net import events as ev
+from durak_net.lobby import BROADCAST, Lobby
+from durak_net.simlink import SimNet
+from durak_net.wire import Ack, Answer, Cancel, TableInfo
+
+from .crafted import Crafter
+
+ALICE, BOB = ("10.77.0.1", 40000), ("10.77.0.2", 40001)
+MALLORY = ("10.77.0.66", 40066)
+
+
+def _lan(seed: int, rules: Rules | None = None) -> tuple[SimNet, Lobby, Lobby,
+                                                          dict[str, list[Any]]]:
+    rng = random.Random(seed)
+    net = SimNet(random.Random(seed + 1), broadcast=BROADCAST)
+    alice = Lobby("Alice", ALICE[1], rules or Rules(), 0.0, entropy=rng.randbytes)
+    bob = Lobby("Bob", BOB[1], Rules(), 0.0, entropy=rng.randbytes)
+    net.add(ALICE, alice)
+    net.add(BOB, bob)
+    seen: dict[str, list[Any]] = {"Alice": [], "Bob": []}
+
+    def collect(now: float) -> None:
+        seen["Alice"] += alice.events()
+        seen["Bob"] += bob.events()
+
+    net.hooks.append(collect)
+    assert net.run(lambda: bob.node in alice.peers and alice.node in bob.peers, limit=5.0)
+    return net, alice, bob, seen
+
+
+def _of(events: list[Any], kind: type) -> list[Any]:
+    return [e for e in events if isinstance(e, kind)]
+
+
+def _forgeries(mallory: Crafter, make: Any, owner_key: bytes) -> list[bytes]:
+    """The two ways to forge a message of another node: sign it with one's own key
+    (which does not hash to that node id), or name the owner's key and sign anyway."""
+    return [mallory.datagram(make(mallory.key)), mallory.datagram(make(owner_key))]
+
+
+def test_a_forged_cancel_does_not_close_an_invitation_nor_the_game_it_started() -> None:
+    net, alice, bob, seen = _lan(1)
+    mallory = Crafter(66)
+    invite = alice.invite(bob.node, net.now)
+    assert net.run(lambda: _of(seen["Bob"], ev.InviteReceived), limit=net.now + 5)
+    forged = _forgeries(mallory, lambda key: Cancel(alice.node, key, bob.node, invite,
+                                                     "PROBLEM: go away"), alice.node_key)
+    for data in forged:
+        bob.receive(data, ALICE, net.now)  # even from Alice's own address
+    assert bob.drops["impostor"] == 1 and bob.drops["bad_signature"] == 1
+    assert bob.invitations[invite].state == "received"
+    bob.accept(invite, net.now)
+    assert net.run(lambda: _of(seen["Alice"], ev.SessionAgreed)
+                   and _of(seen["Bob"], ev.SessionAgreed), limit=net.now + 10)
+    for data in forged:  # once the game of two started: it must not end it either
+        bob.receive(data, ALICE, net.now)
+    net.run(lambda: False, limit=net.now + 3)
+    assert not _of(seen["Bob"], ev.InviteClosed)
+    assert bob.drops["impostor"] == 2 and bob.drops["bad_signature"] == 2
+
+
+def test_a_forged_refusal_does_not_make_a_seat_asker_give_up() -> None:
+    net, alice, bob, seen = _lan(2, rules=Rules(players=3))
+    table = 0x7AB1E
+    alice.table = TableInfo(table, ["Alice", "", ""])
+    assert net.run(lambda: bob.peers[alice.node].info.table is not None, limit=net.now + 3)
+    bob.join(alice.node, table, net.now)
+    assert net.run(lambda: _of(seen["Alice"], ev.JoinRequested), limit=net.now + 3)
+    mallory = Crafter(67)
+    for data in _forgeries(mallory, lambda key: Cancel(alice.node, key, bob.node, table,
+                                                        "no seat: the table is closed"),
+                           alice.node_key):
+        bob.receive(data, ALICE, net.now)
+    assert bob.drops["impostor"] == 1 and bob.drops["bad_signature"] == 1
+    assert table in bob.joins and not _of(seen["Bob"], ev.InviteClosed)
+    # The host's own refusal still counts.
+    alice.refuse_join(bob.node, table, net.now, "no free seat")
+    assert net.run(lambda: _of(seen["Bob"], ev.InviteClosed), limit=net.now + 3)
+    assert _of(seen["Bob"], ev.InviteClosed)[0].reason == "no free seat"
+
+
+def test_a_forged_decline_or_ack_does_not_end_an_invitation() -> None:
+    net, alice, bob, seen = _lan(3)
+    mallory = Crafter(68)
+    invite = alice.invite(bob.node, net.now)
+    for data in [
+        *_forgeries(mallory, lambda key: Answer(bob.node, key, alice.node, invite, False,
+                                                "declined"), bob.node_key),
+        *_forgeries(mallory, lambda key: Ack(bob.node, key, alice.node, invite, "invite"),
+                    bob.node_key),
+    ]:
+        alice.receive(data, BOB, net.now)
+    assert alice.drops["impostor"] == 2 and alice.drops["bad_signature"] == 2
+    assert alice.invitations[invite].state == "calling"  # still resending, unanswered
+    assert net.run(lambda: _of(seen["Bob"], ev.InviteReceived), limit=net.now + 5)
+    assert not _of(seen["Alice"], ev.InviteClosed)
+
+
+def test_a_node_id_cannot_be_taken_over() -> None:
+    """Mallory announces Bob's node id under his own name, busy: Bob's entry stays
+    Bob's, and each try is counted."""
+    net, alice, bob, _ = _lan(4)
+    mallory = Crafter(69)
+    before = alice.peers[bob.node].info
+    alice.receive(mallory.announce("Mallory", 40066, node=bob.node, busy=True), MALLORY,
+                  net.now)
+    # Bob's own announcement, altered on the way (busy flipped, name changed).
+    (real, _), *_ = [(d, a) for d, a in bob.datagrams_to_send(net.now + 1.0)
+                     if a == BROADCAST]
+    altered = real.replace(b"Bob", b"Bub")
+    alice.receive(altered, MALLORY, net.now)
+    alice.receive(real, MALLORY, net.now)  # the real one, replayed from elsewhere...
+    alice.receive(real, MALLORY, net.now)  # ...and again: a copy changes nothing
+    # An older durak's (unsigned) announcement claiming Bob's node id.
+    old = b"DK\x03D" + msgspec.msgpack.encode(["announce", "durak-lan", 3, bob.node,
+                                                "Mallory", 40066, {}, True, [], None])
+    alice.receive(old, MALLORY, net.now)
+    assert alice.peers[bob.node].info.name == "Bob" and not alice.peers[bob.node].info.busy
+    assert alice.peers[bob.node].info.addr == before.addr
+    assert (alice.drops["impostor"], alice.drops["bad_signature"], alice.drops["replay"]) == (
+        2, 1, 1)
+    assert not [e for e in alice.events() if isinstance(e, ev.PeerSeen)
+                and e.peer.name != "Bob"]
