@@ -54,6 +54,7 @@ from .crypto import (
     transcript,
 )
 from .identity import Identity, verify
+from .text import NAME_LIMIT, plain
 from .wire import (
     PROTOCOL,
     PROTOCOL_VERSION,
@@ -81,6 +82,11 @@ BROADCAST: Addr = ("<broadcast>", 0)
 #: What a node key signs: this label, then the discovery datagram up to its signature.
 DISCOVERY_LABEL = b"durak-lan v4 lobby"
 _NODE_LABEL = b"durak-lan v4 node"
+
+
+def _name(text: str) -> str:
+    """A name a peer sent, as we show and match it (see :mod:`durak_net.text`)."""
+    return plain(text, NAME_LIMIT) or "(no name)"
 
 
 def node_id(node_key: bytes) -> int:
@@ -189,7 +195,7 @@ class Lobby:
         identity: Identity | None = None,
         config: LobbyConfig | None = None,
     ) -> None:
-        name = " ".join(name.split())
+        name = plain(name, 41)
         if not 1 <= len(name) <= 40:
             raise ValueError("the name must have 1 to 40 characters")
         self.name = name
@@ -493,10 +499,11 @@ class Lobby:
             if len(msg.table.seats) != rules.players:
                 self.drops["malformed"] += 1
                 return
-            table = {"table": msg.table.table, "seats": tuple(msg.table.seats),
+            table = {"table": msg.table.table,
+                     "seats": tuple(_name(n) if n else "" for n in msg.table.seats),
                      "clock": msg.table.clock, "grace": msg.table.grace,
                      "started": msg.table.started, "open": msg.table.open}
-        info = ev.PeerInfo(msg.node, msg.name, peer_addr, rules.to_dict(), msg.busy,
+        info = ev.PeerInfo(msg.node, _name(msg.name), peer_addr, rules.to_dict(), msg.busy,
                            tuple(msg.tags), table=table)
         self._seen(msg.node, info, known, now)
 
@@ -526,7 +533,7 @@ class Lobby:
         if known is not None and not known.info.incompatible:
             self.drops["impostor"] += 1  # an unsigned claim on a current peer's node id
             return
-        info = ev.PeerInfo(old.node, old.name, addr, {},
+        info = ev.PeerInfo(old.node, _name(old.name), addr, {},
                            incompatible=f"runs an older durak (LAN protocol {old.version}); "
                            "both players need the same version")
         self._seen(old.node, info, self.peers.get(old.node), now)
@@ -535,7 +542,7 @@ class Lobby:
         known = self.peers.get(node)
         if known is not None:
             return known.info
-        return ev.PeerInfo(node, name, addr, rules.to_dict())
+        return ev.PeerInfo(node, _name(name), addr, rules.to_dict())
 
     def _on_invite(self, msg: Invite, addr: Addr, now: float) -> None:
         self._send(Ack(self.node, self.node_key, msg.node, msg.invite, "invite"), addr)
@@ -597,7 +604,7 @@ class Lobby:
             self.drops["duplicate"] += 1
             return
         if not msg.accept:
-            self._close(inv, msg.reason or "declined", now)
+            self._close(inv, plain(msg.reason) or "declined", now)
             return
         assert inv.keypair is not None
         try:
@@ -683,7 +690,8 @@ class Lobby:
         inv.state = "done"
         inv.message = b""
         if not msg.ok:
-            self._close(inv, f"pairing failed: {msg.reason or 'refused by the invitee'}", now,
+            self._close(inv, f"pairing failed: {plain(msg.reason) or 'refused by the invitee'}",
+                        now,
                         force=True)
             return
         if not proof_ok(inv.key, False, self._transcript(inv), msg.proof):
@@ -706,7 +714,7 @@ class Lobby:
         if join is not None and join.host.node == msg.node:  # no seat for us
             del self.joins[msg.invite]
             self._emit(ev.InviteClosed(msg.invite, join.host, True,
-                                       msg.reason or "the host gave no seat", now))
+                                       plain(msg.reason) or "the host gave no seat", now))
             return
         inv = self.invitations.get(msg.invite)
         if inv is None or inv.outgoing or inv.peer.node != msg.node:
