@@ -57,6 +57,7 @@ from durak_core import Action, Game, IllegalAction, Rules, parse_action
 from . import events as ev
 from .botplay import BotDriver, build_bot
 from .crypto import normalise_pin
+from .journal import private_folder
 from .node import LanNode, parse_hostport
 from .session import SessionError
 from .teams import ANY_TEAM, seat_team_note
@@ -762,7 +763,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.pin is not None:
             normalise_pin(args.pin)
         if args.journal:
-            Path(args.journal).mkdir(parents=True, exist_ok=True)
+            private_folder(Path(args.journal))
     except (ValueError, OSError) as exc:
         print(f"durak-lan: {exc}", file=sys.stderr)
         return EXIT_USAGE
