@@ -69,6 +69,10 @@ _LINE = object()  # tag of stdin lines in the event queue
 EXIT_USAGE = 64
 #: Exit status after an internal error (a bug of ours, reported in one line).
 EXIT_INTERNAL = 70
+#: ``--invite NAME`` and ``--join NAME`` wait until the peer of that name has been seen
+#: this long (seconds: two announcements and a lost one), so that a second peer
+#: announcing the same name is seen, and asked about, before anyone is invited.
+SETTLE = 2.5
 #: What a lobby accepts as a display name (see durak_net.lobby.Lobby).
 NAME_MAX = 40
 
@@ -80,8 +84,11 @@ def _name(name: str) -> str:
 
 def _label(peer: ev.PeerInfo) -> str:
     """How a peer is shown: its name made safe (:func:`~durak_net.text.plain`) and its
-    address, ``Bob (10.0.0.5:40123)``."""
-    return f"{_name(peer.name)} ({peer.addr[0]}:{peer.addr[1]})"
+    address, ``Bob (10.0.0.5:40123)``; and its id when another peer announces the same
+    name (``invite ID`` picks one)."""
+    where = f"{peer.addr[0]}:{peer.addr[1]}"
+    return (f"{_name(peer.name)} ({where}, id {peer.node:016x})" if peer.same_name
+            else f"{_name(peer.name)} ({where})")
 
 
 def default_name() -> str:
@@ -158,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="announce ourselves directly to a peer's game port (when broadcasts "
                         "do not reach it); repeatable")
     p.add_argument("--invite", metavar="NAME", help="invite the peer seen with this name "
-                   "(or HOST:PORT)")
+                   "(or HOST:PORT, or its id when two peers announce one name)")
     p.add_argument("--auto-accept", action="store_true", help="accept invitations at once")
     p.add_argument("--host", type=int, metavar="SEATS",
                    help="host a table of this many seats (2 to 6; the others --join it)")
@@ -400,9 +407,9 @@ class Peer:
             return
         self.last_invite = time.monotonic()
         try:
-            peer = self.node.find_peer(name)
-        except ValueError as exc:
-            self.say(f"not joining: {plain(exc)}")
+            peer = self.node.find_peer(name, settled=SETTLE)
+        except ValueError as exc:  # two peers announce the name: ask which
+            self.ask_which("join", exc)
             return
         if peer is None:
             return
@@ -431,10 +438,9 @@ class Peer:
         if time.monotonic() < self.last_invite + 1.0:
             return
         try:
-            peer = self.node.find_peer(name)
-        except ValueError as exc:  # two peers announce the name
-            self.last_invite = time.monotonic()
-            self.say(f"not inviting: {plain(exc)}")
+            peer = self.node.find_peer(name, settled=SETTLE)
+        except ValueError as exc:  # two peers announce the name: ask which
+            self.ask_which("invite", exc)
             return
         if peer is not None and not peer.incompatible:
             self.last_invite = time.monotonic()
@@ -443,6 +449,21 @@ class Peer:
         elif peer is not None:
             self.last_invite = time.monotonic()
             self.say(f"not inviting {_label(peer)}: it {plain(peer.incompatible)}")
+
+    def ask_which(self, verb: str, exc: ValueError) -> None:
+        """``--invite NAME`` or ``--join NAME`` found two peers announcing the name:
+        stop, and ask the person to pick one by its id (a headless peer cannot answer:
+        it ends, status 1)."""
+        if verb == "invite":
+            self.args.invite = None
+        else:
+            self.args.join = None
+        if self.interactive:
+            self.say(f"{plain(exc, 400)}: type `{verb} ID`")
+        else:
+            doing = {"invite": "inviting", "join": "joining"}[verb]
+            self.say(f"not {doing}: {plain(exc, 400)}; run again with --{verb} ID")
+            self.status, self.done = 1, True
 
     def bot_move(self) -> None:
         if self.driver is None or self.active is None:

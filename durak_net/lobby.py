@@ -122,6 +122,9 @@ class _Peer:
     info: ev.PeerInfo
     last_seen: float
     addr_seen: float
+    #: When it first appeared (``--invite NAME`` waits a little, so that a second
+    #: peer announcing the same name is seen before anyone is invited).
+    first_seen: float = 0.0
 
 
 @dataclass
@@ -516,7 +519,7 @@ class Lobby:
                 twin.info = replace(twin.info, same_name=True)
                 self._emit(ev.PeerSeen(twin.info, now))
         if known is None:
-            self.peers[node] = _Peer(info, now, now)
+            self.peers[node] = _Peer(info, now, now, now)
             self._emit(ev.PeerSeen(info, now))
             return
         known.last_seen = now
@@ -591,7 +594,7 @@ class Lobby:
         self._join_requests[(msg.node, msg.table)] = now
         peer = self._peer_from(msg.node, msg.name, addr, self.rules)
         if msg.node not in self.peers:  # a joiner we have not heard announce yet
-            self.peers[msg.node] = _Peer(replace(peer, addr=addr), now, now)
+            self.peers[msg.node] = _Peer(replace(peer, addr=addr), now, now, now)
         self._emit(ev.JoinRequested(msg.table, self.peers[msg.node].info, msg.team, now))
 
     def _on_answer(self, msg: Answer, addr: Addr, now: float) -> None:

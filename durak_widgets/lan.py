@@ -548,6 +548,13 @@ class LanLobby:
         if isinstance(event, ev.PeerSeen):
             self.peers[event.peer.node] = event.peer
             self._peer_names[event.peer.node] = event.peer.name
+            if event.peer.same_name and event.peer.name in (self.invite_name, self.join_name):
+                # Two players announce the name: the person picks one (both rows are
+                # flagged) and compares the pairing words.
+                self.invite_name = self.join_name = None
+                self.notice = html.escape(f"Two players announce the name "
+                                          f"{_name(event.peer.name)}: pick one in the list "
+                                          "and compare the pairing words.")
             if (self.invite_name and event.peer.name == self.invite_name and self.sid is None
                     and not self.outgoing and not event.peer.incompatible):
                 # Once: after a game, a decline or a leave the lobby does not call again
