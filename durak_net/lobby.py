@@ -5,6 +5,14 @@ random 64-bit node id, game port, rules) and forgets a peer silent for five seco
 Its own announcements come back and are filtered by node id; datagrams of other
 programs or protocol versions are dropped and counted.
 
+Every discovery message is signed with the sender's node key, and a node id is that
+key's hash (:func:`node_id`): a Cancel, a decline, a seat offer or refusal, an Ack come
+from the node they name, and nobody takes over another's node id.  What strangers send
+costs bounded work and leaves bounded state (:class:`LobbyConfig`'s limits): cheap
+checks first, the signature last and only within a budget for unknown nodes, capped
+tables, and unicast announcements answered one for one, so no forged source address
+turns the lobby into a reflector.
+
 Invitations fix the original design's lost ``stop_scan``: every Invite, Answer,
 Confirm and Cancel is acknowledged (or answered) and resent with backoff until it is,
 and an invitation that nobody answers ends with a reason after a timeout, so nobody
@@ -54,6 +62,7 @@ from .crypto import (
     transcript,
 )
 from .identity import Identity, verify
+from .limits import Bucket, PerKey, put_capped
 from .text import NAME_LIMIT, plain
 from .wire import (
     PROTOCOL,
@@ -115,6 +124,25 @@ class LobbyConfig:
     give_up_after: float = 30.0
     #: Forget a finished invitation after this long (until then, duplicates are re-acked).
     keep_done: float = 300.0
+    #: Peers listed at most (a new node beyond it is dropped as ``peers_full``).
+    max_peers: int = 64
+    #: Discovery datagrams taken from one source address a second, and in a burst
+    #: (beyond: ``rate_limited``); at most this many addresses are tracked.
+    per_source_rate: float = 50.0
+    per_source_burst: float = 100.0
+    sources_tracked: int = 1024
+    #: Announcements of nodes we do not know yet checked a second, and in a burst
+    #: (each costs a signature check; beyond: ``busy``).
+    new_node_rate: float = 16.0
+    new_node_burst: float = 32.0
+    #: Our announcements sent back, in all, to peers that announce themselves to us
+    #: unicast (a second, and in a burst; at most one an interval per address).
+    reply_rate: float = 20.0
+    reply_burst: float = 40.0
+    #: Invitations to us awaiting an answer, and invitations kept in all (beyond:
+    #: ``invites_full``).
+    max_pending_invites: int = 16
+    max_invitations: int = 256
 
 
 @dataclass
@@ -216,9 +244,17 @@ class Lobby:
         self._seqs: dict[int, int] = {}
         self.peers: dict[int, _Peer] = {}
         self.invitations: dict[int, _Invitation] = {}
-        #: Addresses (game ports) that get our announcement unicast: --connect targets,
-        #: and peers that announced themselves to us unicast.
+        #: Addresses (game ports) that get our announcement unicast every interval: the
+        #: --connect targets.  A peer that announces itself to us unicast gets one of
+        #: ours back for each of its own (:meth:`_answer_in_kind`): never more than it
+        #: sent, so a forged source address cannot make us flood someone.
         self.direct: dict[Addr, float] = {}
+        self._replied: dict[Addr, float] = {}
+        self._replies = Bucket(self.config.reply_rate, self.config.reply_burst)
+        self._per_source: PerKey[str] = PerKey(self.config.per_source_rate,
+                                               self.config.per_source_burst,
+                                               self.config.sources_tracked)
+        self._new_nodes = Bucket(self.config.new_node_rate, self.config.new_node_burst)
         self.busy = False
         #: Rendezvous tags of the sessions we are resuming (see :func:`crypto.rendezvous_tag`).
         self.tags: list[bytes] = []
@@ -228,6 +264,8 @@ class Lobby:
         self.joins: dict[int, _Join] = {}
         self._join_requests: dict[tuple[int, int], float] = {}
         self.drops: Counter[str] = Counter()
+        #: Signatures checked so far (the costly step a flood would aim at).
+        self.signatures_checked = 0
         self._next_announce = now
         self._out: list[tuple[bytes, Addr]] = []
         self._events: list[Any] = []
@@ -343,7 +381,12 @@ class Lobby:
 
     def receive(self, data: bytes, addr: Addr, now: float, direct: bool = False) -> None:
         """Take in one datagram (``direct``: it came unicast, not by broadcast).  Anything
-        malformed, foreign or addressed to another node is dropped and counted."""
+        malformed, foreign, forged, addressed to another node, or beyond what a source
+        may send is dropped and counted.  The cheap checks come first: the signature is
+        checked last, and only for a node we know or have room and time for."""
+        if not self._per_source.take(addr[0], now):
+            self.drops["rate_limited"] += 1
+            return
         try:
             message = decode_discovery(data)
         except WireError as exc:
@@ -357,7 +400,11 @@ class Lobby:
         if not isinstance(message, Announce) and message.to != self.node:
             self.drops["stranger"] += 1
             return
-        if not self._authentic(message, data):
+        if not isinstance(message, Announce) and message.node not in self.peers:
+            # Only a peer that announced itself (so signed its node key) gets an answer.
+            self.drops["unknown_node"] += 1
+            return
+        if not self._authentic(message, data, now):
             return
         if isinstance(message, Announce):
             self._on_announce(message, addr, now, direct)
@@ -387,8 +434,6 @@ class Lobby:
                 if len(twins) == 1:
                     twins[0].info = replace(twins[0].info, same_name=False)
                     self._emit(ev.PeerSeen(twins[0].info, now))
-                if self.direct.get(peer.info.addr, float("inf")) != float("inf"):
-                    del self.direct[peer.info.addr]  # learned, not configured: forget it too
                 self._emit(ev.PeerGone(peer.info, now))
                 for inv in list(self.invitations.values()):
                     if inv.peer.node == node and inv.state in ("calling", "ringing", "received"):
@@ -443,19 +488,23 @@ class Lobby:
     def _send(self, message: DiscoveryMessage, addr: Addr) -> None:
         self._out.append((self._encode(message), addr))
 
-    def _announce(self, now: float) -> None:
+    def _announcement(self) -> bytes:
+        """Our announcement, numbered after the last."""
         self._announce_seq += 1
-        data = self._encode(
+        return self._encode(
             Announce(PROTOCOL, PROTOCOL_VERSION, self.node, self.node_key, self._announce_seq,
                      self.name, self.game_port,
                      self.rules.to_dict(), self.busy, self.tags[:8], self.table)
         )
+
+    def _announce(self, now: float) -> None:
+        data = self._announcement()
         self._out.append((data, BROADCAST))
         for addr in self.direct:
             self._out.append((data, addr))
         self._next_announce = now + self.config.announce_every
 
-    def _authentic(self, message: DiscoveryMessage, data: bytes) -> bool:
+    def _authentic(self, message: DiscoveryMessage, data: bytes, now: float) -> bool:
         """Does ``message`` come from the node it names?  Its node id must be the hash
         of the key it carries (else ``impostor``: someone announcing or speaking for
         another's node id), and the key must have signed the datagram (else
@@ -464,10 +513,22 @@ class Lobby:
         if node_id(message.node_key) != message.node:
             self.drops["impostor"] += 1
             return False
-        if isinstance(message, Announce) and message.seq <= self._seqs.get(message.node, 0):
-            self.drops["replay"] += 1  # checked before the signature: a copy costs nothing
-            return False
+        if isinstance(message, Announce):
+            if message.seq <= self._seqs.get(message.node, 0):
+                self.drops["replay"] += 1  # before the signature: a copy costs nothing
+                return False
+            known = self.peers.get(message.node)
+            if known is not None and now < known.last_seen + self.config.announce_every / 4:
+                self.drops["too_often"] += 1
+                return False
+            if known is None and len(self.peers) >= self.config.max_peers:
+                self.drops["peers_full"] += 1
+                return False
+            if known is None and not self._new_nodes.take(now):
+                self.drops["busy"] += 1
+                return False
         signed, signature = discovery_signature(data)
+        self.signatures_checked += 1
         if not verify(message.node_key, signature, DISCOVERY_LABEL, signed):
             self.drops["bad_signature"] += 1
             return False
@@ -477,16 +538,15 @@ class Lobby:
         if msg.proto != PROTOCOL or msg.version != PROTOCOL_VERSION:
             self.drops["foreign"] += 1
             return
-        self._seqs[msg.node] = msg.seq
+        put_capped(self._seqs, msg.node, msg.seq, 4 * self.config.max_peers)
         try:
             rules = Rules.from_dict(dict(msg.rules))
         except (TypeError, ValueError):
             self.drops["malformed"] += 1
             return
         peer_addr = (addr[0], msg.port)
-        if direct and peer_addr not in self.direct:
-            self.direct[peer_addr] = now  # it may not hear our broadcasts: answer in kind
-            self._next_announce = min(self._next_announce, now)
+        if direct:
+            self._answer_in_kind(peer_addr, now)
         known = self.peers.get(msg.node)
         if known is not None:
             old = known.info.addr
@@ -509,6 +569,19 @@ class Lobby:
         info = ev.PeerInfo(msg.node, _name(msg.name), peer_addr, rules.to_dict(), msg.busy,
                            tuple(msg.tags), table=table)
         self._seen(msg.node, info, known, now)
+
+    def _answer_in_kind(self, addr: Addr, now: float) -> None:
+        """A peer announced itself to us unicast: it may not hear our broadcasts, so
+        send it one announcement back (at most one an interval per address, and a
+        bounded number in all; none to a --connect target, which gets them anyway)."""
+        if addr in self.direct or now < self._replied.get(addr, float("-inf")) + (
+                self.config.announce_every * 0.9):
+            return
+        if not self._replies.take(now):
+            self.drops["replies_limited"] += 1
+            return
+        put_capped(self._replied, addr, now, self.config.sources_tracked)
+        self._out.append((self._announcement(), addr))
 
     def _seen(self, node: int, info: ev.PeerInfo, known: _Peer | None, now: float) -> None:
         """Take in a peer's announcement; say when two peers announce the same name."""
@@ -536,6 +609,9 @@ class Lobby:
         if known is not None and not known.info.incompatible:
             self.drops["impostor"] += 1  # an unsigned claim on a current peer's node id
             return
+        if known is None and len(self.peers) >= self.config.max_peers:
+            self.drops["peers_full"] += 1
+            return
         info = ev.PeerInfo(old.node, _name(old.name), addr, {},
                            incompatible=f"runs an older durak (LAN protocol {old.version}); "
                            "both players need the same version")
@@ -548,6 +624,14 @@ class Lobby:
         return ev.PeerInfo(node, _name(name), addr, rules.to_dict())
 
     def _on_invite(self, msg: Invite, addr: Addr, now: float) -> None:
+        if msg.invite not in self.invitations:
+            waiting = [i for i in self.invitations.values()
+                       if not i.outgoing and i.state == "received"]
+            if (len(waiting) >= self.config.max_pending_invites
+                    or len(self.invitations) >= self.config.max_invitations
+                    or any(i.peer.node == msg.node for i in waiting)):
+                self.drops["invites_full"] += 1  # not acknowledged: it may come again
+                return
         self._send(Ack(self.node, self.node_key, msg.node, msg.invite, "invite"), addr)
         if msg.invite in self.invitations:
             self.drops["duplicate"] += 1
@@ -591,10 +675,7 @@ class Lobby:
         if (msg.node, msg.table) in self._join_requests:
             self.drops["duplicate"] += 1
             return
-        self._join_requests[(msg.node, msg.table)] = now
-        peer = self._peer_from(msg.node, msg.name, addr, self.rules)
-        if msg.node not in self.peers:  # a joiner we have not heard announce yet
-            self.peers[msg.node] = _Peer(replace(peer, addr=addr), now, now, now)
+        put_capped(self._join_requests, (msg.node, msg.table), now, 4 * self.config.max_peers)
         self._emit(ev.JoinRequested(msg.table, self.peers[msg.node].info, msg.team, now))
 
     def _on_answer(self, msg: Answer, addr: Addr, now: float) -> None:

@@ -125,9 +125,10 @@ def test_a_node_id_cannot_be_taken_over() -> None:
     (real, _), *_ = [(d, a) for d, a in bob.datagrams_to_send(net.now + 1.0)
                      if a == BROADCAST]
     altered = real.replace(b"Bob", b"Bub")
-    alice.receive(altered, MALLORY, net.now)
-    alice.receive(real, MALLORY, net.now)  # the real one, replayed from elsewhere...
-    alice.receive(real, MALLORY, net.now)  # ...and again: a copy changes nothing
+    later = net.now + 1.0
+    alice.receive(altered, MALLORY, later)
+    alice.receive(real, MALLORY, later)  # the real one, replayed from elsewhere...
+    alice.receive(real, MALLORY, later)  # ...and again: a copy changes nothing
     # An older durak's (unsigned) announcement claiming Bob's node id.
     old = b"DK\x03D" + msgspec.msgpack.encode(["announce", "durak-lan", 3, bob.node,
                                                 "Mallory", 40066, {}, True, [], None])
