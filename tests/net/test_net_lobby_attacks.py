@@ -9,16 +9,19 @@ a seat give up; an announcement reusing a node id renamed that peer in every lob
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
 import msgspec
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from durak_core import Rules
 from durak_net import events as ev
 from durak_net.lobby import BROADCAST, Lobby
 from durak_net.simlink import SimNet
-from durak_net.wire import Ack, Answer, Cancel, TableInfo
+from durak_net.wire import Ack, Answer, Cancel, TableInfo, decode_discovery
 
 from .crafted import Crafter
 
@@ -139,3 +142,61 @@ def test_a_node_id_cannot_be_taken_over() -> None:
         2, 1, 1)
     assert not [e for e in alice.events() if isinstance(e, ev.PeerSeen)
                 and e.peer.name != "Bob"]
+
+
+def _corpus() -> tuple[Lobby, list[tuple[bytes, tuple[str, int]]]]:
+    """Bob's lobby once it knows Alice, and every datagram Alice then sends him while
+    inviting him twice (declined, then accepted and paired) and withdrawing a third."""
+    net, alice, bob, seen = _lan(11)
+    snapshot = copy.deepcopy(bob)
+    sent: list[tuple[bytes, tuple[str, int]]] = []
+
+    def tap(data: bytes, src: Any, dst: Any) -> bytes:
+        if src == ALICE:
+            sent.append((data, src))
+        return data
+
+    net.tap = tap
+    first = alice.invite(bob.node, net.now)
+    assert net.run(lambda: first in bob.invitations, limit=net.now + 5)
+    bob.decline(first, net.now)
+    second = alice.invite(bob.node, net.now)
+    assert net.run(lambda: second in bob.invitations, limit=net.now + 5)
+    bob.accept(second, net.now)
+    assert net.run(lambda: _of(seen["Bob"], ev.SessionAgreed), limit=net.now + 5)
+    alice.cancel(alice.invite(bob.node, net.now), net.now)
+    net.run(lambda: False, limit=net.now + 3)
+    return snapshot, sent
+
+
+BOB_BEFORE, FROM_ALICE = _corpus()
+
+
+@settings(max_examples=300, deadline=None)
+@given(pick=st.integers(0, len(FROM_ALICE) - 1),
+       flips=st.lists(st.tuples(st.integers(0, 1199), st.integers(1, 255)), min_size=1,
+                      max_size=3),
+       cut=st.one_of(st.none(), st.integers(0, 1199)))
+def test_a_mutated_signed_datagram_is_dropped_and_counted_and_changes_nothing(
+    pick: int, flips: list[tuple[int, int]], cut: int | None
+) -> None:
+    original, addr = FROM_ALICE[pick]
+    mutated = bytearray(original)
+    for position, mask in flips:
+        if position < len(mutated):
+            mutated[position] ^= mask
+    data = bytes(mutated[:cut] if cut is not None else mutated)
+    assume(data != original)
+    bob = copy.deepcopy(BOB_BEFORE)
+    before = (dict(bob.invitations), {n: p.info for n, p in bob.peers.items()}, bob.joins)
+    bob.receive(data, addr, 1.0, direct=True)
+    assert sum(bob.drops.values()) == sum(BOB_BEFORE.drops.values()) + 1, bob.drops
+    assert not bob.events()
+    assert (dict(bob.invitations), {n: p.info for n, p in bob.peers.items()},
+            bob.joins) == before
+    assert not bob.datagrams_to_send(0.5)  # no answer to it (no announcement due yet)
+
+
+def test_the_corpus_holds_every_kind_alice_sends() -> None:
+    kinds = {type(decode_discovery(d)).__name__ for d, _ in FROM_ALICE}
+    assert {"Announce", "Invite", "Ack", "Confirm", "Cancel"} <= kinds
