@@ -132,7 +132,7 @@ class LobbyConfig:
     per_source_burst: float = 100.0
     sources_tracked: int = 1024
     #: Announcements of nodes we do not know yet checked a second, and in a burst
-    #: (each costs a signature check; beyond: ``busy``).
+    #: (each costs a signature check; beyond: ``new_node_limited``).
     new_node_rate: float = 16.0
     new_node_burst: float = 32.0
     #: Our announcements sent back, in all, to peers that announce themselves to us
@@ -525,7 +525,7 @@ class Lobby:
                 self.drops["peers_full"] += 1
                 return False
             if known is None and not self._new_nodes.take(now):
-                self.drops["busy"] += 1
+                self.drops["new_node_limited"] += 1
                 return False
         signed, signature = discovery_signature(data)
         self.signatures_checked += 1
