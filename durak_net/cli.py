@@ -59,6 +59,7 @@ from .botplay import BotDriver, build_bot
 from .crypto import normalise_pin
 from .journal import private_folder
 from .node import LanNode, parse_hostport
+from .policy import LobbyPolicy
 from .session import SessionError
 from .teams import ANY_TEAM, seat_team_note
 from .text import plain, printable
@@ -257,6 +258,7 @@ class Peer:
         if args.host:
             self.rules = Rules.from_dict({**self.rules.to_dict(), "players": args.host})
         self.interactive = args.bot is None
+        self.policy = LobbyPolicy(auto_accept=args.auto_accept, pin=args.pin)
         self.driver = BotDriver(build_bot(args.bot, seed=args.seed)) if args.bot else None
         self.node = LanNode(
             args.name, rules=self.rules, port=args.port, game_port=args.game_port,
@@ -294,10 +296,15 @@ class Peer:
         self.say(f"{node.name}: game port {node.game_port}, discovery port {self.args.port}"
                  + (f" ({node.discovery_error})" if node.discovery_error else ""))
         try:
-            if self.args.resume:
-                self.resume()
-            elif self.args.host:
-                self.host()
+            try:
+                if self.args.resume:
+                    self.resume()
+                elif self.args.host:
+                    self.host()
+            except (ValueError, SessionError) as exc:  # a journal that does not resume
+                self.say(f"durak-lan: cannot {'resume' if self.args.resume else 'host'}: "
+                         f"{plain(exc)}")
+                self.status, self.done = EXIT_USAGE, True
             if self.interactive:
                 threading.Thread(target=self._read_stdin, daemon=True).start()
                 self.say("type `help` for commands")
@@ -500,10 +507,11 @@ class Peer:
             if self.interactive:
                 self.say(f"gone: {_name(event.peer.name)}")
         elif isinstance(event, ev.InviteReceived):
-            if self.active is not None:
-                node.decline(event.invite, "busy")
-            elif self.args.auto_accept and (not event.pin or self.args.pin):
-                node.accept(event.invite, pin=self.args.pin if event.pin else None)
+            decision = self.policy.answer(event, playing=self.active is not None)
+            if decision.kind == "decline":
+                node.decline(event.invite, decision.reason)
+            elif decision.kind == "accept":
+                node.accept(event.invite, pin=decision.pin)
             else:
                 self.incoming.append(event.invite)
                 how = "`accept PIN`" if event.pin else "`accept`"
@@ -524,7 +532,7 @@ class Peer:
                      f"closed: {plain(event.reason)}")
             if event.outgoing and event.invite == self.invite_sent:
                 self.invite_sent = None
-                if event.reason != "no answer" and not event.reason.endswith(" left"):
+                if not LobbyPolicy.invite_again(event):
                     self.args.invite = None  # refused: do not pester them
                     if not self.interactive:
                         self.status, self.done = 1, True

@@ -52,6 +52,7 @@ from durak_net.botplay import build_bot
 from durak_net.crypto import new_pin
 from durak_net.journal import default_journal_dir
 from durak_net.node import LanNode
+from durak_net.policy import LobbyPolicy
 from durak_net.session import SessionError
 from durak_net.teams import ANY_TEAM, seat_team_note, team_choices
 from durak_net.text import NAME_LIMIT, plain
@@ -573,10 +574,12 @@ class LanLobby:
         elif isinstance(event, ev.PeerGone):
             self.peers.pop(event.peer.node, None)
         elif isinstance(event, ev.InviteReceived):
-            if self.sid is not None:
-                self.node.decline(event.invite, "already playing")
-            elif self.auto_accept and (not event.pin or self.auto_pin):
-                self.node.accept(event.invite, pin=self.auto_pin if event.pin else None)
+            decision = LobbyPolicy(self.auto_accept, self.auto_pin).answer(
+                event, playing=self.sid is not None)
+            if decision.kind == "decline":
+                self.node.decline(event.invite, decision.reason)
+            elif decision.kind == "accept":
+                self.node.accept(event.invite, pin=decision.pin)
             else:
                 self.incoming[event.invite] = event
         elif isinstance(event, ev.InviteClosed):

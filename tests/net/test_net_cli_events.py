@@ -22,6 +22,7 @@ from durak_net import events as ev
 from durak_net.botplay import BotDriver, build_bot
 from durak_net.cli import _LINE, Peer, build_parser
 from durak_net.node import SessionView
+from durak_net.policy import LobbyPolicy
 from durak_net.session import SessionError
 
 HOSTILE = ["\x1b[2J\x1b[H", "Eve\nPROBLEM: desync with Bob", "\u202eboB", "\x07\x00\x9b31m",
@@ -98,6 +99,7 @@ def _peer(argv: list[str], node: FailingNode) -> Peer:
                          done=False, invite_sent=None, join_sent=None, last_invite=0.0,
                          incoming=[], active=1, audited=0, _finished={})
     peer.interactive = "--bot" not in argv
+    peer.policy = LobbyPolicy(peer.args.auto_accept, peer.args.pin)
     peer.driver = BotDriver(build_bot("random", seed=1)) if not peer.interactive else None
     return peer
 
