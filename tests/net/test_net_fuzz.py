@@ -66,7 +66,8 @@ datagrams = st.one_of(
     st.binary(max_size=MAX_DATAGRAM + 200),
     st.builds(
         lambda prefix, rest: prefix + rest,
-        st.sampled_from([b"DK\x02S", b"DK\x02D", b"DK\x03S", b"DK\x03D", b"DK\x03S" + bytes(8)]),
+        st.sampled_from([b"DK\x02S", b"DK\x02D", b"DK\x03S", b"DK\x03D", b"DK\x04S", b"DK\x04D",
+                         b"DK\x04S" + bytes(8)]),
         st.binary(max_size=300),
     ),
     st.builds(
