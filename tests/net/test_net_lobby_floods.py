@@ -10,9 +10,12 @@ itself to every second until it exited.
 from __future__ import annotations
 
 import random
+import socket
+import time
 
 from durak_core import Rules
 from durak_net.lobby import BROADCAST, Lobby
+from durak_net.node import LanNode
 
 from .crafted import Crafter
 
@@ -105,3 +108,47 @@ def test_invitations_from_one_peer_are_bounded() -> None:
         lobby.receive(data, ("10.0.0.9", 40100), 0.1 + k / 1000)
     assert len([i for i in lobby.invitations.values() if i.state == "received"]) == 1
     assert lobby.drops["invites_full"] == 49
+
+
+def test_a_real_node_under_a_reflection_flood_sends_nothing_back_and_keeps_no_state() -> None:
+    """Over real UDP on loopback: 3,000 announcements of one node id to a node's game
+    port from 300 source ports, each naming itself as the sender's game port; the node
+    answers at most a handful (never one per address), keeps no address to announce to,
+    and its thread lives on."""
+    node = LanNode("Host", port=0, broadcast=[])
+    mallory = Crafter(12)
+    pool = []
+    try:
+        for _ in range(300):
+            sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            sock.bind(("127.0.0.1", 0))
+            sock.setblocking(False)
+            pool.append(sock)
+        target = ("127.0.0.1", node.game_port)
+        for k in range(3000):
+            sock = pool[k % len(pool)]
+            sock.sendto(mallory.announce("Mallory", sock.getsockname()[1]), target)
+        # A last announcement, again until it is taken (the source's budget refills):
+        # the node has read everything before it.
+        marker = Crafter(13)
+        deadline = time.monotonic() + 20
+        while not any(p.name == "Marker" for p in node.peers()):
+            assert time.monotonic() < deadline, node.drop_counts()
+            pool[0].sendto(marker.announce("Marker", pool[0].getsockname()[1]), target)
+            time.sleep(0.05)
+        back = 0
+        for sock in pool:
+            while True:
+                try:
+                    sock.recv(2048)
+                except BlockingIOError:
+                    break
+                back += 1
+        drops = node.drop_counts()
+        assert drops["rate_limited"] + drops["too_often"] + drops["replay"] >= 2900
+        assert back <= 10 and not node.lobby.direct
+        assert node.alive and not node.handler_errors
+    finally:
+        node.close()
+        for sock in pool:
+            sock.close()
