@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from durak_core import Rules
 from durak_net import events as ev
 from durak_net.dealer import DealContext, DealFault, MentalDealer
-from durak_net.lobby import Lobby
+from durak_net.lobby import Lobby, LobbyConfig
 from durak_net.wire import MAX_DATAGRAM, SESSION_PREFIX
 
 from .helpers import FAST, deal, make_pair
@@ -118,7 +118,10 @@ def test_the_corpus_covers_both_directions_and_session_datagrams() -> None:
     assert all(len(d) > SESSION_PREFIX for d in RECEIVED["seq"] + RECEIVED["fol"])
 
 
-LOBBY = Lobby("Fuzz", 40123, Rules(), 0.0, entropy=random.Random(1).randbytes)
+# Every example comes from one address: lift its rate limit, or the limit alone would
+# drop all but the first hundred.
+LOBBY = Lobby("Fuzz", 40123, Rules(), 0.0, entropy=random.Random(1).randbytes,
+              config=LobbyConfig(per_source_burst=1e9))
 
 
 @settings(max_examples=300, deadline=None)
