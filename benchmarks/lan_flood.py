@@ -6,6 +6,9 @@ report of the LAN lobby:
 
 * ``ids``: announcements, each under a new node id (a new key, signed: what a peer
   must check), broadcast to the discovery port at ``--rate`` a second;
+* ``spoofed``: announcements under new node ids from a new made-up source address
+  (127.x.y.z, through a raw socket: needs root) to the host's game port, so no
+  per-source limit applies (the signature budget for new nodes does);
 * ``ports``: one node id announcing itself unicast to the host's game port from 900
   source ports in turn, each naming itself as the game port (the reflection attack:
   ``back`` counts what the host sent to those ports, during the flood and 1.5 s after).
@@ -132,7 +135,7 @@ def attack(mode: str, port: int, portfile: str, rate: float, wire: int) -> None:
         sock.setblocking(False)
         pool.append(sock)
     ports = [sock.getsockname()[1] for sock in pool] or [40066]
-    datagrams = _announcements(12_000 if mode == "ids" else 20_000, wire, ports,
+    datagrams = _announcements(20_000 if mode == "ports" else 12_000, wire, ports,
                                one_node=mode == "ports")
     print("ready", file=sys.stderr, flush=True)
     while not Path(portfile).exists() or not Path(portfile).read_text():
@@ -149,6 +152,8 @@ def attack(mode: str, port: int, portfile: str, rate: float, wire: int) -> None:
     drained = 0.0
     broadcast = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     broadcast.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+    raw = (socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+           if mode == "spoofed" else None)
     start = time.monotonic()
     while not stop:
         due = int((time.monotonic() - start) * rate)
@@ -156,6 +161,10 @@ def attack(mode: str, port: int, portfile: str, rate: float, wire: int) -> None:
             data = datagrams[sent % len(datagrams)]
             if mode == "ids":
                 broadcast.sendto(data, ("127.255.255.255", port))
+            elif raw is not None:
+                source = f"127.{(sent >> 16) & 255}.{(sent >> 8) & 255}.{sent & 255 or 1}"
+                raw.sendto(_udp_packet(source, 40066, "127.0.0.1", target, data),
+                           ("127.0.0.1", 0))
             else:  # from the port it names: whatever the host sends back arrives here
                 pool[sent % len(pool)].sendto(data, ("127.0.0.1", target))
             sent += 1
@@ -167,6 +176,17 @@ def attack(mode: str, port: int, portfile: str, rate: float, wire: int) -> None:
     received += sum(_drain(sock) for sock in pool)
     print(json.dumps({"sent": sent, "seconds": time.monotonic() - start,
                       "received": received}), flush=True)
+
+
+def _udp_packet(src: str, sport: int, dst: str, dport: int, payload: bytes) -> bytes:
+    """An IPv4 header and a UDP header (checksum 0: none, as IPv4 allows) before
+    ``payload``, from a source address of our choosing."""
+    import struct
+
+    length = 20 + 8 + len(payload)
+    header = struct.pack("!BBHHHBBH4s4s", 0x45, 0, length, 0, 0, 64, socket.IPPROTO_UDP, 0,
+                         socket.inet_aton(src), socket.inet_aton(dst))
+    return header + struct.pack("!HHHH", sport, dport, 8 + len(payload), 0) + payload
 
 
 def _drain(sock: socket.socket) -> int:
@@ -217,7 +237,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.002)
     parser.add_argument("--rate", type=float, default=8000.0,
                         help="the attacker's datagrams a second (the report: 50,000 in 6 s)")
-    parser.add_argument("--modes", nargs="*", default=["clean", "ids", "ports"])
+    parser.add_argument("--modes", nargs="*", default=["clean", "ids", "spoofed", "ports"])
     parser.add_argument("--wire", type=int, default=4, choices=[3, 4])
     parser.add_argument("--child", choices=["seq", "fol", "attack"], help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
@@ -234,7 +254,7 @@ def main() -> None:
     print(f"loopback UDP, {args.games} random-bot games per row, think "
           f"{args.think * 1000:g} ms, flood {args.rate:g}/s; round trip of a follower's "
           "move in ms; host CPU in s/s")
-    print(f"{'flood':<6} {'moves':>6} {'p50':>8} {'p99':>8} {'cpu':>6} {'rss MB':>7} "
+    print(f"{'flood':<8} {'moves':>6} {'p50':>8} {'p99':>8} {'cpu':>6} {'rss MB':>7} "
           f"{'sent':>7} {'back':>6} {'peers':>6}  host's lobby drops")
     for mode in args.modes:
         data = run(mode, args.games, args.think, args.rate, args.wire)
@@ -243,9 +263,9 @@ def main() -> None:
         attack_ = data.get("attack", {})
         drops = {k: v for k, v in seq.get("drops", {}).items() if v}
         if not ms:
-            print(f"{mode:<6} no moves measured (a peer failed)")
+            print(f"{mode:<8} no moves measured (a peer failed)")
             continue
-        print(f"{mode:<6} {len(ms):>6} {statistics.median(ms):>8.2f} "
+        print(f"{mode:<8} {len(ms):>6} {statistics.median(ms):>8.2f} "
               f"{percentile(ms, 0.99):>8.2f} {seq['cpu'] / seq['wall']:>6.2f} "
               f"{seq['maxrss_kb'] / 1024:>7.1f} {attack_.get('sent', 0):>7} "
               f"{attack_.get('received', 0):>6} {seq['peers']:>6}  {drops}")
