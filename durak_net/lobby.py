@@ -302,6 +302,7 @@ class Lobby:
             Invite(self.node, self.node_key, node, invite, self.name, rules.to_dict(),
                    key_commitment(keypair.public), spake, table, seat)
         )
+        self._introduce(peer.info.addr)
         self.invitations[invite] = _Invitation(
             invite, peer.info, True, rules, now, keypair=keypair, inviter_key=keypair.public,
             pin=pairing, wants_pin=pairing is not None, inviter_spake=spake, message=message,
@@ -322,6 +323,7 @@ class Lobby:
         if not info.get("open", True) or info.get("started"):
             raise ValueError(f"{peer.info.name}'s table takes no more players")
         message = self._encode(Join(self.node, self.node_key, node, table, self.name, team))
+        self._introduce(peer.info.addr)
         self.joins[table] = _Join(peer.info, table, team, now, message, now,
                                   self.config.retry_first)
 
@@ -569,6 +571,11 @@ class Lobby:
         info = ev.PeerInfo(msg.node, _name(msg.name), peer_addr, rules.to_dict(), msg.busy,
                            tuple(msg.tags), table=table)
         self._seen(msg.node, info, known, now)
+
+    def _introduce(self, addr: Addr) -> None:
+        """Announce ourselves to a peer we are about to invite or ask for a seat: it
+        answers only nodes it has heard announce, and may not hear our broadcasts."""
+        self._out.append((self._announcement(), addr))
 
     def _answer_in_kind(self, addr: Addr, now: float) -> None:
         """A peer announced itself to us unicast: it may not hear our broadcasts, so
