@@ -120,6 +120,10 @@ class LobbyConfig:
     retry_max: float = 2.0
     #: An invitation nobody answers is withdrawn after this long.
     invite_timeout: float = 60.0
+    #: A seat offered to a peer that asked for it is withdrawn after this long: the
+    #: joiner's lobby accepts at once, so a joiner that does not answer only holds the
+    #: seat from others (a stranger asking for every seat and never sitting down).
+    seat_offer_timeout: float = 15.0
     #: Give up resending an Answer or Cancel that is never acknowledged after this long.
     give_up_after: float = 30.0
     #: Forget a finished invitation after this long (until then, duplicates are re-acked).
@@ -464,7 +468,7 @@ class Lobby:
             if inv.message and inv.state in _RESENDING:
                 times.append(inv.next_send)
             if inv.outgoing and inv.state in ("calling", "ringing"):
-                times.append(inv.created + self.config.invite_timeout)
+                times.append(inv.created + self._timeout(inv))
         return min(times)
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
@@ -872,9 +876,13 @@ class Lobby:
                 inv.state = "done"
             self._emit(ev.InviteClosed(inv.invite, inv.peer, inv.outgoing, reason, now))
 
+    def _timeout(self, inv: _Invitation) -> float:
+        """How long an invitation of ours waits for its answer (a seat offer: shorter)."""
+        return self.config.seat_offer_timeout if inv.table else self.config.invite_timeout
+
     def _invitation_timer(self, inv: _Invitation, now: float) -> None:
         if inv.outgoing and inv.state in ("calling", "ringing") and (
-            now >= inv.created + self.config.invite_timeout
+            now >= inv.created + self._timeout(inv)
         ):
             self._send_cancel(inv, now)
             self._close(inv, "no answer", now)

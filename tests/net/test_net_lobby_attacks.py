@@ -21,7 +21,7 @@ from durak_core import Rules
 from durak_net import events as ev
 from durak_net.lobby import BROADCAST, Lobby
 from durak_net.simlink import SimNet
-from durak_net.wire import Ack, Answer, Cancel, TableInfo, decode_discovery
+from durak_net.wire import Ack, Answer, Cancel, Join, TableInfo, decode_discovery
 
 from .crafted import Crafter
 
@@ -200,3 +200,45 @@ def test_a_mutated_signed_datagram_is_dropped_and_counted_and_changes_nothing(
 def test_the_corpus_holds_every_kind_alice_sends() -> None:
     kinds = {type(decode_discovery(d)).__name__ for d, _ in FROM_ALICE}
     assert {"Announce", "Invite", "Ack", "Confirm", "Cancel"} <= kinds
+
+
+class Squatter:
+    """Mallory on the LAN: he announces himself every second and answers nothing."""
+
+    def __init__(self, crafter: Crafter) -> None:
+        self.crafter = crafter
+        self.due = 0.0
+
+    def receive(self, data: bytes, addr: Any, now: float) -> None:
+        pass
+
+    def timer(self, now: float) -> None:
+        pass
+
+    def next_timer(self) -> float:
+        return self.due
+
+    def datagrams_to_send(self, now: float) -> list[tuple[bytes, Any]]:
+        if now < self.due:
+            return []
+        self.due = now + 1.0
+        return [(self.crafter.announce("Mallory", MALLORY[1]), BROADCAST)]
+
+
+def test_a_seat_asker_that_never_sits_down_holds_the_seat_only_briefly() -> None:
+    """Mallory asks for a seat (signed: his own node) and never answers the offer: the
+    seat is withdrawn after the seat-offer timeout, not the minute an invitation waits."""
+    net, alice, _, seen = _lan(5, rules=Rules(players=3))
+    mallory = Crafter(70)
+    net.add(MALLORY, Squatter(mallory))
+    assert net.run(lambda: mallory.node in alice.peers, limit=net.now + 3)
+    alice.table = TableInfo(0x7AB1E, ["Alice", "", ""])
+    alice.receive(mallory.datagram(Join(mallory.node, mallory.key, alice.node, 0x7AB1E,
+                                        "Mallory")), MALLORY, net.now)
+    (asked,) = _of(alice.events(), ev.JoinRequested)
+    offer = alice.invite(asked.peer.node, net.now, alice.rules, table=0x7AB1E, seat=1)
+    start = net.now
+    assert net.run(lambda: _of(seen["Alice"], ev.InviteClosed), limit=start + 60)
+    (closed,) = _of(seen["Alice"], ev.InviteClosed)
+    assert closed.invite == offer and closed.reason == "no answer"
+    assert net.now - start <= alice.config.seat_offer_timeout + 1.0
