@@ -34,7 +34,8 @@ see each other's screen.
 Exit status: 0 when the games were played, 1 if the peer left early, 2 after a desync,
 a protocol violation or an audit that found cheating, 3 on ``--timeout``, 64 for bad
 arguments (one line on stderr
-saying which and why).
+saying which and why), 70 after an internal error (a bug: one line on stderr, never a
+traceback).
 """
 
 from __future__ import annotations
@@ -56,15 +57,39 @@ from durak_core import Action, Game, IllegalAction, Rules, parse_action
 from . import events as ev
 from .botplay import BotDriver, build_bot
 from .crypto import normalise_pin
+from .journal import private_folder
 from .node import LanNode, parse_hostport
+from .policy import LobbyPolicy
+from .session import SessionError
 from .teams import ANY_TEAM, seat_team_note
+from .text import plain, printable
 from .wire import DISCOVERY_PORT
 
 _LINE = object()  # tag of stdin lines in the event queue
 #: Exit status for a bad command line (argparse's own 2 would read as "desync").
 EXIT_USAGE = 64
+#: Exit status after an internal error (a bug of ours, reported in one line).
+EXIT_INTERNAL = 70
+#: ``--invite NAME`` and ``--join NAME`` wait until the peer of that name has been seen
+#: this long (seconds: two announcements and a lost one), so that a second peer
+#: announcing the same name is seen, and asked about, before anyone is invited.
+SETTLE = 2.5
 #: What a lobby accepts as a display name (see durak_net.lobby.Lobby).
 NAME_MAX = 40
+
+
+def _name(name: str) -> str:
+    """A player's name as shown: made safe (:func:`~durak_net.text.plain`)."""
+    return plain(name, NAME_MAX)
+
+
+def _label(peer: ev.PeerInfo) -> str:
+    """How a peer is shown: its name made safe (:func:`~durak_net.text.plain`) and its
+    address, ``Bob (10.0.0.5:40123)``; and its id when another peer announces the same
+    name (``invite ID`` picks one)."""
+    where = f"{peer.addr[0]}:{peer.addr[1]}"
+    return (f"{_name(peer.name)} ({where}, id {peer.node:016x})" if peer.same_name
+            else f"{_name(peer.name)} ({where})")
 
 
 def default_name() -> str:
@@ -141,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="announce ourselves directly to a peer's game port (when broadcasts "
                         "do not reach it); repeatable")
     p.add_argument("--invite", metavar="NAME", help="invite the peer seen with this name "
-                   "(or HOST:PORT)")
+                   "(or HOST:PORT, or its id when two peers announce one name)")
     p.add_argument("--auto-accept", action="store_true", help="accept invitations at once")
     p.add_argument("--host", type=int, metavar="SEATS",
                    help="host a table of this many seats (2 to 6; the others --join it)")
@@ -208,7 +233,7 @@ def render(game: Game, seat: int, names: Sequence[str]) -> str:
         other = (seat + k) % n
         hand = obs["hands"][other]
         state = "out" if other in out else role.get(other, "waits")
-        name = names[other] if other < len(names) else f"seat {other}"
+        name = _name(names[other]) if other < len(names) else f"seat {other}"
         lines.append(f"{name}: {hand['count']} cards, {state}"
                      + (f" (shown: {' '.join(hand['known'])})" if hand["known"] else ""))
     lines += [
@@ -233,6 +258,7 @@ class Peer:
         if args.host:
             self.rules = Rules.from_dict({**self.rules.to_dict(), "players": args.host})
         self.interactive = args.bot is None
+        self.policy = LobbyPolicy(auto_accept=args.auto_accept, pin=args.pin)
         self.driver = BotDriver(build_bot(args.bot, seed=args.seed)) if args.bot else None
         self.node = LanNode(
             args.name, rules=self.rules, port=args.port, game_port=args.game_port,
@@ -253,8 +279,11 @@ class Peer:
     # -------------------------------------------------------------- output
 
     def say(self, text: str) -> None:
+        """One message for the person (stderr with ``--json``); names and reasons in it
+        went through :func:`~durak_net.text.plain`, and nothing in it can steer the
+        terminal (:func:`~durak_net.text.printable`)."""
         stream = self.err if self.args.json else self.out
-        print(text, file=stream, flush=True)
+        print(printable(text), file=stream, flush=True)
 
     def emit_json(self, record: dict[str, Any]) -> None:
         if self.args.json:
@@ -266,15 +295,20 @@ class Peer:
         node = self.node
         self.say(f"{node.name}: game port {node.game_port}, discovery port {self.args.port}"
                  + (f" ({node.discovery_error})" if node.discovery_error else ""))
-        if self.args.resume:
-            self.resume()
-        elif self.args.host:
-            self.host()
-        if self.interactive:
-            threading.Thread(target=self._read_stdin, daemon=True).start()
-            self.say("type `help` for commands")
-        deadline = time.monotonic() + self.args.timeout if self.args.timeout else None
         try:
+            try:
+                if self.args.resume:
+                    self.resume()
+                elif self.args.host:
+                    self.host()
+            except (ValueError, SessionError) as exc:  # a journal that does not resume
+                self.say(f"durak-lan: cannot {'resume' if self.args.resume else 'host'}: "
+                         f"{plain(exc)}")
+                self.status, self.done = EXIT_USAGE, True
+            if self.interactive:
+                threading.Thread(target=self._read_stdin, daemon=True).start()
+                self.say("type `help` for commands")
+            deadline = time.monotonic() + self.args.timeout if self.args.timeout else None
             while not self.done:
                 if deadline is not None and time.monotonic() >= deadline:
                     self.say(f"timeout after {self.args.timeout} s "
@@ -285,20 +319,36 @@ class Peer:
                     item = node.events.get(timeout=0.2)
                 except queue.Empty:
                     item = None
-                if isinstance(item, tuple) and item and item[0] is _LINE:
-                    self.command(item[1])
-                elif item is not None:
-                    self.handle(item)
-                self.maybe_invite()
-                self.maybe_join()
-                self.bot_move()
+                self.step(item)
         except KeyboardInterrupt:
             self.status = self.status or 130
+        except Exception as exc:  # a bug of ours: one line and its own status, no traceback
+            print(f"durak-lan: internal error: {plain(repr(exc), 400)}", file=self.err)
+            self.status = EXIT_INTERNAL
         finally:
             node.close(leave=True)
             for error in node.handler_errors:
-                print(f"internal error: {error!r}", file=self.err)
+                print(f"internal error: {plain(repr(error), 400)}", file=self.err)
         return self.status
+
+    def step(self, item: Any) -> None:
+        """One turn of the loop: a typed line or an event (or nothing), then what the
+        bot, ``--invite`` and ``--join`` have to do.
+
+        What the network can make fail here (a session the other side closed meanwhile,
+        an invitation withdrawn, a move overtaken by the game) is one line and the loop
+        goes on: the events that follow say what happened, and end the program with its
+        documented status."""
+        try:
+            if isinstance(item, tuple) and item and item[0] is _LINE:
+                self.command(item[1])
+            elif item is not None:
+                self.handle(item)
+            self.maybe_invite()
+            self.maybe_join()
+            self.bot_move()
+        except (SessionError, IllegalAction, ValueError) as exc:
+            self.say(f"error: {plain(exc)}")
 
     def _read_stdin(self) -> None:
         for line in sys.stdin:
@@ -312,7 +362,8 @@ class Peer:
             return
         path, head = found[0]
         self.active = self.node.resume(path)
-        self.say(f"resuming the game with {head.get('peer_name') or 'the peer'} from {path}")
+        who = _name(head.get("peer_name") or "the peer")
+        self.say(f"resuming the game with {who} from {path}")
         view = self.node.view(self.active)
         if view is not None and view.sas:
             self.say(f"pairing words: {view.sas} (as when the session began)")
@@ -332,8 +383,9 @@ class Peer:
         view = self.node.view(self.active) if self.active is not None else None
         if view is None:
             return
+        names = [_name(name) for name in view.names]
         seats = [("(open)" if kind == "open" else f"{name} ({kind})" if kind == "bot"
-                  else name) for name, kind in zip(view.names, view.kinds, strict=True)]
+                  else name) for name, kind in zip(names, view.kinds, strict=True)]
         if view.rules is not None and view.rules.teams:
             seats = [f"{label} [{seat_team_note(view.rules, i, view.seated)}]"
                      for i, label in enumerate(seats)]
@@ -362,28 +414,28 @@ class Peer:
             return
         self.last_invite = time.monotonic()
         try:
-            peer = self.node.find_peer(name)
-        except ValueError as exc:
-            self.say(f"not joining: {exc}")
+            peer = self.node.find_peer(name, settled=SETTLE)
+        except ValueError as exc:  # two peers announce the name: ask which
+            self.ask_which("join", exc)
             return
         if peer is None:
             return
         if peer.incompatible:
-            self.say(f"not joining {peer.label}: it {peer.incompatible}")
+            self.say(f"not joining {_label(peer)}: it {plain(peer.incompatible)}")
         elif peer.table is None:
-            self.say(f"{peer.label} hosts no table (yet)")
+            self.say(f"{_label(peer)} hosts no table (yet)")
         elif not peer.open_seats:
-            self.say(f"{peer.label}'s table has no free seat")
+            self.say(f"{_label(peer)}'s table has no free seat")
         else:
             try:
                 self.join_sent = self.node.join(peer.node, team=self.args.team)
             except ValueError as exc:  # a team the table does not have
-                self.say(f"not joining {peer.label}: {exc}")
+                self.say(f"not joining {_label(peer)}: {plain(exc)}")
                 self.args.join = None
                 if not self.interactive:
                     self.status, self.done = 1, True
                 return
-            self.say(f"asking {peer.label} for a seat"
+            self.say(f"asking {_label(peer)} for a seat"
                      + (f" in team {self.args.team}" if self.args.team != ANY_TEAM else ""))
 
     def maybe_invite(self) -> None:
@@ -393,18 +445,32 @@ class Peer:
         if time.monotonic() < self.last_invite + 1.0:
             return
         try:
-            peer = self.node.find_peer(name)
-        except ValueError as exc:  # two peers announce the name
-            self.last_invite = time.monotonic()
-            self.say(f"not inviting: {exc}")
+            peer = self.node.find_peer(name, settled=SETTLE)
+        except ValueError as exc:  # two peers announce the name: ask which
+            self.ask_which("invite", exc)
             return
         if peer is not None and not peer.incompatible:
             self.last_invite = time.monotonic()
             self.invite_sent = self.node.invite(peer.node, pin=self.args.pin)
-            self.say(f"inviting {peer.label}" + (" with a PIN" if self.args.pin else ""))
+            self.say(f"inviting {_label(peer)}" + (" with a PIN" if self.args.pin else ""))
         elif peer is not None:
             self.last_invite = time.monotonic()
-            self.say(f"not inviting {peer.label}: it {peer.incompatible}")
+            self.say(f"not inviting {_label(peer)}: it {plain(peer.incompatible)}")
+
+    def ask_which(self, verb: str, exc: ValueError) -> None:
+        """``--invite NAME`` or ``--join NAME`` found two peers announcing the name:
+        stop, and ask the person to pick one by its id (a headless peer cannot answer:
+        it ends, status 1)."""
+        if verb == "invite":
+            self.args.invite = None
+        else:
+            self.args.join = None
+        if self.interactive:
+            self.say(f"{plain(exc, 400)}: type `{verb} ID`")
+        else:
+            doing = {"invite": "inviting", "join": "joining"}[verb]
+            self.say(f"not {doing}: {plain(exc, 400)}; run again with --{verb} ID")
+            self.status, self.done = 1, True
 
     def bot_move(self) -> None:
         if self.driver is None or self.active is None:
@@ -418,8 +484,10 @@ class Peer:
                 time.sleep(self.args.delay)
             try:
                 self.node.act(self.active, action)
-            except IllegalAction:
-                return  # the game moved on meanwhile: the next event brings a fresh view
+            except (IllegalAction, SessionError, ValueError):
+                # The game moved on meanwhile, or the session closed (the other side left
+                # or cheated): the next event brings a fresh view, or the verdict.
+                return
 
     # -------------------------------------------------------------- events
 
@@ -430,68 +498,71 @@ class Peer:
                 notes = [n for n, on in (("busy", event.peer.busy),
                                          ("another player uses this name",
                                           event.peer.same_name),
-                                         (event.peer.incompatible, bool(event.peer.incompatible)))
+                                         (plain(event.peer.incompatible),
+                                          bool(event.peer.incompatible)))
                          if on]
-                self.say(f"seen: {event.peer.label}" + (f" ({'; '.join(notes)})" if notes
+                self.say(f"seen: {_label(event.peer)}" + (f" ({'; '.join(notes)})" if notes
                                                         else ""))
         elif isinstance(event, ev.PeerGone):
             if self.interactive:
-                self.say(f"gone: {event.peer.name}")
+                self.say(f"gone: {_name(event.peer.name)}")
         elif isinstance(event, ev.InviteReceived):
-            if self.active is not None:
-                node.decline(event.invite, "busy")
-            elif self.args.auto_accept and (not event.pin or self.args.pin):
-                node.accept(event.invite, pin=self.args.pin if event.pin else None)
+            decision = self.policy.answer(event, playing=self.active is not None)
+            if decision.kind == "decline":
+                node.decline(event.invite, decision.reason)
+            elif decision.kind == "accept":
+                node.accept(event.invite, pin=decision.pin)
             else:
                 self.incoming.append(event.invite)
                 how = "`accept PIN`" if event.pin else "`accept`"
-                self.say(f"{event.peer.label} invites you ({event.rules.variant}, "
+                self.say(f"{_label(event.peer)} invites you ({event.rules.variant}, "
                          f"{event.rules.deck_size} cards"
                          + (", with a PIN" if event.pin else "")
                          + f"): type {how} or `decline`")
         elif isinstance(event, ev.InviteClosed) and event.invite == self.join_sent:
-            self.say(f"no seat at {event.peer.name}'s table: {event.reason}")
+            self.say(f"no seat at {_name(event.peer.name)}'s table: "
+                     f"{plain(event.reason)}")
             self.join_sent = None
             self.args.join = None
             if not self.interactive:
                 self.status, self.done = 1, True
         elif isinstance(event, ev.InviteClosed):
-            self.say(f"invitation {'to' if event.outgoing else 'from'} {event.peer.name} "
-                     f"closed: {event.reason}")
+            self.say(f"invitation {'to' if event.outgoing else 'from'} "
+                     f"{_name(event.peer.name)} "
+                     f"closed: {plain(event.reason)}")
             if event.outgoing and event.invite == self.invite_sent:
                 self.invite_sent = None
-                if event.reason != "no answer" and not event.reason.endswith(" left"):
+                if not LobbyPolicy.invite_again(event):
                     self.args.invite = None  # refused: do not pester them
                     if not self.interactive:
                         self.status, self.done = 1, True
             if event.invite in self.incoming:
                 self.incoming.remove(event.invite)
         elif isinstance(event, ev.SessionAgreed):
-            words = (f"pairing words: {event.sas} ({event.peer.name}'s screen must show "
-                     "the same; type `notsame` if it does not)"
+            words = (f"pairing words: {event.sas} ({_name(event.peer.name)}'s screen must "
+                     "show the same; type `notsame` if it does not)"
                      + (" · PIN checked" if event.pin else ""))
             if event.table and event.inviter:  # a player paired for a seat of our table
-                self.say(f"{event.peer.label} takes seat {event.seat}; {words}")
+                self.say(f"{_label(event.peer)} takes seat {event.seat}; {words}")
                 return
             self.active = event.table or event.sid
             if event.table:
                 team = seat_team_note(event.rules, event.seat, ())
-                self.say(f"seated at {event.peer.label}'s table {event.table:x}, seat "
+                self.say(f"seated at {_label(event.peer)}'s table {event.table:x}, seat "
                          f"{event.seat}" + (f" ({team})" if team else ""))
             else:
-                self.say(f"playing {event.peer.label}, session {event.sid:x}, "
+                self.say(f"playing {_label(event.peer)}, session {event.sid:x}, "
                          f"{'you invited' if event.inviter else 'you were invited'}")
             self.say(words)
         elif isinstance(event, ev.SeatTaken):
-            self.say(f"{event.name} sits at seat {event.seat}")
+            self.say(f"{_name(event.name)} sits at seat {event.seat}")
             self.seating()
             self.maybe_start()
         elif isinstance(event, ev.TableChanged):
             if self.interactive or event.started:
                 self.seating()
         elif isinstance(event, ev.SeatStatus):
-            names = self.names()
-            who = names[event.seat] if event.seat < len(names) else f"seat {event.seat}"
+            who = self.name_of(event.seat)
             text = {"lost": "lost its connection; the game waits",
                     "back": "is back", "left": "left",
                     "bot": "is played by a bot in the host's kernel until they are back",
@@ -499,7 +570,8 @@ class Peer:
             if event.state == "timeout":  # ours: we must lead, and our time is up
                 self.say("your move clock ran out: your cheapest card is led for you")
             else:
-                self.say(f"{who} {text}" + (f" ({event.detail})" if event.detail else ""))
+                self.say(f"{who} {plain(text)}"
+                         + (f" ({plain(event.detail)})" if event.detail else ""))
         elif isinstance(event, ev.GameStarted):
             self.say(f"game {event.game} {'resumed' if event.resumed else 'dealt'}; "
                      f"you are seat {event.seat} · hidden hands · verified")
@@ -517,11 +589,11 @@ class Peer:
                 self.say(f"{who}: {str(event.action).split(' ', 1)[1]}")
                 self.show_table()
         elif isinstance(event, ev.ActionRefused):
-            self.say(f"refused: {event.action} ({event.reason})")
+            self.say(f"refused: {event.action} ({plain(event.reason)})")
         elif isinstance(event, ev.GameFinished):
             self.game_finished(event)
         elif isinstance(event, ev.GameStopped):
-            self.say(f"game {event.game} stopped: {event.detail} (auditing...)")
+            self.say(f"game {event.game} stopped: {plain(event.detail)} (auditing...)")
         elif isinstance(event, ev.GameAudited):
             self.game_audited(event)
         elif isinstance(event, ev.NextGameRequested):
@@ -534,13 +606,13 @@ class Peer:
         elif isinstance(event, ev.PeerBack):
             self.say(f"connection to {self.name_of(event.seat)} back")
         elif isinstance(event, (ev.DesyncDetected, ev.ProtocolViolation)):
-            self.say(f"PROBLEM: {event}")
+            self.say(f"PROBLEM: {plain(event, 400)}")
             self.emit_json({"event": type(event).__name__, "detail": str(event)})
             self.status = 2
         elif isinstance(event, ev.SessionClosed) and event.sid == self.active:
             self.active = None
             if self.finished >= self.args.games or not self.driver:
-                self.say(f"session closed ({event.reason or 'bye'})")
+                self.say(f"session closed ({plain(event.reason) or 'bye'})")
                 self.done = not self.interactive or self.finished >= self.args.games
             else:
                 self.say(f"the peer left after {self.finished} of {self.args.games} games")
@@ -553,7 +625,9 @@ class Peer:
 
     def name_of(self, seat: int | None) -> str:
         names = self.names()
-        return names[seat] if seat is not None and seat < len(names) else "the peer"
+        if seat is None or not 0 <= seat < len(names):
+            return "the peer"
+        return _name(names[seat])
 
     def show_table(self) -> None:
         if not self.interactive or self.active is None:
@@ -579,7 +653,7 @@ class Peer:
         view = self.node.view(event.sid)
         seat = view.seat if view is not None else None
         finished = self._finished.pop(event.game, None)
-        self.say(f"game {event.game} {event.verdict}")
+        self.say(f"game {event.game} {plain(event.verdict, 400)}")
         if not event.fair:
             self.status = 2
         self.emit_json({
@@ -630,7 +704,7 @@ class Peer:
                     table = peer.table
                     note = (f" (table of {len(table['seats'])}, {peer.open_seats} free)"
                             if table is not None else " (busy)" if peer.busy else "")
-                    self.say(f"  {peer.label}{note}")
+                    self.say(f"  {_label(peer)}{note}")
             elif verb == "invite" and len(words) > 1:
                 pin = words[-1] if len(words) > 2 and words[-1].isdigit() else None
                 target = " ".join(words[1:-1] if pin else words[1:])
@@ -665,7 +739,7 @@ class Peer:
             else:
                 self.move(line)
         except (ValueError, RuntimeError) as exc:
-            self.say(f"error: {exc}")
+            self.say(f"error: {plain(exc)}")
 
     def move(self, line: str) -> None:
         if self.active is None:
@@ -687,7 +761,7 @@ class Peer:
         try:
             self.node.act(self.active, action)
         except IllegalAction as exc:
-            self.say(f"illegal: {exc}")
+            self.say(f"illegal: {plain(exc)}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -721,7 +795,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.pin is not None:
             normalise_pin(args.pin)
         if args.journal:
-            Path(args.journal).mkdir(parents=True, exist_ok=True)
+            private_folder(Path(args.journal))
     except (ValueError, OSError) as exc:
         print(f"durak-lan: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -35,6 +35,26 @@ def default_journal_dir() -> Path:
     return Path(base) / "durak" / "lan"
 
 
+def private_folder(folder: Path) -> Path:
+    """``folder``, created if missing, with every level we create readable by its owner
+    only (0700, whatever the umask): journals hold signing keys, session keys and
+    seeds.  A folder that exists is left as it is (it may be shared, like ``/tmp``)."""
+    missing = []
+    level = Path(folder)
+    while not level.exists():
+        missing.append(level)
+        if level.parent == level:
+            break
+        level = level.parent
+    for level in reversed(missing):
+        try:
+            level.mkdir(mode=0o700)
+        except FileExistsError:  # made meanwhile by another process: not ours to change
+            continue
+        os.chmod(level, 0o700)  # mkdir's mode is filtered by the umask
+    return Path(folder)
+
+
 class Journal:
     """Append-only JSON-lines file of one session."""
 
@@ -47,10 +67,7 @@ class Journal:
         """The journal of our seat at ``table``: ``<table hex>-seat<seat>.jsonl``.  Every
         seat of a table shares its id, and notebooks on one machine share the default
         folder.  The folder is made private (0700) if we create it."""
-        if not folder.exists():
-            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-            os.chmod(folder, 0o700)  # mkdir's mode is filtered by the umask
-        return cls(folder / f"{table:x}-seat{seat}.jsonl")
+        return cls(private_folder(folder) / f"{table:x}-seat{seat}.jsonl")
 
     def write(self, records: Iterable[dict[str, Any]]) -> None:
         """Append records and flush them to the operating system."""

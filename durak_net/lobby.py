@@ -5,6 +5,14 @@ random 64-bit node id, game port, rules) and forgets a peer silent for five seco
 Its own announcements come back and are filtered by node id; datagrams of other
 programs or protocol versions are dropped and counted.
 
+Every discovery message is signed with the sender's node key, and a node id is that
+key's hash (:func:`node_id`): a Cancel, a decline, a seat offer or refusal, an Ack come
+from the node they name, and nobody takes over another's node id.  What strangers send
+costs bounded work and leaves bounded state (:class:`LobbyConfig`'s limits): cheap
+checks first, the signature last and only within a budget for unknown nodes, capped
+tables, and unicast announcements answered one for one, so no forged source address
+turns the lobby into a reflector.
+
 Invitations fix the original design's lost ``stop_scan``: every Invite, Answer,
 Confirm and Cancel is acknowledged (or answered) and resent with backoff until it is,
 and an invitation that nobody answers ends with a reason after a timeout, so nobody
@@ -32,6 +40,7 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -52,6 +61,9 @@ from .crypto import (
     short_auth_string,
     transcript,
 )
+from .identity import Identity, verify
+from .limits import Bucket, PerKey, put_capped
+from .text import NAME_LIMIT, plain
 from .wire import (
     PROTOCOL,
     PROTOCOL_VERSION,
@@ -68,6 +80,7 @@ from .wire import (
     WireError,
     decode_discovery,
     decode_old_announce,
+    discovery_signature,
     encode_discovery,
 )
 
@@ -75,6 +88,26 @@ Addr = tuple[str, int]
 
 #: Destination of announcements: every broadcast address, on the discovery port.
 BROADCAST: Addr = ("<broadcast>", 0)
+#: What a node key signs: this label, then the discovery datagram up to its signature.
+DISCOVERY_LABEL = b"durak-lan v4 lobby"
+_NODE_LABEL = b"durak-lan v4 node"
+
+
+def _name(text: str) -> str:
+    """A name a peer sent, as we show and match it (see :mod:`durak_net.text`)."""
+    return plain(text, NAME_LIMIT) or "(no name)"
+
+
+def node_id(node_key: bytes) -> int:
+    """A node's id: ``BLAKE2b-64("durak-lan v4 node" || node key)`` as a big-endian
+    integer, so an id belongs to one key (finding another key with the same id is
+    2**64 work).
+
+    >>> node_id(bytes(32)) == node_id(bytes(32)) != node_id(bytes(31) + b"\\1")
+    True
+    """
+    return int.from_bytes(hashlib.blake2b(_NODE_LABEL + node_key, digest_size=8).digest(),
+                          "big")
 
 
 @dataclass(frozen=True)
@@ -87,10 +120,33 @@ class LobbyConfig:
     retry_max: float = 2.0
     #: An invitation nobody answers is withdrawn after this long.
     invite_timeout: float = 60.0
+    #: A seat offered to a peer that asked for it is withdrawn after this long: the
+    #: joiner's lobby accepts at once, so a joiner that does not answer only holds the
+    #: seat from others (a stranger asking for every seat and never sitting down).
+    seat_offer_timeout: float = 15.0
     #: Give up resending an Answer or Cancel that is never acknowledged after this long.
     give_up_after: float = 30.0
     #: Forget a finished invitation after this long (until then, duplicates are re-acked).
     keep_done: float = 300.0
+    #: Peers listed at most (a new node beyond it is dropped as ``peers_full``).
+    max_peers: int = 64
+    #: Discovery datagrams taken from one source address a second, and in a burst
+    #: (beyond: ``rate_limited``); at most this many addresses are tracked.
+    per_source_rate: float = 50.0
+    per_source_burst: float = 100.0
+    sources_tracked: int = 1024
+    #: Announcements of nodes we do not know yet checked a second, and in a burst
+    #: (each costs a signature check; beyond: ``new_node_limited``).
+    new_node_rate: float = 16.0
+    new_node_burst: float = 32.0
+    #: Our announcements sent back, in all, to peers that announce themselves to us
+    #: unicast (a second, and in a burst; at most one an interval per address).
+    reply_rate: float = 20.0
+    reply_burst: float = 40.0
+    #: Invitations to us awaiting an answer, and invitations kept in all (beyond:
+    #: ``invites_full``).
+    max_pending_invites: int = 16
+    max_invitations: int = 256
 
 
 @dataclass
@@ -98,6 +154,9 @@ class _Peer:
     info: ev.PeerInfo
     last_seen: float
     addr_seen: float
+    #: When it first appeared (``--invite NAME`` waits a little, so that a second
+    #: peer announcing the same name is seen before anyone is invited).
+    first_seen: float = 0.0
 
 
 @dataclass
@@ -168,10 +227,10 @@ class Lobby:
         now: float,
         *,
         entropy: Entropy = os.urandom,
-        node: int | None = None,
+        identity: Identity | None = None,
         config: LobbyConfig | None = None,
     ) -> None:
-        name = " ".join(name.split())
+        name = plain(name, 41)
         if not 1 <= len(name) <= 40:
             raise ValueError("the name must have 1 to 40 characters")
         self.name = name
@@ -179,12 +238,27 @@ class Lobby:
         self.rules = rules
         self.config = config or LobbyConfig()
         self._entropy = entropy
-        self.node = node if node is not None else random_id(entropy)
+        #: The node key: it signs every discovery message we send, and our node id is
+        #: its hash, so nobody else can speak for (or announce) our node id.
+        self.identity = identity or Identity.generate(entropy)
+        self.node_key = self.identity.public
+        self.node = node_id(self.node_key)
+        self._announce_seq = 0
+        #: The highest announcement number seen from each node (older ones are replays).
+        self._seqs: dict[int, int] = {}
         self.peers: dict[int, _Peer] = {}
         self.invitations: dict[int, _Invitation] = {}
-        #: Addresses (game ports) that get our announcement unicast: --connect targets,
-        #: and peers that announced themselves to us unicast.
+        #: Addresses (game ports) that get our announcement unicast every interval: the
+        #: --connect targets.  A peer that announces itself to us unicast gets one of
+        #: ours back for each of its own (:meth:`_answer_in_kind`): never more than it
+        #: sent, so a forged source address cannot make us flood someone.
         self.direct: dict[Addr, float] = {}
+        self._replied: dict[Addr, float] = {}
+        self._replies = Bucket(self.config.reply_rate, self.config.reply_burst)
+        self._per_source: PerKey[str] = PerKey(self.config.per_source_rate,
+                                               self.config.per_source_burst,
+                                               self.config.sources_tracked)
+        self._new_nodes = Bucket(self.config.new_node_rate, self.config.new_node_burst)
         self.busy = False
         #: Rendezvous tags of the sessions we are resuming (see :func:`crypto.rendezvous_tag`).
         self.tags: list[bytes] = []
@@ -194,6 +268,8 @@ class Lobby:
         self.joins: dict[int, _Join] = {}
         self._join_requests: dict[tuple[int, int], float] = {}
         self.drops: Counter[str] = Counter()
+        #: Signatures checked so far (the costly step a flood would aim at).
+        self.signatures_checked = 0
         self._next_announce = now
         self._out: list[tuple[bytes, Addr]] = []
         self._events: list[Any] = []
@@ -226,10 +302,11 @@ class Lobby:
         invite = random_id(self._entropy)
         keypair = KeyPair.generate(self._entropy)
         spake = pairing.message if pairing is not None else b""
-        message = encode_discovery(
-            Invite(self.node, node, invite, self.name, rules.to_dict(),
+        message = self._encode(
+            Invite(self.node, self.node_key, node, invite, self.name, rules.to_dict(),
                    key_commitment(keypair.public), spake, table, seat)
         )
+        self._introduce(peer.info.addr)
         self.invitations[invite] = _Invitation(
             invite, peer.info, True, rules, now, keypair=keypair, inviter_key=keypair.public,
             pin=pairing, wants_pin=pairing is not None, inviter_spake=spake, message=message,
@@ -249,7 +326,8 @@ class Lobby:
             raise ValueError(f"{peer.info.name} hosts no table {table:x}")
         if not info.get("open", True) or info.get("started"):
             raise ValueError(f"{peer.info.name}'s table takes no more players")
-        message = encode_discovery(Join(self.node, node, table, self.name, team))
+        message = self._encode(Join(self.node, self.node_key, node, table, self.name, team))
+        self._introduce(peer.info.addr)
         self.joins[table] = _Join(peer.info, table, team, now, message, now,
                                   self.config.retry_first)
 
@@ -258,7 +336,7 @@ class Lobby:
         peer = self.peers.get(node)
         self._join_requests.pop((node, table), None)
         if peer is not None:
-            self._send(Cancel(self.node, node, table, reason[:200]), peer.info.addr)
+            self._send(Cancel(self.node, self.node_key, node, table, reason[:200]), peer.info.addr)
 
     def accept(self, invite: int, now: float, pin: str | None = None) -> None:
         """Accept an incoming invitation (with the PIN the inviter read out, if it asked
@@ -309,7 +387,12 @@ class Lobby:
 
     def receive(self, data: bytes, addr: Addr, now: float, direct: bool = False) -> None:
         """Take in one datagram (``direct``: it came unicast, not by broadcast).  Anything
-        malformed, foreign or addressed to another node is dropped and counted."""
+        malformed, foreign, forged, addressed to another node, or beyond what a source
+        may send is dropped and counted.  The cheap checks come first: the signature is
+        checked last, and only for a node we know or have room and time for."""
+        if not self._per_source.take(addr[0], now):
+            self.drops["rate_limited"] += 1
+            return
         try:
             message = decode_discovery(data)
         except WireError as exc:
@@ -320,11 +403,17 @@ class Lobby:
         if message.node == self.node:
             self.drops["own"] += 1
             return
+        if not isinstance(message, Announce) and message.to != self.node:
+            self.drops["stranger"] += 1
+            return
+        if not isinstance(message, Announce) and message.node not in self.peers:
+            # Only a peer that announced itself (so signed its node key) gets an answer.
+            self.drops["unknown_node"] += 1
+            return
+        if not self._authentic(message, data, now):
+            return
         if isinstance(message, Announce):
             self._on_announce(message, addr, now, direct)
-            return
-        if message.to != self.node:
-            self.drops["stranger"] += 1
             return
         if isinstance(message, Invite):
             self._on_invite(message, addr, now)
@@ -351,8 +440,6 @@ class Lobby:
                 if len(twins) == 1:
                     twins[0].info = replace(twins[0].info, same_name=False)
                     self._emit(ev.PeerSeen(twins[0].info, now))
-                if self.direct.get(peer.info.addr, float("inf")) != float("inf"):
-                    del self.direct[peer.info.addr]  # learned, not configured: forget it too
                 self._emit(ev.PeerGone(peer.info, now))
                 for inv in list(self.invitations.values()):
                     if inv.peer.node == node and inv.state in ("calling", "ringing", "received"):
@@ -381,7 +468,7 @@ class Lobby:
             if inv.message and inv.state in _RESENDING:
                 times.append(inv.next_send)
             if inv.outgoing and inv.state in ("calling", "ringing"):
-                times.append(inv.created + self.config.invite_timeout)
+                times.append(inv.created + self._timeout(inv))
         return min(times)
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
@@ -396,32 +483,76 @@ class Lobby:
     def _emit(self, event: Any) -> None:
         self._events.append(event)
 
-    def _send(self, message: DiscoveryMessage, addr: Addr) -> None:
-        self._out.append((encode_discovery(message), addr))
+    def sign_discovery(self, unsigned: bytes) -> bytes:
+        """Our node key's signature over a discovery datagram's bytes (see
+        :data:`DISCOVERY_LABEL`)."""
+        return self.identity.sign(DISCOVERY_LABEL, unsigned)
 
-    def _announce(self, now: float) -> None:
-        data = encode_discovery(
-            Announce(PROTOCOL, PROTOCOL_VERSION, self.node, self.name, self.game_port,
+    def _encode(self, message: DiscoveryMessage) -> bytes:
+        return encode_discovery(message, self.sign_discovery)
+
+    def _send(self, message: DiscoveryMessage, addr: Addr) -> None:
+        self._out.append((self._encode(message), addr))
+
+    def _announcement(self) -> bytes:
+        """Our announcement, numbered after the last."""
+        self._announce_seq += 1
+        return self._encode(
+            Announce(PROTOCOL, PROTOCOL_VERSION, self.node, self.node_key, self._announce_seq,
+                     self.name, self.game_port,
                      self.rules.to_dict(), self.busy, self.tags[:8], self.table)
         )
+
+    def _announce(self, now: float) -> None:
+        data = self._announcement()
         self._out.append((data, BROADCAST))
         for addr in self.direct:
             self._out.append((data, addr))
         self._next_announce = now + self.config.announce_every
 
+    def _authentic(self, message: DiscoveryMessage, data: bytes, now: float) -> bool:
+        """Does ``message`` come from the node it names?  Its node id must be the hash
+        of the key it carries (else ``impostor``: someone announcing or speaking for
+        another's node id), and the key must have signed the datagram (else
+        ``bad_signature``: a forged or altered message).  Replayed announcements are
+        ``replay``."""
+        if node_id(message.node_key) != message.node:
+            self.drops["impostor"] += 1
+            return False
+        if isinstance(message, Announce):
+            if message.seq <= self._seqs.get(message.node, 0):
+                self.drops["replay"] += 1  # before the signature: a copy costs nothing
+                return False
+            known = self.peers.get(message.node)
+            if known is not None and now < known.last_seen + self.config.announce_every / 4:
+                self.drops["too_often"] += 1
+                return False
+            if known is None and len(self.peers) >= self.config.max_peers:
+                self.drops["peers_full"] += 1
+                return False
+            if known is None and not self._new_nodes.take(now):
+                self.drops["new_node_limited"] += 1
+                return False
+        signed, signature = discovery_signature(data)
+        self.signatures_checked += 1
+        if not verify(message.node_key, signature, DISCOVERY_LABEL, signed):
+            self.drops["bad_signature"] += 1
+            return False
+        return True
+
     def _on_announce(self, msg: Announce, addr: Addr, now: float, direct: bool) -> None:
         if msg.proto != PROTOCOL or msg.version != PROTOCOL_VERSION:
             self.drops["foreign"] += 1
             return
+        put_capped(self._seqs, msg.node, msg.seq, 4 * self.config.max_peers)
         try:
             rules = Rules.from_dict(dict(msg.rules))
         except (TypeError, ValueError):
             self.drops["malformed"] += 1
             return
         peer_addr = (addr[0], msg.port)
-        if direct and peer_addr not in self.direct:
-            self.direct[peer_addr] = now  # it may not hear our broadcasts: answer in kind
-            self._next_announce = min(self._next_announce, now)
+        if direct:
+            self._answer_in_kind(peer_addr, now)
         known = self.peers.get(msg.node)
         if known is not None:
             old = known.info.addr
@@ -437,12 +568,31 @@ class Lobby:
             if len(msg.table.seats) != rules.players:
                 self.drops["malformed"] += 1
                 return
-            table = {"table": msg.table.table, "seats": tuple(msg.table.seats),
+            table = {"table": msg.table.table,
+                     "seats": tuple(_name(n) if n else "" for n in msg.table.seats),
                      "clock": msg.table.clock, "grace": msg.table.grace,
                      "started": msg.table.started, "open": msg.table.open}
-        info = ev.PeerInfo(msg.node, msg.name, peer_addr, rules.to_dict(), msg.busy,
+        info = ev.PeerInfo(msg.node, _name(msg.name), peer_addr, rules.to_dict(), msg.busy,
                            tuple(msg.tags), table=table)
         self._seen(msg.node, info, known, now)
+
+    def _introduce(self, addr: Addr) -> None:
+        """Announce ourselves to a peer we are about to invite or ask for a seat: it
+        answers only nodes it has heard announce, and may not hear our broadcasts."""
+        self._out.append((self._announcement(), addr))
+
+    def _answer_in_kind(self, addr: Addr, now: float) -> None:
+        """A peer announced itself to us unicast: it may not hear our broadcasts, so
+        send it one announcement back (at most one an interval per address, and a
+        bounded number in all; none to a --connect target, which gets them anyway)."""
+        if addr in self.direct or now < self._replied.get(addr, float("-inf")) + (
+                self.config.announce_every * 0.9):
+            return
+        if not self._replies.take(now):
+            self.drops["replies_limited"] += 1
+            return
+        put_capped(self._replied, addr, now, self.config.sources_tracked)
+        self._out.append((self._announcement(), addr))
 
     def _seen(self, node: int, info: ev.PeerInfo, known: _Peer | None, now: float) -> None:
         """Take in a peer's announcement; say when two peers announce the same name."""
@@ -453,7 +603,7 @@ class Lobby:
                 twin.info = replace(twin.info, same_name=True)
                 self._emit(ev.PeerSeen(twin.info, now))
         if known is None:
-            self.peers[node] = _Peer(info, now, now)
+            self.peers[node] = _Peer(info, now, now, now)
             self._emit(ev.PeerSeen(info, now))
             return
         known.last_seen = now
@@ -466,7 +616,14 @@ class Lobby:
         old = decode_old_announce(data)
         if old is None or old.node == self.node:
             return
-        info = ev.PeerInfo(old.node, old.name, addr, {},
+        known = self.peers.get(old.node)
+        if known is not None and not known.info.incompatible:
+            self.drops["impostor"] += 1  # an unsigned claim on a current peer's node id
+            return
+        if known is None and len(self.peers) >= self.config.max_peers:
+            self.drops["peers_full"] += 1
+            return
+        info = ev.PeerInfo(old.node, _name(old.name), addr, {},
                            incompatible=f"runs an older durak (LAN protocol {old.version}); "
                            "both players need the same version")
         self._seen(old.node, info, self.peers.get(old.node), now)
@@ -475,17 +632,25 @@ class Lobby:
         known = self.peers.get(node)
         if known is not None:
             return known.info
-        return ev.PeerInfo(node, name, addr, rules.to_dict())
+        return ev.PeerInfo(node, _name(name), addr, rules.to_dict())
 
     def _on_invite(self, msg: Invite, addr: Addr, now: float) -> None:
-        self._send(Ack(self.node, msg.node, msg.invite, "invite"), addr)
+        if msg.invite not in self.invitations:
+            waiting = [i for i in self.invitations.values()
+                       if not i.outgoing and i.state == "received"]
+            if (len(waiting) >= self.config.max_pending_invites
+                    or len(self.invitations) >= self.config.max_invitations
+                    or any(i.peer.node == msg.node for i in waiting)):
+                self.drops["invites_full"] += 1  # not acknowledged: it may come again
+                return
+        self._send(Ack(self.node, self.node_key, msg.node, msg.invite, "invite"), addr)
         if msg.invite in self.invitations:
             self.drops["duplicate"] += 1
             return
         try:
             rules = Rules.from_dict(dict(msg.rules))
         except (TypeError, ValueError) as exc:
-            self._send(Answer(self.node, msg.node, msg.invite, False,
+            self._send(Answer(self.node, self.node_key, msg.node, msg.invite, False,
                               f"unusable rules: {exc}"[:200]), addr)
             self.drops["malformed"] += 1
             return
@@ -512,18 +677,16 @@ class Lobby:
                                      table=msg.table, seat=msg.seat))
 
     def _on_join(self, msg: Join, addr: Addr, now: float) -> None:
-        self._send(Ack(self.node, msg.node, msg.table, "join"), addr)
+        self._send(Ack(self.node, self.node_key, msg.node, msg.table, "join"), addr)
         table = self.table
         if table is None or table.table != msg.table:
-            self._send(Cancel(self.node, msg.node, msg.table, "no such table here"), addr)
+            self._send(Cancel(self.node, self.node_key, msg.node, msg.table,
+                              "no such table here"), addr)
             return
         if (msg.node, msg.table) in self._join_requests:
             self.drops["duplicate"] += 1
             return
-        self._join_requests[(msg.node, msg.table)] = now
-        peer = self._peer_from(msg.node, msg.name, addr, self.rules)
-        if msg.node not in self.peers:  # a joiner we have not heard announce yet
-            self.peers[msg.node] = _Peer(replace(peer, addr=addr), now, now)
+        put_capped(self._join_requests, (msg.node, msg.table), now, 4 * self.config.max_peers)
         self._emit(ev.JoinRequested(msg.table, self.peers[msg.node].info, msg.team, now))
 
     def _on_answer(self, msg: Answer, addr: Addr, now: float) -> None:
@@ -531,12 +694,12 @@ class Lobby:
         if inv is None or not inv.outgoing or inv.peer.node != msg.node:
             self.drops["stranger"] += 1
             return
-        self._send(Ack(self.node, msg.node, msg.invite, "answer"), addr)
+        self._send(Ack(self.node, self.node_key, msg.node, msg.invite, "answer"), addr)
         if inv.state not in ("calling", "ringing"):
             self.drops["duplicate"] += 1
             return
         if not msg.accept:
-            self._close(inv, msg.reason or "declined", now)
+            self._close(inv, plain(msg.reason) or "declined", now)
             return
         assert inv.keypair is not None
         try:
@@ -553,7 +716,7 @@ class Lobby:
         inv.key = session_key(shared, pin_key, inv.invite)
         proof = pairing_proof(inv.key, True, self._transcript(inv))
         inv.peer = replace(inv.peer, addr=addr)
-        inv.message = encode_discovery(Confirm(self.node, inv.peer.node, inv.invite,
+        inv.message = self._encode(Confirm(self.node, self.node_key, inv.peer.node, inv.invite,
                                                inv.inviter_key, proof))
         inv.state = "confirming"
         inv.next_send = now
@@ -594,15 +757,16 @@ class Lobby:
                                if inv.pin is not None else
                                "the pairing proof is wrong: someone is in the middle")
         if failure:
-            inv.paired = encode_discovery(Paired(self.node, inv.peer.node, inv.invite, False,
-                                                 b"", failure))
+            inv.paired = self._encode(Paired(self.node, self.node_key, inv.peer.node,
+                                             inv.invite, False, b"", failure))
             self._out.append((inv.paired, addr))
             inv.state = "done"
             inv.message = b""
             self._close(inv, f"pairing failed: {failure}", now, force=True)
             return
         proof = pairing_proof(inv.key, False, self._transcript(inv))
-        inv.paired = encode_discovery(Paired(self.node, inv.peer.node, inv.invite, True, proof))
+        inv.paired = self._encode(Paired(self.node, self.node_key, inv.peer.node, inv.invite,
+                                         True, proof))
         self._out.append((inv.paired, addr))
         inv.state = "done"
         inv.message = b""
@@ -621,7 +785,8 @@ class Lobby:
         inv.state = "done"
         inv.message = b""
         if not msg.ok:
-            self._close(inv, f"pairing failed: {msg.reason or 'refused by the invitee'}", now,
+            self._close(inv, f"pairing failed: {plain(msg.reason) or 'refused by the invitee'}",
+                        now,
                         force=True)
             return
         if not proof_ok(inv.key, False, self._transcript(inv), msg.proof):
@@ -639,12 +804,12 @@ class Lobby:
         return short_auth_string(inv.invite, inv.inviter_key, inv.invitee_key)
 
     def _on_cancel(self, msg: Cancel, addr: Addr, now: float) -> None:
-        self._send(Ack(self.node, msg.node, msg.invite, "cancel"), addr)
+        self._send(Ack(self.node, self.node_key, msg.node, msg.invite, "cancel"), addr)
         join = self.joins.get(msg.invite)
         if join is not None and join.host.node == msg.node:  # no seat for us
             del self.joins[msg.invite]
             self._emit(ev.InviteClosed(msg.invite, join.host, True,
-                                       msg.reason or "the host gave no seat", now))
+                                       plain(msg.reason) or "the host gave no seat", now))
             return
         inv = self.invitations.get(msg.invite)
         if inv is None or inv.outgoing or inv.peer.node != msg.node:
@@ -688,8 +853,8 @@ class Lobby:
 
     def _answer(self, inv: _Invitation, accept: bool, reason: str, key: bytes,
                 now: float, spake: bytes = b"") -> None:
-        inv.message = encode_discovery(
-            Answer(self.node, inv.peer.node, inv.invite, accept, reason, key, spake)
+        inv.message = self._encode(
+            Answer(self.node, self.node_key, inv.peer.node, inv.invite, accept, reason, key, spake)
         )
         inv.state = "answering"
         inv.next_send = now
@@ -697,7 +862,7 @@ class Lobby:
         inv.sent_since = now
 
     def _send_cancel(self, inv: _Invitation, now: float) -> None:
-        inv.message = encode_discovery(Cancel(self.node, inv.peer.node, inv.invite))
+        inv.message = self._encode(Cancel(self.node, self.node_key, inv.peer.node, inv.invite))
         inv.state = "cancelling"
         inv.next_send = now
         inv.interval = self.config.retry_first
@@ -711,9 +876,13 @@ class Lobby:
                 inv.state = "done"
             self._emit(ev.InviteClosed(inv.invite, inv.peer, inv.outgoing, reason, now))
 
+    def _timeout(self, inv: _Invitation) -> float:
+        """How long an invitation of ours waits for its answer (a seat offer: shorter)."""
+        return self.config.seat_offer_timeout if inv.table else self.config.invite_timeout
+
     def _invitation_timer(self, inv: _Invitation, now: float) -> None:
         if inv.outgoing and inv.state in ("calling", "ringing") and (
-            now >= inv.created + self.config.invite_timeout
+            now >= inv.created + self._timeout(inv)
         ):
             self._send_cancel(inv, now)
             self._close(inv, "no answer", now)

@@ -254,22 +254,38 @@ class LanNode:
         with self._lock:
             return [p.info for p in self.lobby.peers.values()]
 
-    def find_peer(self, name: str) -> ev.PeerInfo | None:
-        """The peer seen with this display name, or with this ``HOST:PORT``.
+    def find_peer(self, name: str, settled: float = 0.0) -> ev.PeerInfo | None:
+        """The peer seen with this display name, or this ``HOST:PORT``, or whose node id
+        (in hex, as the lobby shows it when two peers share a name) starts with ``name``
+        (at least 4 digits).
 
         ``ValueError`` when two peers announce the name: someone may be pretending to
-        be the other, so pick one by address and compare the pairing words.
+        be the other, so the message lists both by id and address; pick one and compare
+        the pairing words.  ``settled``: None until the one peer of that name has been
+        seen for this many seconds (a second one announcing it would be seen by then).
         """
+        text = name.strip()
         with self._lock:
-            named = [p.info for p in self.lobby.peers.values() if p.info.name == name]
-            if not named and ":" in name:
-                named = [p.info for p in self.lobby.peers.values()
-                         if f"{p.info.addr[0]}:{p.info.addr[1]}" == name.strip()]
+            now = time.monotonic()
+            known = list(self.lobby.peers.values())
+            named = [p for p in known if p.info.name == name]
+            if not named and ":" in text:
+                named = [p for p in known if f"{p.info.addr[0]}:{p.info.addr[1]}" == text]
+            digits = text.lower().removeprefix("#").removeprefix("0x")
+            if not named and len(digits) >= 4 and all(c in "0123456789abcdef" for c in digits):
+                named = [p for p in known if f"{p.info.node:016x}".startswith(digits)]
+                if len(named) > 1:
+                    raise ValueError(f"{len(named)} peers have an id starting {digits}: "
+                                     "type more of it")
         if len(named) > 1:
-            where = ", ".join(f"{p.addr[0]}:{p.addr[1]}" for p in named)
-            raise ValueError(f"{len(named)} players announce the name {name!r} ({where}): "
-                             "invite one by its HOST:PORT and compare the pairing words")
-        return named[0] if named else None
+            where = ", ".join(f"id {p.info.node:016x} at {p.info.addr[0]}:{p.info.addr[1]}"
+                              for p in named)
+            raise ValueError(f"{len(named)} players announce the name {named[0].info.name!r}"
+                             f" ({where}): invite one by its id and compare the pairing "
+                             "words")
+        if not named or now < named[0].first_seen + settled:
+            return None
+        return named[0].info
 
     def view(self, sid: int) -> SessionView | None:
         """A snapshot of session ``sid`` (a copy: safe to read from any thread)."""

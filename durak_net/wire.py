@@ -3,11 +3,15 @@
 Two kinds of datagram share one 4-byte header, ``b"DK"``, the wire version and a kind
 byte, so a stray datagram from another program is recognised and dropped cheaply::
 
-    discovery:  b"DK" 0x03 b"D"  msgpack(Announce | Join | Invite | Answer | Confirm
-                                         | Paired | Cancel | Ack)
-    session:    b"DK" 0x03 b"S"  sid (8 bytes, big-endian)  tag (16 bytes)  msgpack(Packet)
+    discovery:  b"DK" 0x04 b"D"  msgpack(Announce | Join | Invite | Answer | Confirm
+                                         | Paired | Cancel | Ack)  signature (64 bytes)
+    session:    b"DK" 0x04 b"S"  sid (8 bytes, big-endian)  tag (16 bytes)  msgpack(Packet)
 
-Discovery messages travel in clear (they are what lets two strangers meet).  Session
+Discovery messages travel in clear (they are what lets two strangers meet), but each
+is signed: every message carries its sender's Ed25519 node key, the node id is a hash
+of that key, and the 64 bytes after the message are the key's signature over all the
+bytes before them (see :mod:`durak_net.lobby`), so nobody can speak for another node
+id, nor take it over.  Session
 datagrams are authenticated: ``tag`` is a keyed BLAKE2b over the header, the sender's
 seat and the body, with the session key the two peers agreed by X25519 (and, with a
 PIN, SPAKE2) during the invitation (see :mod:`durak_net.crypto`), so a third host
@@ -21,6 +25,7 @@ the caller, never raised into the notebook.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Final
 
 import msgspec
@@ -31,11 +36,11 @@ MAGIC: Final = b"DK"
 #: Version of the framing below; a datagram of another version is dropped (an
 #: announcement of an older version is recognised, so the lobby can say the peer runs
 #: an older durak).
-WIRE_VERSION: Final = 3
-OLD_WIRE_VERSIONS: Final = (1, 2)
+WIRE_VERSION: Final = 4
+OLD_WIRE_VERSIONS: Final = (1, 2, 3)
 #: Name and version announced in discovery, so other LAN games on port 37020 are ignored.
 PROTOCOL: Final = "durak-lan"
-PROTOCOL_VERSION: Final = 3
+PROTOCOL_VERSION: Final = 4
 #: Largest datagram sent or accepted: fits one Ethernet frame with room for tunnels.
 MAX_DATAGRAM: Final = 1200
 #: Default UDP port of discovery broadcasts (the tutorial's port).
@@ -87,6 +92,9 @@ RulesDict = Annotated[dict[Annotated[str, Meta(max_length=40)], RuleValue], Meta
 class Announce(Struct, tag="announce", array_like=True, frozen=True):
     """"I am here": broadcast about once a second, and sent unicast to `connect` peers.
 
+    ``node_key`` is the sender's Ed25519 node key (``node`` must be its hash), ``seq`` counts the
+    sender's announcements: a copy or an older one (a replay) changes nothing.
+
     ``port`` is the sender's game port (unicast traffic goes there, never to the shared
     discovery port, where the kernel would hand it to just one of the listeners).
     ``tags`` are rendezvous tags of sessions the sender is resuming: 8 bytes derived
@@ -97,6 +105,8 @@ class Announce(Struct, tag="announce", array_like=True, frozen=True):
     proto: Annotated[str, Meta(max_length=32)]
     version: int
     node: U64
+    node_key: Key
+    seq: U64
     name: Name
     port: Annotated[int, Meta(ge=1, le=65535)]
     rules: RulesDict
@@ -110,6 +120,7 @@ class Join(Struct, tag="join", array_like=True, frozen=True):
     -1 for any).  The host answers with an Invite for a seat, or a Cancel with no seat."""
 
     node: U64
+    node_key: Key
     to: U64
     table: U64
     name: Name
@@ -126,6 +137,7 @@ class Invite(Struct, tag="invite", array_like=True, frozen=True):
     """
 
     node: U64
+    node_key: Key
     to: U64
     invite: U64
     name: Name
@@ -141,6 +153,7 @@ class Answer(Struct, tag="answer", array_like=True, frozen=True):
     its SPAKE2 message when the invitation asked for a PIN)."""
 
     node: U64
+    node_key: Key
     to: U64
     invite: U64
     accept: bool
@@ -154,6 +167,7 @@ class Confirm(Struct, tag="confirm", array_like=True, frozen=True):
     it derived the session key."""
 
     node: U64
+    node_key: Key
     to: U64
     invite: U64
     key: Key
@@ -165,6 +179,7 @@ class Paired(Struct, tag="paired", array_like=True, frozen=True):
     key) or failed (``reason``: a wrong PIN, or someone in the middle)."""
 
     node: U64
+    node_key: Key
     to: U64
     invite: U64
     ok: bool
@@ -177,6 +192,7 @@ class Cancel(Struct, tag="cancel", array_like=True, frozen=True):
     a host that cannot seat a Join answers with one too (``invite`` = the table id)."""
 
     node: U64
+    node_key: Key
     to: U64
     invite: U64
     reason: Reason = ""
@@ -187,6 +203,7 @@ class Ack(Struct, tag="ack", array_like=True, frozen=True):
     retries."""
 
     node: U64
+    node_key: Key
     to: U64
     invite: U64
     what: Annotated[str, Meta(max_length=16)]
@@ -394,22 +411,37 @@ def check_header(data: bytes) -> bytes:
     return data[3:4]
 
 
-def encode_discovery(message: DiscoveryMessage) -> bytes:
-    """A discovery datagram."""
-    data = HEADER + KIND_DISCOVERY + _encoder.encode(message)
+#: Bytes of the signature that ends every discovery datagram.
+DISCOVERY_SIGNATURE: Final = 64
+
+
+def encode_discovery(message: DiscoveryMessage, sign: Callable[[bytes], bytes]) -> bytes:
+    """A discovery datagram: the message, then ``sign(everything before)`` (the sender's
+    node key's signature: :meth:`durak_net.lobby.Lobby.sign_discovery`)."""
+    unsigned = HEADER + KIND_DISCOVERY + _encoder.encode(message)
+    data = unsigned + sign(unsigned)
     if len(data) > MAX_DATAGRAM:  # names and rules are bounded, so this is a bug
         raise ValueError(f"discovery message too large ({len(data)} bytes)")
     return data
 
 
 def decode_discovery(data: bytes) -> DiscoveryMessage:
-    """Parse a discovery datagram, or raise :class:`WireError`."""
+    """Parse a discovery datagram (its signature is not checked here: see
+    :func:`discovery_signature`), or raise :class:`WireError`."""
     if check_header(data) != KIND_DISCOVERY:
         raise WireError("foreign", "not a discovery datagram")
+    if len(data) < 4 + 1 + DISCOVERY_SIGNATURE:
+        raise WireError("malformed", "a discovery datagram too short to be signed")
     try:
-        return _discovery_decoder.decode(data[4:])
+        return _discovery_decoder.decode(data[4:-DISCOVERY_SIGNATURE])
     except (msgspec.DecodeError, ValueError) as exc:  # ValueError: e.g. a string not UTF-8
         raise WireError("malformed", str(exc)) from None
+
+
+def discovery_signature(data: bytes) -> tuple[bytes, bytes]:
+    """The signed bytes of a discovery datagram (all before the signature) and the
+    signature."""
+    return data[:-DISCOVERY_SIGNATURE], data[-DISCOVERY_SIGNATURE:]
 
 
 def decode_old_announce(data: bytes) -> OldAnnounce | None:

@@ -52,8 +52,10 @@ from durak_net.botplay import build_bot
 from durak_net.crypto import new_pin
 from durak_net.journal import default_journal_dir
 from durak_net.node import LanNode
+from durak_net.policy import LobbyPolicy
 from durak_net.session import SessionError
 from durak_net.teams import ANY_TEAM, seat_team_note, team_choices
+from durak_net.text import NAME_LIMIT, plain
 from durak_net.wire import DISCOVERY_PORT
 
 from .browser import IN_BROWSER, LAN_NEEDS_LOCAL_PYTHON
@@ -71,6 +73,11 @@ log = logging.getLogger(__name__)
 
 #: Open lobbies by player name: re-running ``lan(name=...)`` closes the previous one.
 _OPEN: dict[str, LanLobby] = {}
+
+
+def _name(text: str) -> str:
+    """A name from the network as the lobby shows it (escape it too, in HTML)."""
+    return plain(text, NAME_LIMIT)
 
 
 class LanLobby:
@@ -260,12 +267,13 @@ class LanLobby:
             if hosts:
                 label_text = table_summary(peer)
             else:
-                label_text = esc(peer.label) + (" · playing" if peer.busy else "")
+                label_text = (esc(f"{_name(peer.name)} ({peer.addr[0]}:{peer.addr[1]})")
+                              + (" · playing" if peer.busy else ""))
             if peer.same_name:
                 label_text += (" · <b>⚠ another player uses this name</b>: check the pairing "
                                "words")
             if peer.incompatible:
-                label_text += f" · {esc(peer.incompatible)}"
+                label_text += f" · {esc(plain(peer.incompatible))}"
             if row[1].value != label_text:
                 row[1].value = label_text
             inviting = any(p.node == node_id for p in self.outgoing.values())
@@ -286,7 +294,7 @@ class LanLobby:
         rows = []
         for invite, received in self.incoming.items():
             text = widgets.HTML(
-                f"<b>{esc(received.peer.name)}</b> invites you "
+                f"<b>{esc(_name(received.peer.name))}</b> invites you "
                 f"({esc(received.rules.variant)}, {received.rules.deck_size} cards)"
                 + (" · type the PIN they read out" if received.pin else "")
             )
@@ -541,6 +549,13 @@ class LanLobby:
         if isinstance(event, ev.PeerSeen):
             self.peers[event.peer.node] = event.peer
             self._peer_names[event.peer.node] = event.peer.name
+            if event.peer.same_name and event.peer.name in (self.invite_name, self.join_name):
+                # Two players announce the name: the person picks one (both rows are
+                # flagged) and compares the pairing words.
+                self.invite_name = self.join_name = None
+                self.notice = html.escape(f"Two players announce the name "
+                                          f"{_name(event.peer.name)}: pick one in the list "
+                                          "and compare the pairing words.")
             if (self.invite_name and event.peer.name == self.invite_name and self.sid is None
                     and not self.outgoing and not event.peer.incompatible):
                 # Once: after a game, a decline or a leave the lobby does not call again
@@ -554,14 +569,17 @@ class LanLobby:
                     self.join(event.peer.node, team=self.join_team)
                 except ValueError as exc:  # a team the table does not have
                     self.join_name = None
-                    self.notice = html.escape(f"Not joining {event.peer.name}: {exc}")
+                    self.notice = html.escape(f"Not joining {_name(event.peer.name)}: "
+                                              f"{plain(exc)}")
         elif isinstance(event, ev.PeerGone):
             self.peers.pop(event.peer.node, None)
         elif isinstance(event, ev.InviteReceived):
-            if self.sid is not None:
-                self.node.decline(event.invite, "already playing")
-            elif self.auto_accept and (not event.pin or self.auto_pin):
-                self.node.accept(event.invite, pin=self.auto_pin if event.pin else None)
+            decision = LobbyPolicy(self.auto_accept, self.auto_pin).answer(
+                event, playing=self.sid is not None)
+            if decision.kind == "decline":
+                self.node.decline(event.invite, decision.reason)
+            elif decision.kind == "accept":
+                self.node.accept(event.invite, pin=decision.pin)
             else:
                 self.incoming[event.invite] = event
         elif isinstance(event, ev.InviteClosed):
@@ -570,19 +588,22 @@ class LanLobby:
             if event.outgoing and event.invite == self.joining:
                 self.joining = None
                 self.join_name = None  # refused: do not ask again by itself
-                self.notice = html.escape(f"No seat at {event.peer.name}'s table: "
-                                          f"{event.reason}")
+                self.notice = html.escape(f"No seat at {_name(event.peer.name)}'s table: "
+                                          f"{plain(event.reason)}")
             elif event.outgoing and self.hosting and peer is None:
-                self.notice = html.escape(f"{event.peer.name} did not sit down: {event.reason}")
+                self.notice = html.escape(f"{_name(event.peer.name)} did not sit down: "
+                                          f"{plain(event.reason)}")
             elif event.outgoing:
-                self.notice = html.escape(f"{event.peer.name}: {event.reason}")
+                self.notice = html.escape(f"{_name(event.peer.name)}: "
+                                          f"{plain(event.reason)}")
             elif peer is None and event.invite == self.sid:
-                self.notice = html.escape(event.reason)
+                self.notice = html.escape(plain(event.reason))
         elif (isinstance(event, ev.SessionAgreed) and self.hosting and event.inviter
                 and event.table == self.sid):
             # A player paired for a seat of our table: its words beside its seat.
             self.seat_words[event.seat] = (event.peer.name, event.sas)
-            self.notice = html.escape(f"{event.peer.name} joins at seat {event.seat}.")
+            self.notice = html.escape(f"{_name(event.peer.name)} joins at seat "
+                                      f"{event.seat}.")
         elif isinstance(event, ev.SessionAgreed):
             self.sid = event.table or event.sid
             self.is_table = bool(event.table)
@@ -592,16 +613,16 @@ class LanLobby:
             self.sas, self.sas_confirmed, self.pin_paired = event.sas, False, event.pin
             team = seat_team_note(event.rules, event.seat, ()) if event.table else ""
             self.notice = html.escape(
-                f"Seated at {event.peer.name}'s table, seat {event.seat}"
+                f"Seated at {_name(event.peer.name)}'s table, seat {event.seat}"
                 + (f" ({team})." if team else ".") if event.table
-                else f"Playing {event.peer.name}: dealing…")
+                else f"Playing {_name(event.peer.name)}: dealing…")
             self._peer_names[self.sid] = event.peer.name
         elif getattr(event, "sid", None) == self.sid and self.sid is not None:
             self._on_session_event(event)
         self._render()
 
     def _on_session_event(self, event: Any) -> None:
-        peer = html.escape(self._peer_names.get(event.sid, "The other player"))
+        peer = html.escape(_name(self._peer_names.get(event.sid, "The other player")))
         if isinstance(event, ev.SessionClosed):
             # Back to the lobby (even before a table opened, e.g. "Not the same" right
             # after the pairing); the last table stays in view until the next game.
@@ -609,7 +630,7 @@ class LanLobby:
                 self.backend.on_event(event)
             self._early.clear()
             if event.by_peer:
-                self.notice = f"{peer} left the game ({html.escape(event.reason)})."
+                self.notice = f"{peer} left the game ({html.escape(plain(event.reason))})."
             elif event.reason == NOT_THE_SAME:
                 self.notice = ("You ended the session: the pairing words differed, so someone "
                                "may be in the middle.")
@@ -618,9 +639,9 @@ class LanLobby:
             if self.is_table and self.hosting:
                 self.notice = ("You closed the table." if event.reason in (
                     "closed the table", "left the game", "left")
-                    else f"The table ended: {html.escape(event.reason)}.")
+                    else f"The table ended: {html.escape(plain(event.reason))}.")
             elif self.is_table and event.by_peer:
-                self.notice = f"{peer} closed the table ({html.escape(event.reason)})."
+                self.notice = f"{peer} closed the table ({html.escape(plain(event.reason))})."
             elif self.is_table and event.reason != NOT_THE_SAME:
                 self.notice = "You left the table."
             self.sid = None
@@ -639,8 +660,10 @@ class LanLobby:
         self.backend.on_event(event)
         if self.is_table and isinstance(event, (ev.PeerLost, ev.PeerBack, ev.SeatStatus)):
             states = self.backend.seat_states
-            lost = [self.backend.names[s] for s, state in enumerate(states) if state == "lost"]
-            away = [self.backend.names[s] for s, state in enumerate(states) if state == "bot"]
+            lost = [_name(self.backend.names[s]) for s, state in enumerate(states)
+                    if state == "lost"]
+            away = [_name(self.backend.names[s]) for s, state in enumerate(states)
+                    if state == "bot"]
             parts = []
             if lost:
                 parts.append(f"Connection lost: {', '.join(lost)}; the table waits.")
@@ -652,7 +675,7 @@ class LanLobby:
                 isinstance(event, ev.SeatStatus) and event.state == "back")
             names = self.backend.names
             if not parts and back and 0 <= event.seat < len(names):
-                parts.append(f"{names[event.seat]} is back.")
+                parts.append(f"{_name(names[event.seat])} is back.")
             self.notice = html.escape(" ".join(parts))
         elif isinstance(event, ev.PeerLost):
             self.notice = f"Connection to {peer} lost, waiting…"
@@ -666,10 +689,10 @@ class LanLobby:
         names = view.names if view is not None else ()
 
         def name(seat: int) -> str:
-            return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+            return _name(names[seat]) if 0 <= seat < len(names) else f"seat {seat}"
 
         if isinstance(event, ev.SeatTaken):
-            self.notice = html.escape(f"{event.name} sits at seat {event.seat}.")
+            self.notice = html.escape(f"{_name(event.name)} sits at seat {event.seat}.")
             self._maybe_start()
         elif isinstance(event, ev.TableChanged):
             pass  # the seating is drawn from the session's view

@@ -39,12 +39,14 @@ from durak_net.crypto import (  # noqa: E402
 from durak_net.dealer import DealContext, MentalDealer, decode  # noqa: E402
 from durak_net.dealer import encode as dealer_encode  # noqa: E402
 from durak_net.identity import Identity  # noqa: E402
+from durak_net.lobby import DISCOVERY_LABEL, node_id  # noqa: E402
 from durak_net.session import deal_signed, proposal_signed, table_words  # noqa: E402
 from durak_net.wire import (  # noqa: E402
     PROTOCOL,
     PROTOCOL_VERSION,
     Announce,
     Answer,
+    Cancel,
     Confirm,
     Entry,
     Invite,
@@ -173,22 +175,37 @@ def pairing() -> dict[str, Any]:
 
 
 def datagrams(pair: dict[str, Any], dealt: dict[str, Any]) -> dict[str, Any]:
-    alice, bob, invite = 0x1111111111111111, 0x2222222222222222, pair["invite"]
+    # Node keys: each signs its node's discovery datagrams; a node id is its key's hash.
+    a_node, b_node = (Identity.from_private(_seed(f"{who} node key")) for who in ("Alice", "Bob"))
+    alice, bob, invite = node_id(a_node.public), node_id(b_node.public), pair["invite"]
+    ak, bk = a_node.public, b_node.public
     rules = Rules().to_dict()
     a_pub, b_pub = bytes.fromhex(pair["inviter_public"]), bytes.fromhex(pair["invitee_public"])
     discovery = {
-        "announce": Announce(PROTOCOL, PROTOCOL_VERSION, alice, "Alice", 40123, rules, False,
-                             []),
-        "announce_table": Announce(PROTOCOL, PROTOCOL_VERSION, alice, "Alice", 40123,
-                                   Rules(players=3).to_dict(), True, [],
-                                   TableInfo(0x7AB1E, ["Alice", "", ""], 30, 60, False, True)),
-        "join": Join(bob, alice, 0x7AB1E, "Bob", -1),
-        "invite": Invite(alice, bob, invite, "Alice", rules, bytes.fromhex(pair["commitment"])),
-        "answer": Answer(bob, alice, invite, True, "", b_pub),
-        "confirm": Confirm(alice, bob, invite, a_pub, bytes.fromhex(pair["proof_inviter"])),
-        "paired": Paired(bob, alice, invite, True, bytes.fromhex(pair["proof_invitee"])),
+        "announce": (a_node, Announce(PROTOCOL, PROTOCOL_VERSION, alice, ak, 1, "Alice", 40123,
+                                      rules, False, [])),
+        "announce_table": (a_node, Announce(PROTOCOL, PROTOCOL_VERSION, alice, ak, 2, "Alice",
+                                            40123, Rules(players=3).to_dict(), True, [],
+                                            TableInfo(0x7AB1E, ["Alice", "", ""], 30, 60,
+                                                      False, True))),
+        "join": (b_node, Join(bob, bk, alice, 0x7AB1E, "Bob", -1)),
+        "invite": (a_node, Invite(alice, ak, bob, invite, "Alice", rules,
+                                  bytes.fromhex(pair["commitment"]))),
+        "answer": (b_node, Answer(bob, bk, alice, invite, True, "", b_pub)),
+        "confirm": (a_node, Confirm(alice, ak, bob, invite, a_pub,
+                                    bytes.fromhex(pair["proof_inviter"]))),
+        "paired": (b_node, Paired(bob, bk, alice, invite, True,
+                                  bytes.fromhex(pair["proof_invitee"]))),
+        "cancel": (a_node, Cancel(alice, ak, bob, invite, "cancelled")),
     }
-    out: dict[str, Any] = {name: encode_discovery(msg).hex() for name, msg in discovery.items()}
+    out: dict[str, Any] = {
+        "alice_node_private": a_node.private.hex(), "alice_node_key": ak.hex(),
+        "alice_node": alice,
+        "bob_node_private": b_node.private.hex(), "bob_node_key": bk.hex(), "bob_node": bob,
+    }
+    for name, (signer, msg) in discovery.items():
+        out[name] = encode_discovery(
+            msg, lambda data, signer=signer: signer.sign(DISCOVERY_LABEL, data)).hex()
     # A session datagram from seat 0 (the first attacker of the vector deal): one packet
     # carrying log entry 0, seat 0 attacking with the card at position 0, opened by its key.
     key = bytes.fromhex(pair["session_key"])
@@ -269,9 +286,9 @@ def build() -> dict[str, Any]:
     dealt = deal()
     pair = pairing()
     return {
-        "about": "Test vectors of docs/lan-protocol.md (version 3); made by "
+        "about": "Test vectors of docs/lan-protocol.md (version 4); made by "
                  "scripts/lan_vectors.py, checked by tests/net/test_net_vectors.py.",
-        "version": 3,
+        "version": 4,
         "cards": cards(),
         "seed_derivations": seed_derivations(),
         "deal": dealt,

@@ -131,3 +131,33 @@ def test_the_prompt_joins_a_table_in_a_team(line: str, asked: tuple[str, int] | 
     assert peer.node.asked == ([asked] if asked else [])
     assert peer.join_sent == (7 if asked else None)
     assert peer.out.getvalue().strip() == said
+
+
+@pytest.mark.slow
+def test_a_bot_whose_peer_leaves_mid_game_says_so_and_exits_1_without_a_traceback() -> None:
+    """Bob's terminal is interrupted in the middle of the first game (it says goodbye):
+    Ann's bot-driven peer prints that the peer left and exits 1, as documented."""
+    import signal
+    import time
+
+    port = str(_free_udp_port())
+    private = ["--port", port, "--timeout", "60", "--games", "3"]
+    ann = _lan("--name", "Ann", "--bot", "greedy", "--auto-accept", *private)
+    bob = _lan("--name", "Bob", "--bot", "random", "--delay", "0.05", "--invite", "Ann",
+               *private)
+    try:
+        assert bob.stdout is not None
+        deadline = time.monotonic() + 60
+        for line in bob.stdout:  # Bob's messages (no --json): wait for the first deal
+            if "game 1 dealt" in line or time.monotonic() > deadline:
+                break
+        bob.send_signal(signal.SIGINT)
+        ann_out, ann_err = ann.communicate(timeout=60)
+    finally:
+        for proc in (ann, bob):
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait(timeout=10)
+    assert ann.returncode == 1, ann_err
+    assert "Traceback" not in ann_err
+    assert "the peer left after 0 of 3 games" in ann_out, ann_out

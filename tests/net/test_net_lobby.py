@@ -11,7 +11,9 @@ from durak_core import Rules
 from durak_net import events as ev
 from durak_net.lobby import BROADCAST, Lobby
 from durak_net.simlink import SimNet
-from durak_net.wire import PROTOCOL, Announce, encode_discovery
+from durak_net.wire import TableInfo
+
+from .crafted import Crafter
 
 
 def _lan(seed: int, names: list[str], loss: float = 0.0, rules: Rules | None = None):
@@ -54,10 +56,10 @@ def test_own_and_foreign_announcements_are_filtered_and_counted() -> None:
     lobby = Lobby("Alice", 40000, Rules(), 0.0, entropy=random.Random(2).randbytes)
     own = next(d for d, dst in lobby.datagrams_to_send(0.0) if dst == BROADCAST)
     lobby.receive(own, ("10.77.0.1", 37020), 0.1)
-    other = Announce("another-game", 1, 12345, "Eve", 40100, Rules().to_dict())
-    lobby.receive(encode_discovery(other), ("10.77.0.9", 37020), 0.1)
-    newer = Announce(PROTOCOL, 99, 12346, "Eve", 40100, Rules().to_dict())
-    lobby.receive(encode_discovery(newer), ("10.77.0.9", 37020), 0.1)
+    eve = Crafter(9)
+    lobby.receive(eve.announce("Eve", proto="another-game", version=1), ("10.77.0.9", 37020),
+                  0.1)
+    lobby.receive(eve.announce("Eve", version=99), ("10.77.0.9", 37020), 0.1)
     lobby.receive(b"\x00" * 40, ("10.77.0.9", 37020), 0.1)
     assert lobby.drops == {"own": 1, "foreign": 3}
     assert not lobby.peers and not lobby.events()
@@ -189,3 +191,24 @@ def test_finished_invitations_are_forgotten_after_a_while() -> None:
     assert invite in alice.invitations  # kept a while, to acknowledge late duplicates
     assert net.run(lambda: not alice.invitations and not bob.invitations,
                    limit=net.now + alice.config.keep_done + 10)
+
+
+def test_a_peer_that_cannot_hear_our_broadcasts_still_gets_our_join_at_once() -> None:
+    """A node answers only nodes it has heard announce; asking for a seat (or inviting)
+    announces us to that peer first, so the Join is not dropped as unknown."""
+    net, lobbies, seen = _lan(12, ["Host", "Joe"], rules=Rules(players=3))
+    host, joe = lobbies["Host"], lobbies["Joe"]
+    host.table = TableInfo(0x7AB1E, ["Host", "", ""])
+    assert net.run(lambda: host.node in joe.peers and joe.node in host.peers, limit=3.0)
+    net.remove(("10.77.0.2", 40001))  # Joe restarts: a new node the host has not heard
+    rng = random.Random(99)
+    joe = Lobby("Joe", 40001, Rules(), net.now, entropy=rng.randbytes)
+    joe_seen: list = []
+    net.add(("10.77.0.2", 40001), joe)
+    net.hooks.append(lambda now: joe_seen.extend(joe.events()))
+    net.tap = lambda data, src, dst: None if dst == BROADCAST and src[1] == 40001 else data
+    assert net.run(lambda: host.node in joe.peers, limit=net.now + 3.0)
+    start = net.now
+    joe.join(host.node, 0x7AB1E, net.now)
+    assert net.run(lambda: _of(seen["Host"], ev.JoinRequested), limit=start + 0.5)
+    assert host.drops["unknown_node"] == 0

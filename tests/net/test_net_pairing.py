@@ -10,7 +10,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import msgspec
 import pytest
+from msgspec.structs import replace
 
 from durak_core import Rules
 from durak_net import events as ev
@@ -33,15 +35,19 @@ from durak_net.wire import (
     Paired,
     WireError,
     decode_discovery,
-    encode_discovery,
 )
+
+from .crafted import Crafter
 
 ALICE, BOB = ("10.77.0.1", 40000), ("10.77.0.2", 40001)
 
 
-def _lan(seed: int) -> tuple[SimNet, Lobby, Lobby, dict[str, list[Any]]]:
+def _lan(seed: int, mallory: Mallory | None = None
+         ) -> tuple[SimNet, Lobby, Lobby, dict[str, list[Any]]]:
     rng = random.Random(seed)
     net = SimNet(random.Random(seed + 1), broadcast=BROADCAST)
+    if mallory is not None:  # in the middle from the start, announcements included
+        net.tap = mallory.tap
     alice = Lobby("Alice", ALICE[1], Rules(), 0.0, entropy=rng.randbytes)
     bob = Lobby("Bob", BOB[1], Rules(), 0.0, entropy=rng.randbytes)
     net.add(ALICE, alice)
@@ -53,7 +59,7 @@ def _lan(seed: int) -> tuple[SimNet, Lobby, Lobby, dict[str, list[Any]]]:
         seen["Bob"] += bob.events()
 
     net.hooks.append(collect)
-    assert net.run(lambda: bob.node in alice.peers and alice.node in bob.peers, limit=5.0)
+    assert net.run(lambda: len(alice.peers) == len(bob.peers) == 1, limit=5.0)
     return net, alice, bob, seen
 
 
@@ -63,7 +69,8 @@ def _of(events: list[Any], kind: type) -> list[Any]:
 
 def _pair(net: SimNet, alice: Lobby, bob: Lobby, seen, pin: str | None = None,
           typed: str | None = None) -> None:
-    invite = alice.invite(bob.node, net.now, pin=pin)
+    (bob_as_seen,) = alice.peers  # Bob's node id, or the one Mallory poses as
+    invite = alice.invite(bob_as_seen, net.now, pin=pin)
     assert net.run(lambda: _of(seen["Bob"], ev.InviteReceived), limit=net.now + 10)
     (received,) = _of(seen["Bob"], ev.InviteReceived)
     assert received.pin == (pin is not None)
@@ -93,6 +100,9 @@ class Mallory:
         self.pin_to_alice: Pin | None = None
         self.state: dict[str, Any] = {}
         self.rewrites = 0
+        #: The node he poses as towards the other side, by the real one's address.
+        self.posing = {ALICE: Crafter(101), BOB: Crafter(102)}
+        self.real: dict[Any, int] = {}
 
     def tap(self, data: bytes, src: Any, dst: Any) -> bytes:
         try:
@@ -107,8 +117,7 @@ class Mallory:
                 self.pin_to_bob = Pin(self.guess, True, self.rng.randbytes)
                 spake = self.pin_to_bob.message
             st["spake_to_bob"] = spake
-            msg = Invite(msg.node, msg.to, msg.invite, msg.name, msg.rules,
-                         key_commitment(self.as_alice.public), spake)
+            msg = replace(msg, commit=key_commitment(self.as_alice.public), spake=spake)
         elif isinstance(msg, Answer) and msg.accept:
             st["bob_key"], st["bob_spake"] = msg.key, msg.spake
             spake = b""
@@ -116,7 +125,7 @@ class Mallory:
                 self.pin_to_alice = Pin(self.guess, False, self.rng.randbytes)
                 spake = self.pin_to_alice.message
             st["spake_to_alice"] = spake
-            msg = Answer(msg.node, msg.to, msg.invite, True, "", self.as_bob.public, spake)
+            msg = replace(msg, key=self.as_bob.public, spake=spake)
         elif isinstance(msg, Confirm):
             invite = st["invite"]
             pin_b = self.pin_to_bob.key(st["bob_spake"]) if self.pin_to_bob else b""
@@ -126,18 +135,29 @@ class Mallory:
             st["key_alice"] = session_key(self.as_bob.exchange(msg.key), pin_a, invite)
             text = transcript(invite, self.as_alice.public, st["bob_key"], st["spake_to_bob"],
                               st["bob_spake"])
-            msg = Confirm(msg.node, msg.to, invite, self.as_alice.public,
-                          pairing_proof(st["key_bob"], True, text))
+            msg = replace(msg, key=self.as_alice.public,
+                          proof=pairing_proof(st["key_bob"], True, text))
         elif isinstance(msg, Paired) and msg.ok:
             invite = st["invite"]
             text = transcript(invite, st["alice_key"], self.as_bob.public, st["alice_spake"],
                               st["spake_to_alice"])
-            msg = Paired(msg.node, msg.to, invite, True, pairing_proof(st["key_alice"], False,
-                                                                         text))
+            msg = replace(msg, proof=pairing_proof(st["key_alice"], False, text))
         else:
-            return data
+            return self.relay(msg, src)
         self.rewrites += 1
-        return encode_discovery(msg)
+        return self.relay(msg, src)
+
+    def relay(self, msg: Any, src: Any) -> bytes:
+        """Speak for ``src`` under a node key of his own (discovery messages are signed,
+        so he cannot keep the real node ids): each side sees him as the other one."""
+        me = self.posing[src]
+        self.real[src] = msg.node
+        msg = replace(msg, node=me.node, node_key=me.key)
+        if not isinstance(msg, Announce):
+            other = next(a for a in self.posing if a != src)
+            if msg.to == self.posing[other].node:
+                msg = replace(msg, to=self.real[other])
+        return me.datagram(msg)
 
 
 def test_without_anyone_in_the_middle_both_screens_show_the_same_words() -> None:
@@ -149,9 +169,8 @@ def test_without_anyone_in_the_middle_both_screens_show_the_same_words() -> None
 
 
 def test_a_man_in_the_middle_makes_the_words_differ() -> None:
-    net, alice, bob, seen = _lan(2)
     mallory = Mallory(random.Random(9))
-    net.tap = mallory.tap
+    net, alice, bob, seen = _lan(2, mallory)
     _pair(net, alice, bob, seen)
     (a,), (b,) = _of(seen["Alice"], ev.SessionAgreed), _of(seen["Bob"], ev.SessionAgreed)
     assert mallory.rewrites >= 4  # he really ran both exchanges
@@ -189,9 +208,8 @@ def test_a_wrong_pin_fails_the_pairing_on_both_sides() -> None:
 
 
 def test_a_man_in_the_middle_cannot_pass_a_pin_pairing() -> None:
-    net, alice, bob, seen = _lan(6)
     mallory = Mallory(random.Random(9), guess="111111")
-    net.tap = mallory.tap
+    net, alice, bob, seen = _lan(6, mallory)
     _pair(net, alice, bob, seen, pin="482193")
     assert not _of(seen["Alice"], ev.SessionAgreed) and not _of(seen["Bob"], ev.SessionAgreed)
     assert "pairing failed" in _of(seen["Bob"], ev.InviteClosed)[0].reason
@@ -226,9 +244,8 @@ def test_two_peers_announcing_one_name_are_flagged() -> None:
 
 def test_an_older_durak_is_recognised_and_not_invited() -> None:
     lobby = Lobby("Alice", 40000, Rules(), 0.0, entropy=random.Random(1).randbytes)
-    old = b"DK\x01D" + encode_discovery(
-        Announce("durak-lan", 1, 1234, "Olga", 40100, Rules().to_dict())
-    )[4:]
+    old = b"DK\x01D" + msgspec.msgpack.encode(
+        ["announce", "durak-lan", 1, 1234, "Olga", 40100, Rules().to_dict()])
     lobby.receive(old, ("10.77.0.9", 37020), 0.5)
     (peer,) = lobby.peers.values()
     assert peer.info.name == "Olga" and "older durak" in peer.info.incompatible

@@ -20,25 +20,35 @@ from durak_net.wire import (
     WireError,
     decode_discovery,
     decode_packet_body,
+    discovery_signature,
     encode_discovery,
 )
 
 # ------------------------------------------------------------------ wire
 
 
+def _unsigned(data: bytes) -> bytes:
+    """A blank signature: the schema does not check it (the lobby does)."""
+    return bytes(64)
+
+
 def test_discovery_messages_round_trip_and_bad_ones_name_their_drop_counter() -> None:
-    msg = Announce("durak-lan", 3, 2**64 - 1, "Алиса", 40123, Rules().to_dict(), True,
-                   [bytes(8)])
-    assert decode_discovery(encode_discovery(msg)) == msg
+    msg = Announce("durak-lan", 4, 2**64 - 1, bytes(32), 1, "Алиса", 40123,
+                   Rules().to_dict(), True, [bytes(8)])
+    data = encode_discovery(msg, _unsigned)
+    assert decode_discovery(data) == msg
+    assert discovery_signature(data) == (data[:-64], bytes(64))
     cases = {
         b"hello": "foreign",
-        b"DK\x07D" + encode_discovery(msg)[4:]: "foreign",  # another wire version
-        b"DK\x01D" + encode_discovery(msg)[4:]: "old_version",  # older ones
-        b"DK\x02D" + encode_discovery(msg)[4:]: "old_version",
-        encode_discovery(msg)[:-3]: "malformed",
-        b"DK\x03D" + b"\x00" * (MAX_DATAGRAM + 1): "oversized",
+        b"DK\x07D" + data[4:]: "foreign",  # another wire version
+        b"DK\x01D" + data[4:]: "old_version",  # older ones
+        b"DK\x02D" + data[4:]: "old_version",
+        b"DK\x03D" + data[4:]: "old_version",
+        data[:-67]: "malformed",
+        data[:40]: "malformed",  # too short to hold a signature
+        b"DK\x04D" + b"\x00" * (MAX_DATAGRAM + 1): "oversized",
         # A msgpack string that is not UTF-8 (found by the lobby fuzz test).
-        b"DK\x03D\x91\xa1\x80": "malformed",
+        b"DK\x04D\x91\xa1\x80" + bytes(64): "malformed",
     }
     for data, counter in cases.items():
         with pytest.raises(WireError) as caught:
@@ -55,12 +65,12 @@ def test_a_packet_body_that_is_not_utf8_is_malformed_not_a_crash() -> None:
 
 
 def test_the_schema_bounds_field_sizes() -> None:
-    long_name = Invite(1, 2, 3, "x" * 41, Rules().to_dict(), bytes(32))
+    long_name = Invite(1, bytes(32), 2, 3, "x" * 41, Rules().to_dict(), bytes(32))
     with pytest.raises(WireError, match="malformed"):
-        decode_discovery(encode_discovery(long_name))
-    short_key = Invite(1, 2, 3, "Bob", Rules().to_dict(), bytes(31))
+        decode_discovery(encode_discovery(long_name, _unsigned))
+    short_key = Invite(1, bytes(32), 2, 3, "Bob", Rules().to_dict(), bytes(31))
     with pytest.raises(WireError, match="malformed"):
-        decode_discovery(encode_discovery(short_key))
+        decode_discovery(encode_discovery(short_key, _unsigned))
 
 
 # ------------------------------------------------------------------ reliable stream

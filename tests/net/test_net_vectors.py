@@ -218,28 +218,47 @@ def test_datagrams() -> None:
     v = VECTORS["datagrams"]
     pair = VECTORS["pairing"]
     rules = Rules().to_dict()
-    alice, bob, invite = 0x1111111111111111, 0x2222222222222222, pair["invite"]
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    nodes = {}
+    for who in ("alice", "bob"):
+        private = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(v[f"{who}_node_private"]))
+        key = private.public_key().public_bytes_raw()
+        assert key.hex() == v[f"{who}_node_key"]
+        # A node id: BLAKE2b-64("durak-lan v4 node" || node key), big-endian.
+        assert int.from_bytes(h(b"durak-lan v4 node" + key, 64), "big") == v[f"{who}_node"]
+        nodes[who] = (private, key, v[f"{who}_node"])
+    (_, ak, alice), (_, bk, bob) = nodes["alice"], nodes["bob"]
+    invite = pair["invite"]
     a, b = bytes.fromhex(pair["inviter_public"]), bytes.fromhex(pair["invitee_public"])
     expected = {
-        "announce": ["announce", "durak-lan", 3, alice, "Alice", 40123, rules, False, [], None],
-        "announce_table": ["announce", "durak-lan", 3, alice, "Alice", 40123,
-                           Rules(players=3).to_dict(), True, [],
-                           [0x7AB1E, ["Alice", "", ""], 30, 60, False, True]],
-        "join": ["join", bob, alice, 0x7AB1E, "Bob", -1],
-        "invite": ["invite", alice, bob, invite, "Alice", rules,
-                   bytes.fromhex(pair["commitment"]), b"", 0, 1],
-        "answer": ["answer", bob, alice, invite, True, "", b, b""],
-        "confirm": ["confirm", alice, bob, invite, a, bytes.fromhex(pair["proof_inviter"])],
-        "paired": ["paired", bob, alice, invite, True, bytes.fromhex(pair["proof_invitee"]), ""],
+        "announce": ("alice", ["announce", "durak-lan", 4, alice, ak, 1, "Alice", 40123, rules,
+                               False, [], None]),
+        "announce_table": ("alice", ["announce", "durak-lan", 4, alice, ak, 2, "Alice", 40123,
+                                     Rules(players=3).to_dict(), True, [],
+                                     [0x7AB1E, ["Alice", "", ""], 30, 60, False, True]]),
+        "join": ("bob", ["join", bob, bk, alice, 0x7AB1E, "Bob", -1]),
+        "invite": ("alice", ["invite", alice, ak, bob, invite, "Alice", rules,
+                             bytes.fromhex(pair["commitment"]), b"", 0, 1]),
+        "answer": ("bob", ["answer", bob, bk, alice, invite, True, "", b, b""]),
+        "confirm": ("alice", ["confirm", alice, ak, bob, invite, a,
+                              bytes.fromhex(pair["proof_inviter"])]),
+        "paired": ("bob", ["paired", bob, bk, alice, invite, True,
+                           bytes.fromhex(pair["proof_invitee"]), ""]),
+        "cancel": ("alice", ["cancel", alice, ak, bob, invite, "cancelled"]),
     }
-    for name, fields in expected.items():
+    for name, (who, fields) in expected.items():
         data = bytes.fromhex(v[name])
-        assert data[:4] == b"DK\x03D" and len(data) <= 1200
-        assert msgspec.msgpack.decode(data[4:]) == fields, name
+        assert data[:4] == b"DK\x04D" and len(data) <= 1200
+        signed, signature = data[:-64], data[-64:]
+        assert msgspec.msgpack.decode(signed[4:]) == fields, name
+        # Pure Ed25519 is deterministic: the node key's signature over the label and
+        # every byte before it.
+        assert nodes[who][0].sign(b"durak-lan v4 lobby" + signed) == signature, name
     s = v["session"]
     data = bytes.fromhex(s["datagram"])
     header, tag, body = data[:12], data[12:28], data[28:]
-    assert header == b"DK\x03S" + u64(invite) and header.hex() == s["header"]
+    assert header == b"DK\x04S" + u64(invite) and header.hex() == s["header"]
     key = bytes.fromhex(pair["session_key"])
     assert h(header + bytes([s["seat"]]) + body, 128, key=key) == tag
     # A real first entry of the vector deal: seat 0 attacks with its card at position 0.
@@ -325,7 +344,8 @@ def test_escrow() -> None:
      "durak-lan v2 pairing ", "durak-lan v2 sas", "durak-lan v2 rendezvous",
      "durak-lan v2 inviter", "durak-lan v2 invitee", "durak-lan v3 deal",
      "durak-lan v3 propose", "durak-lan v3 table", "durak-lan v3 escrow share",
-     "durak-lan v3 escrow seed", "durak-lan v3 escrow nonce"],
+     "durak-lan v3 escrow seed", "durak-lan v3 escrow nonce", "durak-lan v4 node",
+     "durak-lan v4 lobby"],
 )
 def test_every_label_the_code_uses_is_on_the_page(phrase: str) -> None:
     assert phrase in DOC
