@@ -192,6 +192,9 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
             link = session.links.pop(int(rec["seat"]))
             session._by_sid = {s: lk for s, lk in session._by_sid.items() if lk is not link}
             session.players[int(rec["seat"])] = Player(int(rec["seat"]), "", b"", "open")
+        elif kind == "abandon":  # a seat went silent for the grace period: the table ends
+            silent = int(rec["seat"])
+            session._ending = f"{session.players[silent].name or f'seat {silent}'} went silent"
         elif kind == "gone":  # host: a player left after play began (the table ends)
             left = int(rec["seat"])
             session._ending = f"{session.players[left].name or f'seat {left}'} left the table"

@@ -87,6 +87,18 @@ from .words import WORDS
 
 JOURNAL_VERSION = 3
 HOST = 0
+#: The grace period (seconds) of a table that sets none: how long a silent seat is
+#: waited for before its game is abandoned (a verdict naming it) and the table ends.
+DEFAULT_GRACE = 60
+#: A game is abandoned no sooner than this after its seat went silent (seconds), however
+#: short the table's grace (which may be a second, to hand a lost seat to a bot at
+#: once): a late heartbeat or two must not end a table.
+MIN_ABANDON = 10
+#: How much earlier than a seat's own move clock the host's "timed out" may arrive
+#: (seconds): the host starts the clock when it logs the entry that puts the seat on
+#: move, the seat when that entry reaches it, so the seat's deadline is later by the
+#: entry's delay on the way.  A timeout earlier than this is a fault of the host.
+CLOCK_ALLOWANCE = 2.0
 
 #: Builds the dealer of one game (``seed``: restore one from the journal).
 DealerFactory = Callable[[DealContext, "bytes | None"], MentalDealer]
@@ -178,12 +190,21 @@ def action_cards(action: Action) -> list[Card]:
     return []
 
 
-def table_words(table: int, keys: list[bytes]) -> str:
+def table_words(table: int, keys: list[bytes], pairing: str | None = None) -> str:
     """``BLAKE2b-256("durak-lan v3 table" || u64be(table) || ([seat] || key) for every
-    seat in order)``, its first four bytes as words (section 5 of the protocol)."""
-    data = b"durak-lan v3 table" + _u64(table)
+    seat in order)``, its first four bytes as words (section 5 of the protocol).
+
+    A table of two passes ``pairing``, the pairing words of its one link: the label is
+    then ``"durak-lan v4 table of two"`` and the words' UTF-8 text follows the keys.  A
+    man in the middle of a game of two relays both seats' signed keys untouched, so
+    keys alone would give both screens the same table words next to pairing words that
+    differ; bound to the pairing words, they differ too."""
+    label = b"durak-lan v3 table" if pairing is None else b"durak-lan v4 table of two"
+    data = label + _u64(table)
     for seat, key in enumerate(keys):
         data += bytes([seat]) + key
+    if pairing is not None:
+        data += pairing.encode()
     digest = hashlib.blake2b(data, digest_size=32).digest()
     return " ".join(WORDS[b] for b in digest[:4])
 
@@ -310,12 +331,20 @@ class Session:
         self.seat_state: dict[int, str] = {}
         #: How often each seat was the durak in this table's finished games.
         self.duraks: Counter[int] = Counter()
-        #: Host: since when each lost seat has been silent.
+        #: Since when each seat at the other end of one of our links has been silent.
         self._lost_since: dict[int, float] = {}
+        #: A seated player: since when the host has reported each other seat lost (we
+        #: hear the others only through the host).
+        self._reported_lost: dict[int, float] = {}
         #: Seats a bot plays while their player is away (the host runs the bot).
         self.bots: set[int] = set()
         #: Host: seats told their time was up for a lead, and in which state.
         self._nudged: dict[int, tuple[int, int]] = {}
+        #: A seated player: our clock cannot be checked until then (we were away: our
+        #: link to the host lost or our kernel restarted, so we saw entries late).
+        self._away_until = 0.0
+        #: A seated player: our proposals made because our clock ran out (a lead).
+        self._timeout_pids: set[int] = set()
         # games
         self.game_no = 0
         #: Our seat's view of the current game (never the full game).
@@ -523,10 +552,14 @@ class Session:
     def table_words(self) -> str:
         """Four words everybody at the table compares: a hash of the table id and every
         seat's signing key ("" until every seat's key is known).  A host that showed
-        seats different keys (to speak for one of them) makes them differ."""
+        seats different keys (to speak for one of them) makes them differ.  At a table of
+        two they hash the pairing words too (a man in the middle makes both differ)."""
         keys = [self.players[s].sign_key for s in range(self.rules.players)]
         if not all(keys):
             return ""
+        if self.rules.players == 2:  # bound to the words of our one pairing
+            other = 1 - self.seat
+            return table_words(self.table, keys, self._pairing.get(other, ("", ""))[1])
         return table_words(self.table, keys)
 
     @property
@@ -719,6 +752,8 @@ class Session:
             self._drops[exc.counter] += 1
             return
         arrival = link.accept(packet, addr, now)
+        if (arrival.restarted or arrival.back) and self.seat != HOST:
+            self._away_until = now + self.clock + CLOCK_ALLOWANCE
         if arrival.restarted:
             self._peer_restarted(link, now)
         if not arrival.accepted:
@@ -760,6 +795,7 @@ class Session:
             handover = self._handover_due()
             if handover is not None and now >= handover[1]:
                 self._hand_over(handover[0], now)
+            self._check_abandoned(now)
         waiting = self.lost or any(v in ("lost", "bot") for v in self.seat_state.values())
         for number, due in list(self._audit_due.items()):
             if waiting:  # a lost seat is waited for (it may resume)
@@ -791,6 +827,8 @@ class Session:
         handover = self._handover_due()
         if handover is not None:
             due = handover[1] if due is None else min(due, handover[1])
+        for when, _ in self._abandon_times().values():
+            due = when if due is None else min(due, when)
         return due
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
@@ -854,6 +892,12 @@ class Session:
             number in self._audit_due or (number in self._stops and number not in self.audits)
         ):
             self._publish_seed(number, now)
+            silent = sorted((since, s) for s, since in self._reported_lost.items()
+                            if s not in dealer.seeds)
+            if silent and not dealer.seeds_in and number not in self.audits:
+                # The host gave up on a seat it reported lost: that seat is the one
+                # that went silent, not one that refused the audit.
+                self._abandon(number, silent[0][1], silent[0][0], now)
             self._conclude(number, now, refused=not dealer.seeds_in)
         self._emit(ev.SessionClosed(self.sid, frame.reason, True, now))
 
@@ -882,14 +926,24 @@ class Session:
         move clock ran out while we must lead."""
         if frame.state == "timeout":
             if frame.seat == self.seat and frame.detail == f"{self.game_no}:{len(self.log)}":
+                if self._clock_early(now) is not None:
+                    # Our own clock has not run out: nothing is led for us.  (A nudge is
+                    # no entry: ignoring it costs the table nothing.)
+                    self._drops["early_clock"] += 1
+                    return
                 self._emit(ev.SeatStatus(self.sid, frame.seat, "timeout", "", now))
                 if self.due(self.seat) == "lead":
-                    self._lead_cheapest(now)
+                    self._lead_cheapest(now, forced="timeout")
             return
         if frame.state in ("lost", "left", "bot"):
             self.seat_state[frame.seat] = frame.state
+            if frame.state == "lost":
+                self._reported_lost.setdefault(frame.seat, now)
+            else:
+                self._reported_lost.pop(frame.seat, None)
         elif frame.state == "back":
             self.seat_state.pop(frame.seat, None)
+            self._reported_lost.pop(frame.seat, None)
         # A "bot" status carries the game number (for the share below), not words.
         detail = "" if frame.state == "bot" else frame.detail
         self._emit(ev.SeatStatus(self.sid, frame.seat, frame.state, detail, now))
@@ -1168,12 +1222,96 @@ class Session:
         if dealer is None or not dealer.done:
             return None
         due = [(since + self.grace, seat) for seat, since in self._lost_since.items()
-               if seat not in self.bots and dealer.can_rebuild(seat)
-               and seat not in dealer.bad_escrows]
+               if self._can_hand_over(seat)]
         if not due:
             return None
         when, seat = min(due)
         return seat, when
+
+    def _can_hand_over(self, seat: int) -> bool:
+        """Host: could a bot take lost ``seat`` over now (its seed can be rebuilt)?"""
+        dealer = self.dealer
+        return (self.seat == HOST and bool(self.grace) and self.rules.players >= 3
+                and self.in_game and dealer is not None and dealer.done
+                and seat not in self.bots and dealer.can_rebuild(seat)
+                and seat not in dealer.bad_escrows)
+
+    # ------------------------------------------------------ abandoned games
+
+    def _abandon_times(self) -> dict[int, tuple[float, float]]:
+        """When each silent seat's game is abandoned, by seat: ``(when, silent since)``.
+
+        A seat at the other end of one of our links is waited for the grace period from
+        the moment we last heard it.  A seat the host reports lost (a seated player hears
+        the others only through the host) is waited for longer, the audit timeout more:
+        the host, which does hear it, hands it to a bot or abandons the game first.  A
+        seat a bot plays is not waited for; one the host can hand over is handed over
+        instead, and one it may yet hand over (its escrow still on its way) is given the
+        audit timeout more."""
+        if not self._lost_since and not self._reported_lost:
+            return {}
+        if self.closed or self._closing_since is not None:
+            return {}
+        grace = float(max(self.grace or DEFAULT_GRACE, MIN_ABANDON))
+        out: dict[int, tuple[float, float]] = {}
+        handing = self.seat == HOST and self.rules.players >= 3 and bool(self.grace)
+        for seat, since in self._lost_since.items():
+            if seat in self.bots or self._can_hand_over(seat):
+                continue
+            # A seat the host may yet hand over (its escrow still on its way) is given
+            # the audit timeout more.
+            extra = self.config.audit_timeout if handing and self.in_game else 0.0
+            out[seat] = (since + grace + extra, since)
+        for seat, since in self._reported_lost.items():
+            if self.seat_state.get(seat) == "lost" and seat not in out:
+                out[seat] = (since + grace + self.config.audit_timeout, since)
+        return out
+
+    def _check_abandoned(self, now: float) -> None:
+        """A seat silent for the whole grace period: its game (in play, or waiting for
+        its seed for the audit) ends with a verdict, and the table ends."""
+        due = [(since, seat) for seat, (when, since) in self._abandon_times().items()
+               if now >= when]
+        if not due:
+            return
+        since, seat = min(due)
+        number = max(self.dealers, default=0)  # the game in play, or being dealt
+        dealer = self.dealers.get(number)
+        if dealer is None or number in self.audits:
+            return
+        if number == self.game_no and not self.in_game and number not in self._audit_due \
+                and number not in self._stops and not (self.game and self.game.is_over):
+            return  # (no such state: a dealt game is in play, over, or stopped)
+        if number > self.game_no and not dealer.began and number not in self._stops:
+            return  # only the silent seat asked for another game: nothing to settle
+        self._abandon(number, seat, since, now)
+
+    def _abandon(self, number: int, seat: int, since: float, now: float) -> None:
+        """Settle game ``number`` without ``seat``, silent since ``since``: the fault we
+        saw ourselves if we stopped the game on evidence, else ``abandoned``."""
+        names = self.names
+        names[self.seat] = self.name or "you"
+        who = names[seat]
+        silent = now - since
+        self._record(t="abandon", game=number, seat=seat, silent=round(silent, 3))
+        if number not in self._stops:
+            self._broken.add(number)
+            self._set_stop(number, Stop(seat, len(self.logs.get(number, [])),
+                                        "went silent", False))
+        self._publish_seed(number, now)  # for a seat that is back before we are gone
+        if number in self.audits:
+            return  # (its seed was in after all)
+        stop = self._stops[number]
+        if stop.claim and stop.seat == self.seat and stop.culprit not in (None, self.seat):
+            culprit = stop.culprit
+            assert culprit is not None
+            verdict = Verdict(False, stop.code, f"{names[culprit]} cheated: {stop.reason} "
+                              f"(and then {who} went silent)", culprit)
+        else:
+            verdict = Verdict(False, "abandoned", f"{who} went silent and was not heard "
+                              f"for {silent:.0f} s (the grace period)", seat)
+        self._ending = f"{who} went silent"
+        self._settle(number, verdict, now, silent=(seat, since))
 
     def _hand_over(self, seat: int, now: float) -> None:
         """Host: ``seat`` has been lost for the grace period: a bot plays it from now on
@@ -1244,6 +1382,20 @@ class Session:
             self._append(action, 0, reveals, now, forced=forced)
         elif not self.pending:
             self.act(action, now)
+            if forced == "timeout" and self.pending:  # (our screen marks it so)
+                self._timeout_pids.add(max(self.pending))
+
+    def _clock_early(self, now: float) -> float | None:
+        """A seated player told its time is up: how long its own clock still runs
+        (seconds), when that is more than :data:`CLOCK_ALLOWANCE`; None when the
+        timeout is in time (or cannot be judged: we were away, or keep no clock)."""
+        if now < self._away_until or self._replaying:
+            return None
+        deadline = self.deadlines.get(self.seat)
+        if deadline is None:
+            return None
+        left = deadline - now
+        return left if left > CLOCK_ALLOWANCE else None
 
     def _check_reveals(self, seat: int, action: Action, reveals: list[tuple[int, bytes]],
                        now: float, commit: bool = True) -> bool:
@@ -1503,8 +1655,16 @@ class Session:
             self._stop(frame.game, HOST, "forged", f"sent entry {frame.index} ({action}) "
                        f"as a bot's move for seat {actor}, whose hand was never opened", now)
             return
+        own_forced = ""
         if actor == self.seat and timed_out:
-            pass  # our clock ran out (a proposal of ours on its way will be refused)
+            # Our clock ran out (a proposal of ours on its way will be refused) -- by our
+            # own clock, started when we saw the entry that put us on move.
+            early = self._clock_early(now)
+            if early is not None:
+                self._stop(frame.game, HOST, "early_clock", f"timed out our seat with "
+                           f"entry {frame.index} ({action}) {early:.1f} s before our move "
+                           "clock ran out", now)
+                return
         elif actor == self.seat and by_bot:
             if not self._check_own_bot_move(action, reveals, frame.index, now):
                 return
@@ -1515,6 +1675,11 @@ class Session:
                            f"which plays our seat ({action}) though we did not propose it",
                            now)
                 return
+            # Whether our own move was the clock's is ours to say (a lead made because
+            # our time was up), not the host's: the host marks a lead "timeout" if it
+            # arrives after it told us our time was up, which a move we chose may.
+            own_forced = "timeout" if frame.pid in self._timeout_pids else ""
+            self._timeout_pids.discard(frame.pid)
             del self.pending[frame.pid]
             self._pending_frames.pop(frame.pid, None)
             dealer = self.dealer
@@ -1559,7 +1724,8 @@ class Session:
                          f"state hash after entry {frame.index} differs "
                          f"(mine {digest[:12]}, the host's {frame.hash.hex()[:12]})", now)
             return
-        self._after_apply(action, frame.index, digest, now, frame.forced)
+        self._after_apply(action, frame.index, digest, now,
+                          own_forced if actor == self.seat and frame.pid else frame.forced)
 
     def _after_change(self, now: float) -> None:
         """Game over (publish our seed for the audit), or our seat's automatic pass."""
@@ -1601,14 +1767,15 @@ class Session:
         self._stop(number, fault.seat, fault.code, fault.detail, now)
 
     def _stop(self, number: int, culprit: int, code: str, detail: str, now: float,
-              stopper: int | None = None) -> None:
+              stopper: int | None = None, at: int | None = None) -> None:
         """Stop game ``number`` (the evidence names ``culprit``); every seat then
-        publishes its seed and the audit decides."""
+        publishes its seed and the audit decides.  ``at``: the log length the stopping
+        seat had (another seat's fault says it)."""
         if number in self._stops or number in self.audits:
             return
         by = self.seat if stopper is None else stopper
         self._broken.add(number)
-        index = len(self.logs.get(number, []))
+        index = len(self.logs.get(number, [])) if at is None else at
         self._set_stop(number, Stop(by, index, detail[:200], True, culprit, code[:24]))
         fault = Fault(0, number, index, culprit, code[:24], detail[:200], by)
         self._faults[number] = fault
@@ -1632,7 +1799,8 @@ class Session:
         if frame.code == "desync" and frame.game not in self._stops:
             self._emit(ev.DesyncDetected(self.sid, frame.game, frame.index, frame.detail, True,
                                          now))
-        self._stop(frame.game, frame.seat, frame.code, frame.detail, now, stopper=by)
+        self._stop(frame.game, frame.seat, frame.code, frame.detail, now, stopper=by,
+                   at=frame.index)
 
     def _publish_seed(self, number: int, now: float) -> None:
         dealer = self.dealers.get(number)
@@ -1670,6 +1838,32 @@ class Session:
             verdict = audit(dealer, self.rules, [(e.action, e.hash) for e in log], names,
                             self._stops.get(number))
             verdict = self._check_blame(number, verdict, names)
+            verdict = self._check_clock_claim(number, verdict, names)
+        self._settle(number, verdict, now)
+
+    def _check_clock_claim(self, number: int, verdict: Verdict, names: list[str]) -> Verdict:
+        """A seat stopped the game saying the host timed it out before its own clock ran
+        out.  Only that seat can know (a clock is not evidence another seat can check):
+        if the log does hold a "timeout" entry of that seat where it stopped, the
+        others name nobody; a claim about any other entry is false."""
+        stop = self._stops.get(number)
+        if (verdict.code != "false_claim" or stop is None or stop.code != "early_clock"
+                or stop.seat == self.seat):
+            return verdict
+        log = self.logs.get(number, [])
+        entry = log[stop.index] if 0 <= stop.index < len(log) else None
+        if entry is None or entry.forced != "timeout" or not entry.action.startswith(
+                f"{stop.seat} "):
+            return verdict
+        return Verdict(False, "clock_disputed", f"{names[stop.seat]} says {names[HOST]} "
+                       f"timed it out before its move clock ran out (entry {stop.index}); "
+                       "no other seat can check a clock", None, verdict.state_hash)
+
+    def _settle(self, number: int, verdict: Verdict, now: float,
+                silent: tuple[int, float] | None = None) -> None:
+        """Game ``number``'s verdict: kept, journalled, reported (and a table that is
+        ending ends)."""
+        log = self.logs.get(number, [])
         self.audits[number] = verdict
         self._audit_due.pop(number, None)
         self._record(t="audit", game=number, fair=verdict.fair, code=verdict.code,
@@ -1677,7 +1871,7 @@ class Session:
                      state_hash=verdict.state_hash, full=verdict.game)
         self._emit(ev.GameAudited(self.sid, number, verdict.fair, verdict.text, verdict.code,
                                   verdict.culprit, verdict.state_hash, log_hash(log), now,
-                                  verdict.game))
+                                  verdict.game, silent[1] if silent is not None else None))
         if self._ending and not self._replaying:
             self.close(now, self._ending)
 
@@ -1692,6 +1886,8 @@ class Session:
             key, d.sig, *deal_signed(self.table, number, culprit, d.data))]
         for e in self.logs.get(number, []):
             action = parse_action(e.action)
+            if e.forced and not e.pid:
+                continue  # the clock's or a bot's move: the host's, signed by nobody
             if action.player == culprit and not verify(key, e.sig, *proposal_signed(
                     self.table, number, culprit, e.pid, e.action, list(e.reveals), e.seen,
                     e.seen_hash)):

@@ -31,11 +31,11 @@ MAGIC: Final = b"DK"
 #: Version of the framing below; a datagram of another version is dropped (an
 #: announcement of an older version is recognised, so the lobby can say the peer runs
 #: an older durak).
-WIRE_VERSION: Final = 3
-OLD_WIRE_VERSIONS: Final = (1, 2)
+WIRE_VERSION: Final = 4
+OLD_WIRE_VERSIONS: Final = (1, 2, 3)
 #: Name and version announced in discovery, so other LAN games on port 37020 are ignored.
 PROTOCOL: Final = "durak-lan"
-PROTOCOL_VERSION: Final = 3
+PROTOCOL_VERSION: Final = 4
 #: Largest datagram sent or accepted: fits one Ethernet frame with room for tunnels.
 MAX_DATAGRAM: Final = 1200
 #: Default UDP port of discovery broadcasts (the tutorial's port).

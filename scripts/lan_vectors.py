@@ -215,6 +215,11 @@ def datagrams(pair: dict[str, Any], dealt: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: The pairing words a table of two binds its table words to (those of the pairing
+#: vector).
+PAIRING_WORDS = "cousin circus willow turtle"
+
+
 def signatures(dealt: dict[str, Any]) -> dict[str, Any]:
     """A seat's signing key, a deal message and a proposal signed with it, the table's
     words."""
@@ -236,6 +241,8 @@ def signatures(dealt: dict[str, Any]) -> dict[str, Any]:
         "proposal_signed_bytes": b"".join(proposal_parts).hex(),
         "proposal_signature": member.sign(*proposal_parts).hex(),
         "table_words_2": table_words(table, [host.public, member.public]),
+        "pairing_words": PAIRING_WORDS,
+        "table_words_of_two": table_words(table, [host.public, member.public], PAIRING_WORDS),
     }
 
 

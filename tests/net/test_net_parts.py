@@ -35,10 +35,11 @@ def test_discovery_messages_round_trip_and_bad_ones_name_their_drop_counter() ->
         b"DK\x07D" + encode_discovery(msg)[4:]: "foreign",  # another wire version
         b"DK\x01D" + encode_discovery(msg)[4:]: "old_version",  # older ones
         b"DK\x02D" + encode_discovery(msg)[4:]: "old_version",
+        b"DK\x03D" + encode_discovery(msg)[4:]: "old_version",
         encode_discovery(msg)[:-3]: "malformed",
-        b"DK\x03D" + b"\x00" * (MAX_DATAGRAM + 1): "oversized",
+        b"DK\x04D" + b"\x00" * (MAX_DATAGRAM + 1): "oversized",
         # A msgpack string that is not UTF-8 (found by the lobby fuzz test).
-        b"DK\x03D\x91\xa1\x80": "malformed",
+        b"DK\x04D\x91\xa1\x80": "malformed",
     }
     for data, counter in cases.items():
         with pytest.raises(WireError) as caught:

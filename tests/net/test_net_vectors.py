@@ -221,8 +221,8 @@ def test_datagrams() -> None:
     alice, bob, invite = 0x1111111111111111, 0x2222222222222222, pair["invite"]
     a, b = bytes.fromhex(pair["inviter_public"]), bytes.fromhex(pair["invitee_public"])
     expected = {
-        "announce": ["announce", "durak-lan", 3, alice, "Alice", 40123, rules, False, [], None],
-        "announce_table": ["announce", "durak-lan", 3, alice, "Alice", 40123,
+        "announce": ["announce", "durak-lan", 4, alice, "Alice", 40123, rules, False, [], None],
+        "announce_table": ["announce", "durak-lan", 4, alice, "Alice", 40123,
                            Rules(players=3).to_dict(), True, [],
                            [0x7AB1E, ["Alice", "", ""], 30, 60, False, True]],
         "join": ["join", bob, alice, 0x7AB1E, "Bob", -1],
@@ -234,12 +234,12 @@ def test_datagrams() -> None:
     }
     for name, fields in expected.items():
         data = bytes.fromhex(v[name])
-        assert data[:4] == b"DK\x03D" and len(data) <= 1200
+        assert data[:4] == b"DK\x04D" and len(data) <= 1200
         assert msgspec.msgpack.decode(data[4:]) == fields, name
     s = v["session"]
     data = bytes.fromhex(s["datagram"])
     header, tag, body = data[:12], data[12:28], data[28:]
-    assert header == b"DK\x03S" + u64(invite) and header.hex() == s["header"]
+    assert header == b"DK\x04S" + u64(invite) and header.hex() == s["header"]
     key = bytes.fromhex(pair["session_key"])
     assert h(header + bytes([s["seat"]]) + body, 128, key=key) == tag
     # A real first entry of the vector deal: seat 0 attacks with its card at position 0.
@@ -284,6 +284,11 @@ def test_signatures_and_table_words() -> None:
     digest = h(b"durak-lan v3 table" + u64(table) + bytes([0]) + keys[0][1] + bytes([1])
                + keys[1][1], 256)
     assert " ".join(doc_words()[i] for i in digest[:4]) == v["table_words_2"]
+    # A table of two binds them to its pairing words (section 5).
+    digest = h(b"durak-lan v4 table of two" + u64(table) + bytes([0]) + keys[0][1]
+               + bytes([1]) + keys[1][1] + v["pairing_words"].encode(), 256)
+    assert " ".join(doc_words()[i] for i in digest[:4]) == v["table_words_of_two"]
+    assert v["table_words_of_two"] != v["table_words_2"]
 
 
 def test_escrow() -> None:
@@ -324,7 +329,8 @@ def test_escrow() -> None:
     ["durak-lan v2 card", "durak-lan v2 key commitment", "durak-lan v2 session key",
      "durak-lan v2 pairing ", "durak-lan v2 sas", "durak-lan v2 rendezvous",
      "durak-lan v2 inviter", "durak-lan v2 invitee", "durak-lan v3 deal",
-     "durak-lan v3 propose", "durak-lan v3 table", "durak-lan v3 escrow share",
+     "durak-lan v3 propose", "durak-lan v3 table", "durak-lan v4 table of two",
+     "durak-lan v3 escrow share",
      "durak-lan v3 escrow seed", "durak-lan v3 escrow nonce"],
 )
 def test_every_label_the_code_uses_is_on_the_page(phrase: str) -> None:
