@@ -157,6 +157,7 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
                 session._next_pid = max(session._next_pid, pid + 1)
             else:
                 session._handled[(int(rec["seat"]), pid)] = reason
+                session._refused_at[(int(rec["seat"]), pid)] = int(rec.get("at", 0))
         elif kind == "share":  # we published our share of a seat's seed (it went to a bot)
             number = int(rec["game"])
             session._deal_out(number, session.dealers[number].share(int(rec["seat"])), now)

@@ -218,6 +218,14 @@ def deal_signed(table: int, game: int, seat: int, data: bytes) -> list[bytes]:
     return [b"durak-lan v3 deal", _u64(table), game.to_bytes(4, "big"), bytes([seat]), data]
 
 
+def fault_signed(table: int, game: int, index: int, seat: int, code: str, detail: str,
+                 by: int) -> list[bytes]:
+    """What the seat that found a fault signs for it (section 8 of the protocol)."""
+    return [b"durak-lan v4 fault", _u64(table), game.to_bytes(4, "big"),
+            index.to_bytes(4, "big"), bytes([seat]), code.encode() + b"\x00",
+            detail.encode() + b"\x00", bytes([by])]
+
+
 def proposal_signed(table: int, game: int, seat: int, pid: int, action: str,
                     reveals: list[tuple[int, bytes]], seen: int, seen_hash: bytes) -> list[bytes]:
     """What a seat signs for one of its proposals (section 7 of the protocol)."""
@@ -365,6 +373,8 @@ class Session:
         self.pending: dict[int, Action] = {}
         self._pending_frames: dict[int, Propose] = {}
         self._handled: dict[tuple[int, int], str | None] = {}
+        #: Host: the log length each refusal was made at (it goes with the reason).
+        self._refused_at: dict[tuple[int, int], int] = {}
         self._proposed: dict[tuple[int, int], tuple[int, str]] = {}
         # Actions the host refused, and the state (game, log length) they were refused in.
         self._refused: dict[str, str] = {}
@@ -1462,11 +1472,15 @@ class Session:
             self.game.unknown_count(seat) > 0 and card in self.game.unseen
         )
 
-    def _refuse(self, link: Link, pid: int, action: str, reason: str, now: float) -> None:
+    def _refuse(self, link: Link, pid: int, action: str, reason: str, now: float,
+                game: int | None = None) -> None:
+        """Refuse a proposal, saying at which log length (of the proposal's ``game``)."""
         seat = link.peer_seat
+        at = len(self.logs.get(self.game_no if game is None else game, []))
         self._handled[(seat, pid)] = reason
-        self._record(t="refused", seat=seat, pid=pid, reason=reason[:200])
-        self._push_to(link, Refused(0, pid, reason[:200]), now)
+        self._refused_at[(seat, pid)] = at
+        self._record(t="refused", seat=seat, pid=pid, reason=reason[:200], at=at)
+        self._push_to(link, Refused(0, pid, reason[:200], at), now)
         self._emit(ev.PeerActionRefused(self.sid, action, reason, now))
 
     def _on_propose(self, link: Link, frame: Propose, now: float) -> None:
@@ -1485,7 +1499,8 @@ class Session:
                 return
             reason = self._handled[ident]  # the same proposal again, after a restart
             if reason is not None:
-                self._push_to(link, Refused(0, frame.pid, reason[:200]), now)
+                self._push_to(link, Refused(0, frame.pid, reason[:200],
+                                            self._refused_at.get(ident, 0)), now)
             return
         self._proposed[ident] = (frame.game, frame.action)
         reveals = [(p, bytes(k)) for p, k in frame.reveals]
@@ -1493,11 +1508,11 @@ class Session:
                                  reveals, frame.seen, frame.seen_hash)
         if not verify(self.players[seat].sign_key, frame.sig, *signed):
             self._refuse(link, frame.pid, frame.action, "the proposal is not signed by "
-                         "its seat", now)
+                         "its seat", now, frame.game)
             return
         if frame.game != self.game_no or not self.in_game:
             self._refuse(link, frame.pid, frame.action, f"game {frame.game} is not in play",
-                         now)
+                         now, frame.game)
             return
         try:
             action = parse_action(frame.action)
@@ -1599,10 +1614,28 @@ class Session:
         self._push_to(self.links[HOST], frame, now)
 
     def _on_refused(self, link: Link, frame: Refused, now: float) -> None:
-        action = self.pending.pop(frame.pid, None)
-        proposal = self._pending_frames.pop(frame.pid, None)
-        if action is None or link.peer_seat != HOST:
+        """The host did not log our proposal.  It may refuse only a proposal the table
+        has moved past: one made on a log shorter than the host's (its entries, sent
+        before the refusal on the same ordered stream, are here), or for a game no
+        longer in play.  A refusal of a move we made on the host's own log (legal in our
+        view, signed by us) is a fault of the host."""
+        if link.peer_seat != HOST or frame.pid not in self.pending:
             return
+        proposal = self._pending_frames.get(frame.pid)
+        if (proposal is not None and proposal.game == self.game_no and self.in_game
+                and not self._replaying):
+            if frame.at <= proposal.seen:
+                self._stop(self.game_no, HOST, "bad_refusal", f"refused our move "
+                           f"{proposal.action.split(' ', 1)[1]}, made on its own log "
+                           f"(entry {proposal.seen}), saying: {frame.reason[:120]}", now)
+                return
+            if frame.at > len(self.log):
+                self._stop(self.game_no, HOST, "bad_refusal", f"refused our move "
+                           f"{proposal.action.split(' ', 1)[1]} as stale, after entries "
+                           f"up to {frame.at} it never sent", now)
+                return
+        action = self.pending.pop(frame.pid)
+        self._pending_frames.pop(frame.pid, None)
         self._record(t="refused", seat=self.seat, pid=frame.pid, reason=frame.reason)
         if proposal is not None:  # (always: a proposal is pending with its frame)
             self.note_refusal(action, frame.reason, (proposal.game, proposal.seen))
@@ -1763,21 +1796,38 @@ class Session:
     # -------------------------------------------------------- stops and audits
 
     def _fault(self, number: int, fault: DealFault, now: float) -> None:
-        """The dealer caught a seat breaking the deal: stop the game and audit it."""
+        """The dealer caught a seat breaking the deal: stop the game and audit it.
+
+        A seated player names a third seat only for messages that seat signed: what it
+        knows of them came through the host, which may have altered them (then the
+        host is named)."""
+        culprit = fault.seat
+        if self.seat != HOST and culprit not in (HOST, self.seat) and self._forged_for(
+                number, culprit):
+            names = self.names
+            self._stop(number, HOST, "forged", f"passed on messages of {names[culprit]} "
+                       f"that {names[culprit]} did not sign", now)
+            return
         self._stop(number, fault.seat, fault.code, fault.detail, now)
 
     def _stop(self, number: int, culprit: int, code: str, detail: str, now: float,
-              stopper: int | None = None, at: int | None = None) -> None:
+              stopper: int | None = None, at: int | None = None,
+              frame: Fault | None = None) -> None:
         """Stop game ``number`` (the evidence names ``culprit``); every seat then
         publishes its seed and the audit decides.  ``at``: the log length the stopping
-        seat had (another seat's fault says it)."""
+        seat had, ``frame``: its signed Fault (another seat's fault, passed on as is)."""
         if number in self._stops or number in self.audits:
             return
         by = self.seat if stopper is None else stopper
         self._broken.add(number)
         index = len(self.logs.get(number, [])) if at is None else at
         self._set_stop(number, Stop(by, index, detail[:200], True, culprit, code[:24]))
-        fault = Fault(0, number, index, culprit, code[:24], detail[:200], by)
+        if frame is None:
+            sig = self.identity.sign(*fault_signed(self.table, number, index, culprit,
+                                                   code[:24], detail[:200], by))
+            fault = Fault(0, number, index, culprit, code[:24], detail[:200], by, sig)
+        else:
+            fault = frame
         self._faults[number] = fault
         if by == self.seat:
             self._broadcast(fault, now)
@@ -1792,15 +1842,38 @@ class Session:
                      reason=stop.reason, claim=stop.claim, culprit=stop.culprit, code=stop.code)
 
     def _on_fault(self, link: Link, frame: Fault, now: float) -> None:
-        if frame.game not in self.dealers:
-            self._violation(f"a fault reported for game {frame.game}, never dealt", now)
+        """Another seat's Fault: it stops the game only if signed by the seat it names
+        as its finder.  One that is not came from the seat that sent it to us (the host
+        passes the others' faults on): it is that seat's fault."""
+        number = frame.game
+        if number not in self.dealers:
+            self._violation(f"a fault reported for game {number}, never dealt", now)
             return
-        by = link.peer_seat if self.seat == HOST else frame.by
-        if frame.code == "desync" and frame.game not in self._stops:
-            self._emit(ev.DesyncDetected(self.sid, frame.game, frame.index, frame.detail, True,
+        if number in self._stops or number in self.audits:
+            return  # (the same fault again, or one after the game stopped: nothing new)
+        sender = link.peer_seat
+        names = self.names
+        by = frame.by
+        if by == self.seat:
+            why = "a fault in our name that we never sent"
+        elif self.seat == HOST and by != sender:
+            why = f"a fault as found by {names[by]}"
+        elif not (0 <= by < self.rules.players) or not verify(
+                self.players[by].sign_key, frame.sig, *fault_signed(
+                    self.table, number, frame.index, frame.seat, frame.code, frame.detail,
+                    by)):
+            why = (f"a fault of {names[by]} that {names[by]} did not sign" if sender != by
+                   else "a fault it did not sign")
+        else:
+            why = ""
+        if why:
+            self._stop(number, sender, "forged", f"sent {why}", now)
+            return
+        if frame.code == "desync":
+            self._emit(ev.DesyncDetected(self.sid, number, frame.index, frame.detail, True,
                                          now))
-        self._stop(frame.game, frame.seat, frame.code, frame.detail, now, stopper=by,
-                   at=frame.index)
+        self._stop(number, frame.seat, frame.code, frame.detail, now, stopper=by,
+                   at=frame.index, frame=frame)
 
     def _publish_seed(self, number: int, now: float) -> None:
         dealer = self.dealers.get(number)
@@ -1847,8 +1920,8 @@ class Session:
         if the log does hold a "timeout" entry of that seat where it stopped, the
         others name nobody; a claim about any other entry is false."""
         stop = self._stops.get(number)
-        if (verdict.code != "false_claim" or stop is None or stop.code != "early_clock"
-                or stop.seat == self.seat):
+        if (verdict.code not in ("false_claim", "disputed") or stop is None
+                or stop.code != "early_clock" or stop.seat == self.seat):
             return verdict
         log = self.logs.get(number, [])
         entry = log[stop.index] if 0 <= stop.index < len(log) else None
@@ -1879,24 +1952,37 @@ class Session:
         """The audit blames a seat for what the host passed on to us: was it really that
         seat's (its signature), or did the host make it up?"""
         culprit = verdict.culprit
-        if verdict.fair or culprit is None or self.seat == HOST or culprit in (HOST, self.seat):
+        if verdict.fair or self.seat == HOST or culprit in (HOST, self.seat):
             return verdict
-        key = self.players[culprit].sign_key
-        forged = [d for d in self._deal_log.get(number, []) if d.seat == culprit and not verify(
-            key, d.sig, *deal_signed(self.table, number, culprit, d.data))]
-        for e in self.logs.get(number, []):
-            action = parse_action(e.action)
-            if e.forced and not e.pid:
-                continue  # the clock's or a bot's move: the host's, signed by nobody
-            if action.player == culprit and not verify(key, e.sig, *proposal_signed(
-                    self.table, number, culprit, e.pid, e.action, list(e.reveals), e.seen,
-                    e.seen_hash)):
-                forged.append(e)  # type: ignore[arg-type]
-        if not forged:
+        # The seat named, or, when nobody is (a dispute between others), any third seat:
+        # an entry or deal message of it that it did not sign proves the host forged it.
+        suspects = [culprit] if culprit is not None else [
+            s for s in range(self.rules.players) if s not in (HOST, self.seat)]
+        forged = next((s for s in suspects if self._forged_for(number, s)), None)
+        if forged is None:
             return verdict
+        culprit = forged
         return Verdict(False, "forged", f"{names[HOST]} cheated: passed on messages of "
                        f"{names[culprit]} that {names[culprit]} did not sign",
                        HOST, verdict.state_hash)
+
+    def _forged_for(self, number: int, seat: int) -> bool:
+        """Did the host pass on, as ``seat``'s, a deal message or a proposal of game
+        ``number`` that ``seat`` did not sign?"""
+        key = self.players[seat].sign_key
+        if any(d.seat == seat and not verify(key, d.sig, *deal_signed(self.table, number,
+                                                                       seat, d.data))
+               for d in self._deal_log.get(number, [])):
+            return True
+        for e in self.logs.get(number, []):
+            if e.forced and not e.pid:
+                continue  # the clock's or a bot's move: the host's, signed by nobody
+            action = parse_action(e.action)
+            if action.player == seat and not verify(key, e.sig, *proposal_signed(
+                    self.table, number, seat, e.pid, e.action, list(e.reveals), e.seen,
+                    e.seen_hash)):
+                return True
+        return False
 
     # ---------------------------------------------------------------- resync
 
@@ -1960,8 +2046,10 @@ class Session:
             self._stop(game, culprit, "desync", detail, now)
         else:
             self._broken.add(game)
-            self._broadcast(Fault(0, game, index, culprit, "desync", detail[:200], self.seat),
-                            now)
+            sig = self.identity.sign(*fault_signed(self.table, game, index, culprit, "desync",
+                                                   detail[:200], self.seat))
+            self._broadcast(Fault(0, game, index, culprit, "desync", detail[:200], self.seat,
+                                  sig), now)
 
     def _violation(self, detail: str, now: float) -> None:
         self._drops["violation"] += 1

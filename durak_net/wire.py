@@ -305,17 +305,21 @@ class Entry(Struct, tag="entry", array_like=True, frozen=True):
 
 
 class Refused(Struct, tag="refused", array_like=True, frozen=True):
-    """Host -> the proposer: proposal ``pid`` was not applied, and why."""
+    """Host -> the proposer: proposal ``pid`` was not applied, and why; ``at``: the
+    length of the proposal's game's log when the host refused it (more than the log the
+    proposal was made on, or the refusal is a fault of the host)."""
 
     seq: U64
     pid: U64
     reason: Reason
+    at: Count = 0
 
 
 class Fault(Struct, tag="fault", array_like=True, frozen=True):
     """"Game ``game`` stops after entry ``index``: seat ``seat`` broke the deal or the
-    rules (``code``, ``detail``)", as seat ``by`` found; the host passes a seat's Fault on
-    to every seat.  All then publish their seeds for the audit."""
+    rules (``code``, ``detail``)", as seat ``by`` found and signed (``sig``); the host
+    passes a seat's Fault on to every seat, unchanged.  All then publish their seeds for
+    the audit."""
 
     seq: U64
     game: Count
@@ -324,6 +328,7 @@ class Fault(Struct, tag="fault", array_like=True, frozen=True):
     code: Annotated[str, Meta(max_length=24)]
     detail: Reason
     by: Seat
+    sig: MaybeSignature = b""
 
 
 class Status(Struct, tag="status", array_like=True, frozen=True):

@@ -39,7 +39,12 @@ from durak_net.crypto import (  # noqa: E402
 from durak_net.dealer import DealContext, MentalDealer, decode  # noqa: E402
 from durak_net.dealer import encode as dealer_encode  # noqa: E402
 from durak_net.identity import Identity  # noqa: E402
-from durak_net.session import deal_signed, proposal_signed, table_words  # noqa: E402
+from durak_net.session import (  # noqa: E402
+    deal_signed,
+    fault_signed,
+    proposal_signed,
+    table_words,
+)
 from durak_net.wire import (  # noqa: E402
     PROTOCOL,
     PROTOCOL_VERSION,
@@ -230,6 +235,7 @@ def signatures(dealt: dict[str, Any]) -> dict[str, Any]:
     deal_parts = deal_signed(table, 1, 0, data)
     reveal = (2, mental.card_key(bytes.fromhex(dealt["seeds"][1]), 1))
     proposal_parts = proposal_signed(table, 1, 1, 1, "1 take", [reveal], 3, bytes(range(16)))
+    fault_parts = fault_signed(table, 1, 3, 0, "forged", "sent entry 3", 1)
     return {
         "table": table,
         "seat0_private": host.private.hex(),
@@ -241,6 +247,8 @@ def signatures(dealt: dict[str, Any]) -> dict[str, Any]:
         "proposal_signed_bytes": b"".join(proposal_parts).hex(),
         "proposal_signature": member.sign(*proposal_parts).hex(),
         "table_words_2": table_words(table, [host.public, member.public]),
+        "fault_signed_bytes": b"".join(fault_parts).hex(),
+        "fault_signature": member.sign(*fault_parts).hex(),
         "pairing_words": PAIRING_WORDS,
         "table_words_of_two": table_words(table, [host.public, member.public], PAIRING_WORDS),
     }

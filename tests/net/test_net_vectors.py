@@ -281,6 +281,13 @@ def test_signatures_and_table_words() -> None:
               + (3).to_bytes(4, "big") + bytes(range(16)))
     assert signed.hex() == v["proposal_signed_bytes"]
     assert keys[1][0].sign(signed).hex() == v["proposal_signature"]
+    # A fault: "durak-lan v4 fault" || u64be(table) || u32be(game) || u32be(index) ||
+    # [seat] || code || 0x00 || detail || 0x00 || [by].
+    signed = (b"durak-lan v4 fault" + u64(table) + (1).to_bytes(4, "big")
+              + (3).to_bytes(4, "big") + bytes([0]) + b"forged\x00" + b"sent entry 3\x00"
+              + bytes([1]))
+    assert signed.hex() == v["fault_signed_bytes"]
+    assert keys[1][0].sign(signed).hex() == v["fault_signature"]
     digest = h(b"durak-lan v3 table" + u64(table) + bytes([0]) + keys[0][1] + bytes([1])
                + keys[1][1], 256)
     assert " ".join(doc_words()[i] for i in digest[:4]) == v["table_words_2"]
@@ -330,6 +337,7 @@ def test_escrow() -> None:
      "durak-lan v2 pairing ", "durak-lan v2 sas", "durak-lan v2 rendezvous",
      "durak-lan v2 inviter", "durak-lan v2 invitee", "durak-lan v3 deal",
      "durak-lan v3 propose", "durak-lan v3 table", "durak-lan v4 table of two",
+     "durak-lan v4 fault",
      "durak-lan v3 escrow share",
      "durak-lan v3 escrow seed", "durak-lan v3 escrow nonce"],
 )
