@@ -68,6 +68,7 @@ from .identity import Identity, verify
 from .link import Addr, Link
 from .reliable import RtoConfig
 from .wire import (
+    Beacon,
     Bye,
     Deal,
     Entry,
@@ -81,6 +82,9 @@ from .wire import (
     Status,
     Sync,
     WireError,
+    beacon_sid,
+    decode_beacon,
+    encode_beacon,
     session_id_of,
 )
 from .words import WORDS
@@ -173,6 +177,10 @@ class Player:
     name: str
     sign_key: bytes = b""
     kind: str = "open"  # host, player, bot, open
+    #: Where the seat takes heartbeats from the other seats (``"ip:port"``, as it
+    #: signed it: ``addr_sig``); "" when unknown.
+    addr: str = ""
+    addr_sig: bytes = b""
 
 
 def log_hash(entries: list[LogEntry]) -> str:
@@ -218,6 +226,27 @@ def deal_signed(table: int, game: int, seat: int, data: bytes) -> list[bytes]:
     return [b"durak-lan v3 deal", _u64(table), game.to_bytes(4, "big"), bytes([seat]), data]
 
 
+def addr_signed(table: int, seat: int, addr: str) -> list[bytes]:
+    """What a seat signs for the address the others send it heartbeats to."""
+    return [b"durak-lan v4 address", _u64(table), bytes([seat]), addr.encode()]
+
+
+def beacon_signed(table: int, seat: int, count: int) -> list[bytes]:
+    """What a seat signs for one heartbeat to the other seats (section 7)."""
+    return [b"durak-lan v4 beacon", _u64(table), bytes([seat]), _u64(count)]
+
+
+def addr_text(addr: Addr | None) -> str:
+    return f"{addr[0]}:{addr[1]}" if addr and addr[0] else ""
+
+
+def parse_addr(text: str) -> Addr | None:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        return None
+    return (host, int(port))
+
+
 def fault_signed(table: int, game: int, index: int, seat: int, code: str, detail: str,
                  by: int) -> list[bytes]:
     """What the seat that found a fault signs for it (section 8 of the protocol)."""
@@ -261,6 +290,7 @@ class Session:
         table: int | None = None,
         seat: int | None = None,
         identity: Identity | None = None,
+        own_addr: Addr | None = None,
         _restoring: bool = False,
     ) -> None:
         if len(key) != 32:
@@ -276,7 +306,7 @@ class Session:
             raise ValueError("a table of more than two seats is joined with its table id")
         self._setup(table if table is not None else sid, rules, seat, now, entropy=entropy,
                     dealer_factory=dealer_factory, config=config, name=name,
-                    identity=identity, restoring=_restoring)
+                    identity=identity, restoring=_restoring, own_addr=own_addr)
         if host:
             self.players[1] = Player(1, peer_name, b"", "player")
             self._open_link(sid, key, 1, peer_addr, now, peer_name, sas)
@@ -301,7 +331,8 @@ class Session:
 
     def _setup(self, table: int, rules: Rules, seat: int, now: float, *, entropy: Entropy,
                dealer_factory: DealerFactory, config: SessionConfig | None, name: str,
-               identity: Identity | None, restoring: bool) -> None:
+               identity: Identity | None, restoring: bool, own_addr: Addr | None = None
+               ) -> None:
         self.sid = table
         self.table = table
         self.seat = seat
@@ -316,8 +347,21 @@ class Session:
         self.players: dict[int, Player] = {
             s: Player(s, "", b"", "open") for s in range(rules.players)
         }
+        #: Where the other seats reach us directly (a seated player's heartbeats).
+        self.own_addr = addr_text(own_addr)
+        own_sig = (self.identity.sign(*addr_signed(table, seat, self.own_addr))
+                   if self.own_addr else b"")
         self.players[seat] = Player(seat, name, self.identity.public,
-                                    "host" if seat == HOST else "player")
+                                    "host" if seat == HOST else "player", self.own_addr, own_sig)
+        #: A seated player: when we last heard each other seated player directly (its
+        #: signed heartbeat), and since when we could have.
+        self._heard: dict[int, float] = {}
+        self._heard_since = now
+        self._beacons_sent = 0
+        self._next_beacon = now
+        #: A seated player: seats the host handed to a bot, whose share we publish once
+        #: we ourselves have not heard them for the grace period (seat -> game).
+        self._share_wait: dict[int, int] = {}
         #: The stream to each other seat (the host) or to the host (a seated player).
         self.links: dict[int, Link] = {}
         self._by_sid: dict[int, Link] = {}
@@ -388,7 +432,7 @@ class Session:
             self._record(
                 t="session", version=JOURNAL_VERSION, table=table, seat=seat,
                 role=self.role.value, rules=rules.to_dict(), name=name,
-                identity=self.identity.private.hex(),
+                identity=self.identity.private.hex(), addr=self.own_addr,
             )
             self._record(t="epoch", epoch=self.epoch)
 
@@ -405,8 +449,13 @@ class Session:
         if not self._replaying:
             link.push(Sync(0, self.game_no, len(self.log)), now)
             if self.seat != HOST:
-                link.push(Hello(0, self.seat, self.name or "player", self.identity.public), now)
+                link.push(self._hello(), now)
         return link
+
+    def _hello(self) -> Hello:
+        me = self.players[self.seat]
+        return Hello(0, self.seat, self.name or "player", self.identity.public, me.addr,
+                     me.addr_sig)
 
     def seat_player(self, sid: int, key: bytes, addr: Addr, seat: int, name: str, now: float,
                     sas: str = "", kind: str = "player") -> None:
@@ -446,14 +495,17 @@ class Session:
             if missing:  # a two-seat game starts once the other's Hello is in
                 self._start_when_ready = True
                 start = False
-        seats = [SeatInfo(p.seat, p.name[:40], p.sign_key, p.kind)
-                 for _, p in sorted(self.players.items())]
+        seats = self._seat_infos()
         frame = Seating(0, self.table, seats, self.clock, self.grace, start or self.started)
         for link in self.links.values():
             self._push_to(link, frame, now)
         if start and not self.started:
             self._record(t="start")
             self._begin_play(now)
+
+    def _seat_infos(self) -> list[SeatInfo]:
+        return [SeatInfo(p.seat, p.name[:40], p.sign_key, p.kind, p.addr, p.addr_sig)
+                for _, p in sorted(self.players.items())]
 
     def _begin_play(self, now: float) -> None:
         self.started = True
@@ -468,9 +520,13 @@ class Session:
             self._violation(f"seat {frame.seat} changed its signing key", now)
             return
         player.name, player.sign_key = frame.name, frame.sign_key
+        if frame.addr and verify(frame.sign_key, frame.addr_sig,
+                                 *addr_signed(self.table, frame.seat, frame.addr)):
+            player.addr, player.addr_sig = frame.addr, frame.addr_sig
         if player.kind == "open":
             player.kind = "player"
-        self._record(t="hello", seat=frame.seat, name=frame.name, key=frame.sign_key.hex())
+        self._record(t="hello", seat=frame.seat, name=frame.name, key=frame.sign_key.hex(),
+                     addr=player.addr, addr_sig=player.addr_sig.hex())
         if getattr(self, "_start_when_ready", False) and all(
             p.sign_key for p in self.players.values()
         ):
@@ -494,9 +550,15 @@ class Session:
             if old is not None and old.sign_key and info.sign_key != old.sign_key:
                 self._violation(f"the host changed seat {info.seat}'s signing key", now)
                 return
-            self.players[info.seat] = Player(info.seat, info.name, info.sign_key, info.kind)
+            signed = bool(info.addr) and verify(info.sign_key, info.addr_sig, *addr_signed(
+                self.table, info.seat, info.addr))
+            self.players[info.seat] = Player(info.seat, info.name, info.sign_key, info.kind,
+                                             info.addr if signed else "",
+                                             info.addr_sig if signed else b"")
         self.clock, self.grace = frame.clock, frame.grace
-        self._record(t="seating", seats=[[i.seat, i.name, i.sign_key.hex(), i.kind]
+        self._record(t="seating", seats=[[i.seat, i.name, i.sign_key.hex(), i.kind,
+                                          self.players[i.seat].addr,
+                                          self.players[i.seat].addr_sig.hex()]
                                          for i in frame.seats], clock=frame.clock,
                      grace=frame.grace, start=frame.start)
         self._emit(ev.TableChanged(self.sid, tuple((i.seat, i.name, i.kind) for i in frame.seats),
@@ -650,8 +712,18 @@ class Session:
         return total
 
     def sids(self) -> list[int]:
-        """The pairing ids our links' datagrams carry (the node routes by them)."""
-        return list(self._by_sid)
+        """The pairing ids our links' datagrams carry (the node routes by them), and at a
+        table of three or more, a seated player's: the table's heartbeat id."""
+        out = list(self._by_sid)
+        if self._beacons:
+            out.append(beacon_sid(self.table))
+        return out
+
+    @property
+    def _beacons(self) -> bool:
+        """Do we send and take heartbeats between seated players (a seated player at a
+        table of three or more)?"""
+        return self.seat != HOST and self.rules.players >= 3
 
     # ================================================================ commands
 
@@ -754,7 +826,11 @@ class Session:
         """Take in one datagram.  Anything not authentic and well-formed is dropped and
         counted in :attr:`drops`; nothing is ever raised."""
         try:
-            link = self._by_sid.get(session_id_of(data))
+            sid = session_id_of(data)
+            link = self._by_sid.get(sid)
+            if link is None and self._beacons and sid == beacon_sid(self.table):
+                self._on_beacon(decode_beacon(data), now)
+                return
             if link is None:
                 raise WireError("unknown_session", "another session's datagram")
             packet = link.open(data)
@@ -806,6 +882,8 @@ class Session:
             if handover is not None and now >= handover[1]:
                 self._hand_over(handover[0], now)
             self._check_abandoned(now)
+            if self._share_wait:
+                self._release_shares(now)
         waiting = self.lost or any(v in ("lost", "bot") for v in self.seat_state.values())
         for number, due in list(self._audit_due.items()):
             if waiting:  # a lost seat is waited for (it may resume)
@@ -839,6 +917,11 @@ class Session:
             due = handover[1] if due is None else min(due, handover[1])
         for when, _ in self._abandon_times().values():
             due = when if due is None else min(due, when)
+        if self._beacons and self.players[self.seat].addr and not self.closing:
+            due = self._next_beacon if due is None else min(due, self._next_beacon)
+        for seat in self._share_wait:
+            t = self._release_time(seat)
+            due = t if due is None else min(due, t)
         return due
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
@@ -846,7 +929,48 @@ class Session:
         out: list[tuple[bytes, Addr]] = []
         for link in self.links.values():
             out += link.datagrams_to_send(now, self.config.heartbeat, quiet=self.closed)
+        if self._beacons and self.players[self.seat].addr and not self.closing \
+                and now >= self._next_beacon and not self._replaying:
+            self._next_beacon = now + self.config.heartbeat
+            self._beacons_sent += 1
+            count = self._beacons_sent
+            sig = self.identity.sign(*beacon_signed(self.table, self.seat, count))
+            data = encode_beacon(Beacon(self.table, self.seat, count, sig))
+            for seat, player in sorted(self.players.items()):
+                addr = parse_addr(player.addr)
+                if seat not in (HOST, self.seat) and addr is not None:
+                    out.append((data, addr))
         return out
+
+    def _on_beacon(self, beacon: Beacon, now: float) -> None:
+        """Another seated player's heartbeat, straight from it: it is there."""
+        seat = beacon.seat
+        if beacon.table != self.table or not 0 < seat < self.rules.players or (
+                seat == self.seat) or not verify(self.players[seat].sign_key, beacon.sig,
+                                                 *beacon_signed(self.table, seat, beacon.count)):
+            self._drops["bad_beacon"] += 1
+            return
+        self._heard[seat] = now
+
+    def _release_shares(self, now: float) -> None:
+        """Publish our share of each seat the host handed to a bot once we ourselves have
+        not heard it for the grace period: a host that says a seat is lost while it is
+        still there (to open its hand) gets no share from us."""
+        for seat, game in list(self._share_wait.items()):
+            if game != self.game_no or not self.in_game or seat not in self.seat_state:
+                del self._share_wait[seat]
+                continue
+            if now >= self._release_time(seat):
+                del self._share_wait[seat]
+                self._publish_share(seat, now)
+
+    def _release_time(self, seat: int) -> float:
+        """When we may publish our share of ``seat``: the grace period after we last
+        heard it ourselves (or could have); never, for a seat that gave us no address."""
+        if not self.players[seat].addr:
+            return float("inf")
+        heard = max(self._heard.get(seat, self._heard_since), self._heard_since)
+        return heard + max(self.grace, 1)
 
     # ================================================================ frames
 
@@ -902,8 +1026,9 @@ class Session:
             number in self._audit_due or (number in self._stops and number not in self.audits)
         ):
             self._publish_seed(number, now)
-            silent = sorted((since, s) for s, since in self._reported_lost.items()
-                            if s not in dealer.seeds)
+            silent = sorted((self._reported_lost.get(s, now), s)
+                            for s, state in self.seat_state.items()
+                            if state in ("lost", "bot") and s not in dealer.seeds)
             if silent and not dealer.seeds_in and number not in self.audits:
                 # The host gave up on a seat it reported lost: that seat is the one
                 # that went silent, not one that refused the audit.
@@ -959,7 +1084,10 @@ class Session:
         self._emit(ev.SeatStatus(self.sid, frame.seat, frame.state, detail, now))
         if frame.state == "bot" and frame.seat != self.seat and frame.detail == str(
                 self.game_no) and self.in_game:
-            self._publish_share(frame.seat, now)  # open its hand, as every seat does
+            # Open its hand, as every seat does, once we ourselves have not heard it for
+            # the grace period either (the host's word alone is no evidence).
+            self._share_wait[frame.seat] = self.game_no
+            self._release_shares(now)
         if frame.state == "left" and self.started and frame.seat != self.seat and self.in_game:
             # The game cannot go on without it: stop it, and publish our seed for the
             # audit of what was played (the host ends the table afterwards).
@@ -1239,12 +1367,14 @@ class Session:
         return seat, when
 
     def _can_hand_over(self, seat: int) -> bool:
-        """Host: could a bot take lost ``seat`` over now (its seed can be rebuilt)?"""
+        """Host: could a bot take lost ``seat`` over now (its seed can be rebuilt, and the
+        others can check for themselves that it is gone: it gave them an address to
+        hear it at)?"""
         dealer = self.dealer
         return (self.seat == HOST and bool(self.grace) and self.rules.players >= 3
                 and self.in_game and dealer is not None and dealer.done
                 and seat not in self.bots and dealer.can_rebuild(seat)
-                and seat not in dealer.bad_escrows)
+                and seat not in dealer.bad_escrows and bool(self.players[seat].addr))
 
     # ------------------------------------------------------ abandoned games
 
@@ -1256,8 +1386,9 @@ class Session:
         the others only through the host) is waited for longer, the audit timeout more:
         the host, which does hear it, hands it to a bot or abandons the game first.  A
         seat a bot plays is not waited for; one the host can hand over is handed over
-        instead, and one it may yet hand over (its escrow still on its way) is given the
-        audit timeout more."""
+        instead, and one it may yet hand over (its escrow still on its way, or the
+        others' shares: each publishes only once it too has not heard the seat for the
+        grace period) is given the audit timeout more."""
         if not self._lost_since and not self._reported_lost:
             return {}
         if self.closed or self._closing_since is not None:
@@ -1266,7 +1397,8 @@ class Session:
         out: dict[int, tuple[float, float]] = {}
         handing = self.seat == HOST and self.rules.players >= 3 and bool(self.grace)
         for seat, since in self._lost_since.items():
-            if seat in self.bots or self._can_hand_over(seat):
+            adopted = self.dealer is not None and seat in self.dealer.adopted
+            if adopted or self._can_hand_over(seat):
                 continue
             # A seat the host may yet hand over (its escrow still on its way) is given
             # the audit timeout more.
@@ -1781,8 +1913,9 @@ class Session:
         if self._closing_since is not None or self.closed or self.waiting_for_cards:
             return
         if self.seat == HOST:
+            adopted = self.dealer.adopted if self.dealer is not None else set()
             for action in game.automatic_actions():
-                if action.player in self.bots and self.in_game:
+                if action.player in self.bots and action.player in adopted and self.in_game:
                     self.play_for(action.player, action, now)
                     return
         automatic = [a for a in game.automatic_actions() if a.player == self.seat]
@@ -1991,8 +2124,7 @@ class Session:
         side sends what the other may lack (on the other's Sync)."""
         self._push_to(link, Sync(0, self.game_no, len(self.log)), now)
         if self.seat != HOST:
-            self._push_to(link, Hello(0, self.seat, self.name or "player",
-                                      self.identity.public), now)
+            self._push_to(link, self._hello(), now)
         self._catch_up.add(link.peer_seat)
 
     def _on_sync(self, link: Link, frame: Sync, now: float) -> None:
@@ -2000,8 +2132,7 @@ class Session:
             return
         self._catch_up.discard(link.peer_seat)
         if self.seat == HOST:
-            seats = [SeatInfo(p.seat, p.name[:40], p.sign_key, p.kind)
-                     for _, p in sorted(self.players.items())]
+            seats = self._seat_infos()
             self._push_to(link, Seating(0, self.table, seats, self.clock, self.grace,
                                         self.started), now)
         first = max(frame.game, 1)

@@ -177,6 +177,21 @@ def pairing() -> dict[str, Any]:
     return out
 
 
+def _fields(message: Any) -> dict[str, Any]:
+    """A message's fields by name, as JSON: bytes as hex, nested structs as dicts."""
+    def plain(value: Any) -> Any:
+        if isinstance(value, bytes):
+            return value.hex()
+        if hasattr(value, "__struct_fields__"):
+            return _fields(value)
+        if isinstance(value, list | tuple):
+            return [plain(v) for v in value]
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items()}
+        return value
+    return {name: plain(getattr(message, name)) for name in message.__struct_fields__}
+
+
 def datagrams(pair: dict[str, Any], dealt: dict[str, Any]) -> dict[str, Any]:
     alice, bob, invite = 0x1111111111111111, 0x2222222222222222, pair["invite"]
     rules = Rules().to_dict()
@@ -194,6 +209,8 @@ def datagrams(pair: dict[str, Any], dealt: dict[str, Any]) -> dict[str, Any]:
         "paired": Paired(bob, alice, invite, True, bytes.fromhex(pair["proof_invitee"])),
     }
     out: dict[str, Any] = {name: encode_discovery(msg).hex() for name, msg in discovery.items()}
+    # The inputs of each, field by field (bytes as hex), for an implementer's own encoder.
+    out["fields"] = {name: _fields(msg) for name, msg in discovery.items()}
     # A session datagram from seat 0 (the first attacker of the vector deal): one packet
     # carrying log entry 0, seat 0 attacking with the card at position 0, opened by its key.
     key = bytes.fromhex(pair["session_key"])
@@ -210,6 +227,9 @@ def datagrams(pair: dict[str, Any], dealt: dict[str, Any]) -> dict[str, Any]:
     out["session"] = {
         "sid": invite,
         "seat": 0,
+        "key": key.hex(),
+        "packet": {"epoch": 1, "peer_epoch": 1, "pn": 5, "ack": 6, "sack": [8]},
+        "entry": _fields(entry),
         "action": action,
         "public_hash_after": game.public_hash(),
         "header": header.hex(),
@@ -242,11 +262,17 @@ def signatures(dealt: dict[str, Any]) -> dict[str, Any]:
         "seat0_public": host.public.hex(),
         "seat1_private": member.private.hex(),
         "seat1_public": member.public.hex(),
+        "deal_inputs": {"table": table, "game": 1, "seat": 0, "data": data.hex()},
         "deal_signed_bytes": b"".join(deal_parts).hex(),
         "deal_signature": host.sign(*deal_parts).hex(),
+        "proposal_inputs": {"table": table, "game": 1, "seat": 1, "pid": 1,
+                            "action": "1 take", "reveals": [[reveal[0], reveal[1].hex()]],
+                            "seen": 3, "seen_hash": bytes(range(16)).hex()},
         "proposal_signed_bytes": b"".join(proposal_parts).hex(),
         "proposal_signature": member.sign(*proposal_parts).hex(),
         "table_words_2": table_words(table, [host.public, member.public]),
+        "fault_inputs": {"table": table, "game": 1, "index": 3, "seat": 0, "code": "forged",
+                         "detail": "sent entry 3", "by": 1},
         "fault_signed_bytes": b"".join(fault_parts).hex(),
         "fault_signature": member.sign(*fault_parts).hex(),
         "pairing_words": PAIRING_WORDS,

@@ -113,11 +113,8 @@ def test_a_seat_that_publishes_a_false_share_is_named() -> None:
     for s in stopped:
         stop = next(e for e in s.events if isinstance(e, ev.GameStopped))
         assert stop.culprit == 3 and "share" in stop.detail
-    # Seat 2's seed could not be rebuilt: the audit waits for seat 2 (it is lost, not
-    # refusing), and gives the verdict when it is back.
-    net.run(lambda: False, limit=net.now + 60.0)
-    assert not any(s.audited for s in stopped)
-    table.restart(2)
+    # Seat 2's seed could not be rebuilt, and seat 2 has been silent for longer than the
+    # grace period: the game is settled without it, on the evidence each seat saw.
     assert net.run(lambda: all(s.audited for s in stopped), limit=net.now + 120.0)
     for s in stopped:
         verdict = s.audited[0]
