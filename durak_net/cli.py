@@ -515,6 +515,8 @@ class Peer:
                     }.get(event.state, event.state)
             if event.state == "timeout":  # ours: we must lead, and our time is up
                 self.say("your move clock ran out: your cheapest card is led for you")
+            elif event.state == "opened":  # ours: we are back after a hand-over
+                self.say(ev.OPENED_WORDS)
             else:
                 self.say(f"{who} {text}" + (f" ({event.detail})" if event.detail else ""))
         elif isinstance(event, ev.GameStarted):

@@ -17,6 +17,10 @@ from durak_core import Action, Card, Event, Rules
 #: How a move its seat did not choose is marked on every screen (terminal, notebook),
 #: by :attr:`ActionApplied.forced`.
 FORCED_WORDS = {"timeout": "timed out", "bot": "played by a bot for the absent player"}
+#: What a player back at its seat is told when its hand was opened to the table (a
+#: bot played for it while it was away): :class:`SeatStatus` ``"opened"``.
+OPENED_WORDS = ("While you were away your hand was opened to the table, and a bot "
+                "played for you.")
 #: The same, for a move of our own seat (we are back, and see what was done for us).
 FORCED_FOR_US = {"timeout": "timed out", "bot": "played for you by a bot while you were away"}
 

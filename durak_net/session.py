@@ -851,6 +851,11 @@ class Session:
             if link.peer_seat in self.bots:  # the seat is its player's again
                 self.bots.discard(link.peer_seat)
                 self._record(t="back", seat=link.peer_seat)
+                dealer = self.dealer
+                if dealer is not None and link.peer_seat in dealer.adopted:
+                    # Told at once: its hand was opened to every seat while it was away.
+                    self._push_to(link, Status(0, link.peer_seat, "opened",
+                                               str(self.game_no)), now)
             if self.seat == HOST:
                 self._broadcast(Status(0, link.peer_seat, "back"), now, but=link.peer_seat)
         for frame in link.frames(packet):
@@ -1069,6 +1074,10 @@ class Session:
                 self._emit(ev.SeatStatus(self.sid, frame.seat, "timeout", "", now))
                 if self.due(self.seat) == "lead":
                     self._lead_cheapest(now, forced="timeout")
+            return
+        if frame.state == "opened":
+            if frame.seat == self.seat:
+                self._emit(ev.SeatStatus(self.sid, frame.seat, "opened", frame.detail, now))
             return
         if frame.state in ("lost", "left", "bot"):
             self.seat_state[frame.seat] = frame.state

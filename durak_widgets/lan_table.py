@@ -423,6 +423,8 @@ class LanBackend:
         detail = f" ({event.detail})" if event.detail else ""
         if event.state == "timeout":
             return ["Your move clock ran out: your cheapest card is led for you."]
+        if event.state == "opened":
+            return [ev.OPENED_WORDS]
         if seated and event.state in STATE_WORDS:
             self.seat_states[event.seat] = event.state
         if event.state == "lost":

@@ -100,3 +100,14 @@ def test_the_terminal_marks_a_move_the_clock_made() -> None:
     peer.handle(ev.ActionApplied(7, 1, 5, Take(1), (), False, "", 0.0, ""))
     assert shown.getvalue().splitlines() == ["you: take (timed out)", "Bob: take (timed out)",
                                              "Bob: take"]
+
+
+def test_the_terminal_tells_a_returning_player_its_hand_was_opened() -> None:
+    peer, _ = _peer()
+    peer.args.json = False
+    shown = io.StringIO()
+    peer.out = shown
+    peer.node.view = lambda sid: SimpleNamespace(  # type: ignore[method-assign]
+        names=("Alice", "Bob", "Cleo"), seat=1, table=0xAB, sid=sid)
+    peer.handle(ev.SeatStatus(7, 1, "opened", "1", 0.0))
+    assert shown.getvalue().strip() == ev.OPENED_WORDS

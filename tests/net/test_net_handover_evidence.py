@@ -72,3 +72,20 @@ def test_seats_hear_each_other_directly_with_signed_heartbeats() -> None:
     forged = encode_beacon(Beacon(one.table, 2, 10**6, bytes(64)))
     one.receive(forged, seat_addr(0), net.now + 0.5)
     assert one._heard[2] == before and one.drops["bad_beacon"] == 1
+
+
+def test_a_player_back_after_its_hand_was_opened_is_told_at_once() -> None:
+    table = _mid_game(121, 4)
+    net, host = table.net, table.host
+    net.remove(seat_addr(2))
+    assert net.run(lambda: 2 in host.dealer.adopted, limit=net.now + GRACE + 30.0)
+    back = table.restart(2)
+    assert net.run(lambda: 2 not in host.bots, limit=net.now + 30.0)
+    assert net.run(lambda: any(isinstance(e, ev.SeatStatus) and e.state == "opened"
+                               for e in table.seats[2].collect() + table.seats[2].events),
+                   limit=net.now + 5.0)
+    (told,) = [e for e in table.seats[2].events if isinstance(e, ev.SeatStatus)
+               and e.state == "opened"]
+    assert told.seat == 2 == back.seat
+    assert not any(isinstance(e, ev.SeatStatus) and e.state == "opened"
+                   for s in (0, 1, 3) for e in table.seats[s].events)
