@@ -100,3 +100,14 @@ def test_an_early_word_that_our_lead_timed_out_leads_nothing() -> None:
     assert host.log[0].forced == "timeout" and host.log[0].action.startswith("1 ")
     led = [e for e in table.seats[1].events if isinstance(e, ev.ActionApplied)]
     assert led[0].forced == "timeout" and led[0].by_me
+
+
+def test_an_honest_clock_over_a_lossy_link_is_never_disputed() -> None:
+    """Lost and duplicated datagrams delay entries (retransmissions): within the
+    allowance, so a seat timed out in time never blames the host."""
+    for seed in (300, 303):
+        table = make_table(seed, Rules(players=3, deck_size=24), clock=3, idle=(2,),
+                           loss=0.3, duplicate=0.1)
+        assert table.net.run(table.done, limit=3600.0)
+        assert not table.bad()
+        assert sum(e.forced == "timeout" for e in table.host.logs[1]) >= 10
