@@ -62,6 +62,7 @@ from durak_core.events import Drew
 from . import escrow
 from . import events as ev
 from .audit import Stop, Verdict, audit
+from .clock import MoveClock
 from .crypto import Entropy
 from .dealer import DealContext, DealFault, MentalDealer, Reveal
 from .identity import Identity, verify
@@ -98,11 +99,6 @@ DEFAULT_GRACE = 60
 #: short the table's grace (which may be a second, to hand a lost seat to a bot at
 #: once): a late heartbeat or two must not end a table.
 MIN_ABANDON = 10
-#: How much earlier than a seat's own move clock the host's "timed out" may arrive
-#: (seconds): the host starts the clock when it logs the entry that puts the seat on
-#: move, the seat when that entry reaches it, so the seat's deadline is later by the
-#: entry's delay on the way.  A timeout earlier than this is a fault of the host.
-CLOCK_ALLOWANCE = 2.0
 
 #: Builds the dealer of one game (``seed``: restore one from the journal).
 DealerFactory = Callable[[DealContext, "bytes | None"], MentalDealer]
@@ -342,6 +338,8 @@ class Session:
         self._entropy = entropy
         self._dealer_factory = dealer_factory
         self.identity = identity or Identity.generate(entropy)
+        #: The move clock part: every seat's deadline, as we keep it.
+        self.move_clock = MoveClock()
         self.clock = 0
         self.grace = 60
         self.players: dict[int, Player] = {
@@ -377,8 +375,6 @@ class Session:
         self._catch_up: set[int] = set()
         #: Host: a player left after play began; the table ends after the audit.
         self._ending = ""
-        #: When each seat's move clock runs out (``now`` of this seat's driver).
-        self.deadlines: dict[int, float] = {}
         #: Seats that are not simply playing: ``"lost"`` (its connection), ``"left"``.
         self.seat_state: dict[int, str] = {}
         #: How often each seat was the durak in this table's finished games.
@@ -392,9 +388,6 @@ class Session:
         self.bots: set[int] = set()
         #: Host: seats told their time was up for a lead, and in which state.
         self._nudged: dict[int, tuple[int, int]] = {}
-        #: A seated player: our clock cannot be checked until then (we were away: our
-        #: link to the host lost or our kernel restarted, so we saw entries late).
-        self._away_until = 0.0
         #: A seated player: our proposals made because our clock ran out (a lead).
         self._timeout_pids: set[int] = set()
         # games
@@ -567,6 +560,20 @@ class Session:
             self._begin_play(now)
 
     # ================================================================ public API
+
+    @property
+    def clock(self) -> int:
+        """Seconds a seat has for a move at this table (0: no clock)."""
+        return self.move_clock.seconds
+
+    @clock.setter
+    def clock(self, seconds: int) -> None:
+        self.move_clock.seconds = seconds
+
+    @property
+    def deadlines(self) -> dict[int, float]:
+        """When each seat's move clock runs out (``now`` of this seat's driver)."""
+        return self.move_clock.deadlines
 
     @property
     def log(self) -> list[LogEntry]:
@@ -839,7 +846,7 @@ class Session:
             return
         arrival = link.accept(packet, addr, now)
         if (arrival.restarted or arrival.back) and self.seat != HOST:
-            self._away_until = now + self.clock + CLOCK_ALLOWANCE
+            self.move_clock.away(now)
         if arrival.restarted:
             self._peer_restarted(link, now)
         if not arrival.accepted:
@@ -880,8 +887,8 @@ class Session:
                         self._broadcast(Status(0, link.peer_seat, "lost"), now,
                                         but=link.peer_seat)
             if self.seat == HOST and self.deadlines and self.in_game:
-                for seat, deadline in sorted(self.deadlines.items()):
-                    if now >= deadline and self.in_game:
+                for seat in self.move_clock.expired(now):
+                    if self.in_game:
                         self._clock_ran_out(seat, now)
             handover = self._handover_due()
             if handover is not None and now >= handover[1]:
@@ -914,9 +921,10 @@ class Session:
         if self._closing_since is not None:
             t = self._closing_since + self.config.close_timeout
             due = t if due is None else min(due, t)
-        if self.seat == HOST and self.deadlines and self.in_game:
-            t = min(self.deadlines.values())
-            due = t if due is None else min(due, t)
+        runs_out = self.move_clock.next_deadline() if (
+            self.seat == HOST and self.in_game) else None
+        if runs_out is not None:
+            due = runs_out if due is None else min(due, runs_out)
         handover = self._handover_due()
         if handover is not None:
             due = handover[1] if due is None else min(due, handover[1])
@@ -1326,19 +1334,16 @@ class Session:
         """After every entry (and a new deal): each seat the game waits for has the
         table's ``clock`` seconds.  The host's deadlines are the ones that count; a
         seated player keeps its own to show."""
-        self.deadlines = {}
-        if not self.clock or not self.in_game:
-            return
-        for seat in range(self.rules.players):
-            if self.due(seat) is not None:
-                self.deadlines[seat] = now + self.clock
+        waiting = [s for s in range(self.rules.players) if self.due(s) is not None] if (
+            self.clock and self.in_game) else []
+        self.move_clock.restart(now, waiting)
 
     def _clock_ran_out(self, seat: int, now: float) -> None:
         """Host: ``seat`` did not move in time.  Take and pass need no card: the host
         plays them (a forced entry, "timeout").  A lead needs a card only the seat can
         open: the host tells the seat its time is up, and its peer leads its cheapest
         card (a seat whose peer is gone waits for the grace period)."""
-        self.deadlines.pop(seat, None)
+        self.move_clock.stop(seat)
         due = self.due(seat)
         game = self.game
         if due is None or game is None:
@@ -1537,16 +1542,9 @@ class Session:
                 self._timeout_pids.add(max(self.pending))
 
     def _clock_early(self, now: float) -> float | None:
-        """A seated player told its time is up: how long its own clock still runs
-        (seconds), when that is more than :data:`CLOCK_ALLOWANCE`; None when the
-        timeout is in time (or cannot be judged: we were away, or keep no clock)."""
-        if now < self._away_until or self._replaying:
-            return None
-        deadline = self.deadlines.get(self.seat)
-        if deadline is None:
-            return None
-        left = deadline - now
-        return left if left > CLOCK_ALLOWANCE else None
+        """A seated player told its time is up: how long its own clock still runs, if
+        more than the allowance (see :meth:`MoveClock.early`)."""
+        return None if self._replaying else self.move_clock.early(self.seat, now)
 
     def _check_reveals(self, seat: int, action: Action, reveals: list[tuple[int, bytes]],
                        now: float, commit: bool = True) -> bool:

@@ -3,16 +3,17 @@ own move clock has run out.
 
 The seat starts its clock when it sees the entry that puts it on move; the host starts
 its own when it logs that entry, so the host's may run out a little earlier (the
-entry's delay on the way): the seat allows :data:`CLOCK_ALLOWANCE`.  A host that times a
-thinking seat out earlier is caught by that seat, which names it; no other seat can
-check a clock, so the others name nobody (never the honest seat).  In simulated time.
+entry's delay on the way): the seat allows :data:`~durak_net.clock.CLOCK_ALLOWANCE`.
+A host that times a thinking seat out earlier is caught by that seat, which names it;
+no other seat can check a clock, so the others name nobody (never the honest seat).  In
+simulated time.
 """
 
 from __future__ import annotations
 
 from durak_core import Attack, Rules, Take
 from durak_net import events as ev
-from durak_net.session import CLOCK_ALLOWANCE
+from durak_net.clock import CLOCK_ALLOWANCE
 
 from .tables import Table, make_table
 
