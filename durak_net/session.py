@@ -67,6 +67,7 @@ from .crypto import Entropy
 from .dealer import DealContext, DealFault, MentalDealer, Reveal
 from .identity import Identity, verify
 from .link import Addr, Link
+from .presence import Presence, abandon_after
 from .reliable import RtoConfig
 from .wire import (
     Beacon,
@@ -92,13 +93,6 @@ from .words import WORDS
 
 JOURNAL_VERSION = 3
 HOST = 0
-#: The grace period (seconds) of a table that sets none: how long a silent seat is
-#: waited for before its game is abandoned (a verdict naming it) and the table ends.
-DEFAULT_GRACE = 60
-#: A game is abandoned no sooner than this after its seat went silent (seconds), however
-#: short the table's grace (which may be a second, to hand a lost seat to a bot at
-#: once): a late heartbeat or two must not end a table.
-MIN_ABANDON = 10
 
 #: Builds the dealer of one game (``seed``: restore one from the journal).
 DealerFactory = Callable[[DealContext, "bytes | None"], MentalDealer]
@@ -351,15 +345,10 @@ class Session:
                    if self.own_addr else b"")
         self.players[seat] = Player(seat, name, self.identity.public,
                                     "host" if seat == HOST else "player", self.own_addr, own_sig)
-        #: A seated player: when we last heard each other seated player directly (its
-        #: signed heartbeat), and since when we could have.
-        self._heard: dict[int, float] = {}
-        self._heard_since = now
+        #: The presence part: who is silent since when, whom we hear directly.
+        self.presence = Presence(heard_since=now)
         self._beacons_sent = 0
         self._next_beacon = now
-        #: A seated player: seats the host handed to a bot, whose share we publish once
-        #: we ourselves have not heard them for the grace period (seat -> game).
-        self._share_wait: dict[int, int] = {}
         #: The stream to each other seat (the host) or to the host (a seated player).
         self.links: dict[int, Link] = {}
         self._by_sid: dict[int, Link] = {}
@@ -379,11 +368,6 @@ class Session:
         self.seat_state: dict[int, str] = {}
         #: How often each seat was the durak in this table's finished games.
         self.duraks: Counter[int] = Counter()
-        #: Since when each seat at the other end of one of our links has been silent.
-        self._lost_since: dict[int, float] = {}
-        #: A seated player: since when the host has reported each other seat lost (we
-        #: hear the others only through the host).
-        self._reported_lost: dict[int, float] = {}
         #: Seats a bot plays while their player is away (the host runs the bot).
         self.bots: set[int] = set()
         #: Host: seats told their time was up for a lead, and in which state.
@@ -854,7 +838,7 @@ class Session:
         if arrival.back:
             self._emit(ev.PeerBack(self.sid, now, seat=link.peer_seat))
             self.seat_state.pop(link.peer_seat, None)
-            self._lost_since.pop(link.peer_seat, None)
+            self.presence.back(link.peer_seat)
             if link.peer_seat in self.bots:  # the seat is its player's again
                 self.bots.discard(link.peer_seat)
                 self._record(t="back", seat=link.peer_seat)
@@ -882,7 +866,7 @@ class Session:
                 if silent is not None:
                     self._emit(ev.PeerLost(self.sid, silent, now, seat=link.peer_seat))
                     self.seat_state[link.peer_seat] = "lost"
-                    self._lost_since[link.peer_seat] = now - silent
+                    self.presence.lost(link.peer_seat, now - silent)
                     if self.seat == HOST:
                         self._broadcast(Status(0, link.peer_seat, "lost"), now,
                                         but=link.peer_seat)
@@ -894,7 +878,7 @@ class Session:
             if handover is not None and now >= handover[1]:
                 self._hand_over(handover[0], now)
             self._check_abandoned(now)
-            if self._share_wait:
+            if self.presence.share_wait:
                 self._release_shares(now)
         waiting = self.lost or any(v in ("lost", "bot") for v in self.seat_state.values())
         for number, due in list(self._audit_due.items()):
@@ -932,7 +916,7 @@ class Session:
             due = when if due is None else min(due, when)
         if self._beacons and self.players[self.seat].addr and not self.closing:
             due = self._next_beacon if due is None else min(due, self._next_beacon)
-        for seat in self._share_wait:
+        for seat in self.presence.share_wait:
             t = self._release_time(seat)
             due = t if due is None else min(due, t)
         return due
@@ -963,27 +947,24 @@ class Session:
                                                  *beacon_signed(self.table, seat, beacon.count)):
             self._drops["bad_beacon"] += 1
             return
-        self._heard[seat] = now
+        self.presence.heard_from(seat, now)
 
     def _release_shares(self, now: float) -> None:
         """Publish our share of each seat the host handed to a bot once we ourselves have
         not heard it for the grace period: a host that says a seat is lost while it is
         still there (to open its hand) gets no share from us."""
-        for seat, game in list(self._share_wait.items()):
+        for seat, game in list(self.presence.share_wait.items()):
             if game != self.game_no or not self.in_game or seat not in self.seat_state:
-                del self._share_wait[seat]
+                del self.presence.share_wait[seat]
                 continue
             if now >= self._release_time(seat):
-                del self._share_wait[seat]
+                del self.presence.share_wait[seat]
                 self._publish_share(seat, now)
 
     def _release_time(self, seat: int) -> float:
         """When we may publish our share of ``seat``: the grace period after we last
         heard it ourselves (or could have); never, for a seat that gave us no address."""
-        if not self.players[seat].addr:
-            return float("inf")
-        heard = max(self._heard.get(seat, self._heard_since), self._heard_since)
-        return heard + max(self.grace, 1)
+        return self.presence.release_time(seat, self.grace, bool(self.players[seat].addr))
 
     # ================================================================ frames
 
@@ -1039,7 +1020,7 @@ class Session:
             number in self._audit_due or (number in self._stops and number not in self.audits)
         ):
             self._publish_seed(number, now)
-            silent = sorted((self._reported_lost.get(s, now), s)
+            silent = sorted((self.presence.reported_lost.get(s, now), s)
                             for s, state in self.seat_state.items()
                             if state in ("lost", "bot") and s not in dealer.seeds)
             if silent and not dealer.seeds_in and number not in self.audits:
@@ -1089,13 +1070,10 @@ class Session:
             return
         if frame.state in ("lost", "left", "bot"):
             self.seat_state[frame.seat] = frame.state
-            if frame.state == "lost":
-                self._reported_lost.setdefault(frame.seat, now)
-            else:
-                self._reported_lost.pop(frame.seat, None)
+            self.presence.reported(frame.seat, frame.state, now)
         elif frame.state == "back":
             self.seat_state.pop(frame.seat, None)
-            self._reported_lost.pop(frame.seat, None)
+            self.presence.reported(frame.seat, frame.state, now)
         # A "bot" status carries the game number (for the share below), not words.
         detail = "" if frame.state == "bot" else frame.detail
         self._emit(ev.SeatStatus(self.sid, frame.seat, frame.state, detail, now))
@@ -1103,7 +1081,7 @@ class Session:
                 self.game_no) and self.in_game:
             # Open its hand, as every seat does, once we ourselves have not heard it for
             # the grace period either (the host's word alone is no evidence).
-            self._share_wait[frame.seat] = self.game_no
+            self.presence.share_wait[frame.seat] = self.game_no
             self._release_shares(now)
         if frame.state == "left" and self.started and frame.seat != self.seat and self.in_game:
             # The game cannot go on without it: stop it, and publish our seed for the
@@ -1366,14 +1344,14 @@ class Session:
     def _handover_due(self) -> tuple[int, float] | None:
         """Host: the lost seat whose grace period ends first, and when (None: none can
         be handed over: no grace, a table of two, no game, or its escrow not usable)."""
-        if not self._lost_since:  # nobody is lost (the common case, asked at every timer)
+        if not self.presence.lost_since:  # nobody is lost (the common case, asked at every timer)
             return None
         if self.seat != HOST or not self.grace or self.rules.players < 3 or not self.in_game:
             return None
         dealer = self.dealer
         if dealer is None or not dealer.done:
             return None
-        due = [(since + self.grace, seat) for seat, since in self._lost_since.items()
+        due = [(since + self.grace, seat) for seat, since in self.presence.lost_since.items()
                if self._can_hand_over(seat)]
         if not due:
             return None
@@ -1403,14 +1381,15 @@ class Session:
         instead, and one it may yet hand over (its escrow still on its way, or the
         others' shares: each publishes only once it too has not heard the seat for the
         grace period) is given the audit timeout more."""
-        if not self._lost_since and not self._reported_lost:
+        presence = self.presence
+        if not presence.lost_since and not presence.reported_lost:
             return {}
         if self.closed or self._closing_since is not None:
             return {}
-        grace = float(max(self.grace or DEFAULT_GRACE, MIN_ABANDON))
+        grace = abandon_after(self.grace)
         out: dict[int, tuple[float, float]] = {}
         handing = self.seat == HOST and self.rules.players >= 3 and bool(self.grace)
-        for seat, since in self._lost_since.items():
+        for seat, since in presence.lost_since.items():
             adopted = self.dealer is not None and seat in self.dealer.adopted
             if adopted or self._can_hand_over(seat):
                 continue
@@ -1418,7 +1397,7 @@ class Session:
             # the audit timeout more.
             extra = self.config.audit_timeout if handing and self.in_game else 0.0
             out[seat] = (since + grace + extra, since)
-        for seat, since in self._reported_lost.items():
+        for seat, since in presence.reported_lost.items():
             if self.seat_state.get(seat) == "lost" and seat not in out:
                 out[seat] = (since + grace + self.config.audit_timeout, since)
         return out

@@ -17,7 +17,8 @@ from durak_net import events as ev
 from durak_net.botplay import BotDriver
 from durak_net.dealer import Share, decode, encode
 from durak_net.node import LanNode
-from durak_net.session import MIN_ABANDON, Session, action_cards
+from durak_net.presence import MIN_ABANDON
+from durak_net.session import Session, action_cards
 
 from .helpers import FAST
 from .tables import Table, make_table, seat_addr

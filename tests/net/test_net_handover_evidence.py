@@ -39,7 +39,7 @@ def test_a_host_that_claims_a_connected_seat_is_lost_gets_no_share() -> None:
             session = table.seats[seat].session
             assert session.seat_state.get(victim) == "bot"  # told so, but
             assert victim not in session.dealer._shares_sent  # published nothing
-            assert session._heard[victim] > net.now - 2 * FAST.heartbeat  # it hears it
+            assert session.presence.heard[victim] > net.now - 2 * FAST.heartbeat  # it hears it
 
 
 def test_a_seat_really_gone_is_handed_over_when_the_others_stop_hearing_it_too() -> None:
@@ -52,7 +52,7 @@ def test_a_seat_really_gone_is_handed_over_when_the_others_stop_hearing_it_too()
     for seat in (1, 3):
         session = table.seats[seat].session
         assert 2 in session.dealer._shares_sent
-        assert session._heard.get(2, 0.0) <= gone + 0.01
+        assert session.presence.heard.get(2, 0.0) <= gone + 0.01
     statuses = [e.state for e in table.seats[1].events
                 if isinstance(e, ev.SeatStatus) and e.seat == 2]
     assert statuses[:2] == ["lost", "bot"]
@@ -64,14 +64,14 @@ def test_seats_hear_each_other_directly_with_signed_heartbeats() -> None:
     net = table.net
     net.run(lambda: False, limit=net.now + 3.0)
     one, two = table.seats[1].session, table.seats[2].session
-    assert 2 in one._heard and 1 in two._heard
+    assert 2 in one.presence.heard and 1 in two.presence.heard
     # A heartbeat that is not signed by its seat proves nothing.
     from durak_net.wire import Beacon, encode_beacon
 
-    before = one._heard[2]
+    before = one.presence.heard[2]
     forged = encode_beacon(Beacon(one.table, 2, 10**6, bytes(64)))
     one.receive(forged, seat_addr(0), net.now + 0.5)
-    assert one._heard[2] == before and one.drops["bad_beacon"] == 1
+    assert one.presence.heard[2] == before and one.drops["bad_beacon"] == 1
 
 
 def test_a_player_back_after_its_hand_was_opened_is_told_at_once() -> None:

@@ -13,7 +13,8 @@ from __future__ import annotations
 from durak_core import Rules
 from durak_net import events as ev
 from durak_net.dealer import MentalDealer
-from durak_net.session import DEFAULT_GRACE, mental_dealer
+from durak_net.presence import DEFAULT_GRACE
+from durak_net.session import mental_dealer
 
 from .helpers import FAST, FOL_ADDR, SEQ_ADDR, Pair, Side, make_pair
 from .tables import Table, make_table, seat_addr
