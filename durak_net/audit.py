@@ -13,8 +13,10 @@ The first check that fails names the seat at fault; the verdict is ``fair`` only
 when every check passes.  If a seat stopped the game claiming a fault, the claim
 stands only where the auditor saw the evidence itself (an authenticated message
 that was wrong on its face, such as a forged or illegal log entry, or a key that
-opened no card); another seat's claim that the audit cannot confirm is itself the
-fault.
+opened no card).  Another seat's claim against us that the audit cannot confirm is
+itself the fault (``false_claim``: we know we did not cheat); one against a third seat
+is ``disputed``, naming nobody (the claimant may lie, or may have been shown what we
+were not).
 
 >>> Verdict.fair_game().text
 'audited: fair'
@@ -166,6 +168,12 @@ def _stopped(stop: Stop | None, who: Sequence[str], me: int, state_hash: str = "
     claim = stop.reason
     if stop.culprit is not None and stop.culprit != stop.seat:
         claim = f"claiming that {who[stop.culprit]} {stop.reason}"
+    if stop.culprit is not None and stop.culprit not in (me, stop.seat):
+        # A claim against a third seat that our audit does not confirm: the claimant may
+        # have lied, or the accused (or the host, passing messages on) may have shown it
+        # something it did not show us.  We cannot tell which: nobody is named.
+        return Verdict(False, "disputed", f"{who[stop.seat]} stopped the game ({claim}); "
+                       "the audit finds no fault it can check", None, state_hash)
     return Verdict(False, "false_claim", f"{who[stop.seat]} stopped the game ({claim}), "
                    "but the audit finds no fault", stop.seat, state_hash)
 

@@ -31,11 +31,13 @@ once a session starts: compare them with the other screen (``notsame`` ends the
 session if they differ).  ``--pin`` pairs with a PIN instead, for players who cannot
 see each other's screen.
 
-Exit status: 0 when the games were played, 1 if the peer left early, 2 after a desync,
-a protocol violation or an audit that found cheating, 3 on ``--timeout``, 64 for bad
-arguments (one line on stderr
-saying which and why), 70 after an internal error (a bug: one line on stderr, never a
-traceback).
+Every game ends with a verdict and, with ``--json``, its line: ``"audit": "fair"``;
+the fault, with ``"code"`` and ``"culprit"`` (the seat at fault); or
+``"audit": "abandoned"`` when a peer went silent (no goodbye) and was not heard again
+for the table's grace period, with ``"silent"`` (its name), ``"silent_seat"`` and
+``"silent_at"`` (when it was last heard, UTC).
+
+Exit status (also in ``durak-lan --help``): see :data:`EXIT_CODES`.
 """
 
 from __future__ import annotations
@@ -74,6 +76,19 @@ EXIT_INTERNAL = 70
 #: this long (seconds: two announcements and a lost one), so that a second peer
 #: announcing the same name is seen, and asked about, before anyone is invited.
 SETTLE = 2.5
+#: Exit status after a game a peer abandoned (it went silent for the grace period).
+EXIT_ABANDONED = 4
+#: Every exit status ``durak-lan`` uses, and what it means (printed by ``--help``).
+EXIT_CODES: dict[int, str] = {
+    0: "the games were played and every audit found them fair",
+    1: "the peer left early (said goodbye), or no seat or invitation was had",
+    2: "cheating: an audit named a fault, a desync or a protocol violation",
+    3: "--timeout passed first",
+    EXIT_ABANDONED: "a peer went silent and was not heard for the grace period "
+                    "(\"audit\": \"abandoned\")",
+    EXIT_USAGE: "a bad command line (one line on stderr says which option and why)",
+    EXIT_INTERNAL: "an internal error (a bug: one line on stderr, never a traceback)",
+}
 #: What a lobby accepts as a display name (see durak_net.lobby.Lobby).
 NAME_MAX = 40
 
@@ -153,6 +168,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="durak-lan",
         description="Play Durak with a notebook or another terminal on the local network.",
+        epilog="exit status: " + "; ".join(f"{code} {what}"
+                                           for code, what in sorted(EXIT_CODES.items())),
     )
     p.add_argument("--name", default=default_name(),
                    help="the name other players see (default: this computer's name, "
@@ -569,6 +586,8 @@ class Peer:
                     }.get(event.state, event.state)
             if event.state == "timeout":  # ours: we must lead, and our time is up
                 self.say("your move clock ran out: your cheapest card is led for you")
+            elif event.state == "opened":  # ours: we are back after a hand-over
+                self.say(ev.OPENED_WORDS)
             else:
                 self.say(f"{who} {plain(text)}"
                          + (f" ({plain(event.detail)})" if event.detail else ""))
@@ -586,7 +605,9 @@ class Peer:
         elif isinstance(event, ev.ActionApplied):
             if self.interactive:
                 who = "you" if event.by_me else self.name_of(event.action.player)
-                self.say(f"{who}: {str(event.action).split(' ', 1)[1]}")
+                marks = ev.FORCED_FOR_US if event.by_me else ev.FORCED_WORDS
+                mark = f" ({marks.get(event.forced, event.forced)})" if event.forced else ""
+                self.say(f"{who}: {str(event.action).split(' ', 1)[1]}{mark}")
                 self.show_table()
         elif isinstance(event, ev.ActionRefused):
             self.say(f"refused: {event.action} ({plain(event.reason)})")
@@ -654,9 +675,12 @@ class Peer:
         seat = view.seat if view is not None else None
         finished = self._finished.pop(event.game, None)
         self.say(f"game {event.game} {plain(event.verdict, 400)}")
-        if not event.fair:
+        abandoned = event.code == "abandoned"
+        if abandoned:
+            self.status = self.status or EXIT_ABANDONED
+        elif not event.fair:
             self.status = 2
-        self.emit_json({
+        record: dict[str, Any] = {
             "event": "game_over",
             "name": self.node.name,
             "peer": ", ".join(n for i, n in enumerate(view.names) if i != view.seat)
@@ -671,12 +695,22 @@ class Peer:
             "public_hash": finished.state_hash if finished is not None else None,
             "state_hash": event.state_hash,
             "log_hash": event.log_hash,
-            "audit": "fair" if event.fair else event.verdict.removeprefix("audit: "),
+            "audit": "fair" if event.fair else "abandoned" if abandoned
+                     else event.verdict.removeprefix("audit: "),
             "code": event.code,
             "culprit": event.culprit,
-        })
-        if finished is None or self.finished >= self.args.games:
-            if self.driver is not None or not self.interactive or finished is None:
+        }
+        if abandoned:
+            record["detail"] = event.verdict.removeprefix("audit: ")
+            record["silent"] = self.name_of(event.culprit)
+            record["silent_seat"] = event.culprit
+            if event.silent_since is not None:  # the node's clock is time.monotonic()
+                at = time.time() - (time.monotonic() - event.silent_since)
+                record["silent_at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at))
+        self.emit_json(record)
+        if abandoned or finished is None or self.finished >= self.args.games:
+            if self.driver is not None or not self.interactive or finished is None \
+                    or abandoned:
                 self.node.leave(event.sid, "played all games" if finished else "game stopped")
         elif self.driver is not None or self.args.auto_accept:
             self.node.start_next_game(event.sid)

@@ -14,6 +14,17 @@ from typing import Any
 
 from durak_core import Action, Card, Event, Rules
 
+#: How a move its seat did not choose is marked on every screen (terminal, notebook),
+#: by :attr:`ActionApplied.forced`.
+FORCED_WORDS = {"timeout": "timed out", "bot": "played by a bot for the absent player"}
+#: What a player back at its seat is told when its hand was opened to the table (a
+#: bot played for it while it was away): :class:`SeatStatus` ``"opened"``.
+OPENED_WORDS = ("While you were away your hand was opened to the table, and a bot "
+                "played for you.")
+#: The same, for a move of our own seat (we are back, and see what was done for us).
+FORCED_FOR_US = {"timeout": "timed out", "bot": "played for you by a bot while you were away"}
+
+
 # ------------------------------------------------------------------ lobby
 
 
@@ -233,6 +244,10 @@ class GameAudited:
     sides), ``log_hash`` the hash of its action log.  ``full_game``: when fair, that
     game as :meth:`durak_core.Game.to_json` text (rules, deck order, log; every card is
     public after the audit), for a review or a save file; "" otherwise.
+
+    ``code`` ``"abandoned"``: a seat (``culprit``) went silent and was not heard for the
+    grace period, so the game could not be audited; ``silent_since`` says since when
+    (``now`` of this seat's driver, like ``at``).
     """
 
     sid: int
@@ -245,6 +260,7 @@ class GameAudited:
     log_hash: str
     at: float
     full_game: str = field(default="", repr=False)
+    silent_since: float | None = None
 
 
 @dataclass(frozen=True)

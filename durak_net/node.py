@@ -604,6 +604,16 @@ class LanNode:
         with contextlib.suppress(OSError):
             self._wake_w.send(b"!")
 
+    def _own_addr(self, peer: Addr) -> Addr | None:
+        """Our game address as the way to ``peer`` leaves this machine: where the other
+        seats of a table send us their heartbeats (None if there is no route)."""
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+                probe.connect(peer)
+                return (str(probe.getsockname()[0]), self._game_port)
+        except OSError:
+            return None
+
     def _add_session(self, session: Session, journal: Journal | None) -> None:
         self.sessions[session.sid] = session
         for sid in session.sids():
@@ -651,7 +661,8 @@ class LanNode:
                                   now, entropy=self._entropy, config=self.session_config,
                                   peer_name=event.peer.name, name=self.name, sas=event.sas,
                                   table=event.table or None,
-                                  seat=None if event.inviter else event.seat)
+                                  seat=None if event.inviter else event.seat,
+                                  own_addr=self._own_addr(event.peer.addr))
                 journal = (Journal.create(self.journal_dir, session.table, session.seat)
                            if self.journal_dir is not None else None)
                 self._add_session(session, journal)

@@ -21,7 +21,7 @@ from .audit import Stop, Verdict
 from .crypto import Entropy
 from .dealer import DealFault
 from .identity import Identity
-from .wire import Deal, Hello, Propose, Sync
+from .wire import Deal, Propose, Sync
 
 if TYPE_CHECKING:
     from .session import DealerFactory, LogEntry, Session, SessionConfig
@@ -32,7 +32,7 @@ def replay_journal(cls: type[Session], records: list[dict[str, Any]], now: float
                    config: SessionConfig | None) -> Session:
     """The session ``records`` describe, resumed in a new epoch (``ValueError`` if they
     are not a session journal of this version or do not replay)."""
-    from .session import HOST, JOURNAL_VERSION, Role
+    from .session import HOST, JOURNAL_VERSION, Role, parse_addr
 
     if not records or records[0].get("t") != "session":
         raise ValueError("not a session journal (no header record)")
@@ -47,7 +47,7 @@ def replay_journal(cls: type[Session], records: list[dict[str, Any]], now: float
                        now, entropy=entropy, dealer_factory=dealer_factory, config=config,
                        name=str(head.get("name", "")),
                        identity=Identity.from_private(bytes.fromhex(head["identity"])),
-                       restoring=True)
+                       restoring=True, own_addr=parse_addr(str(head.get("addr", ""))))
         _replay(session, records[1:], now)
     except (KeyError, TypeError, ValueError, DealFault) as exc:
         raise ValueError(f"journal: {exc}") from None
@@ -58,8 +58,7 @@ def replay_journal(cls: type[Session], records: list[dict[str, Any]], now: float
         link.channel.reset()
         link.push(Sync(0, session.game_no, len(session.log)), now)
         if session.seat != HOST:
-            link.push(Hello(0, session.seat, session.name or "player",
-                            session.identity.public), now)
+            link.push(session._hello(), now)
         session._catch_up.add(link.peer_seat)
     if session.seat == HOST and not session.started and session.rules.players == 2:
         session._start_when_ready = True
@@ -102,12 +101,15 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
             seat = int(rec["seat"])
             what = session.players[seat].kind
             session.players[seat] = Player(seat, str(rec["name"]), bytes.fromhex(rec["key"]),
-                                           what if what != "open" else "player")
+                                           what if what != "open" else "player",
+                                           str(rec.get("addr", "")),
+                                           bytes.fromhex(rec.get("addr_sig", "")))
         elif kind == "seating":
-            for seat, name, key, what in rec["seats"]:
+            for seat, name, key, what, *addr in rec["seats"]:
                 if int(seat) != session.seat:
-                    session.players[int(seat)] = Player(int(seat), str(name),
-                                                        bytes.fromhex(key), str(what))
+                    session.players[int(seat)] = Player(
+                        int(seat), str(name), bytes.fromhex(key), str(what),
+                        str(addr[0]) if addr else "", bytes.fromhex(addr[1]) if addr else b"")
             session.clock, session.grace = int(rec["clock"]), int(rec["grace"])
             if rec.get("start"):
                 session.started = True
@@ -157,6 +159,7 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
                 session._next_pid = max(session._next_pid, pid + 1)
             else:
                 session._handled[(int(rec["seat"]), pid)] = reason
+                session._refused_at[(int(rec["seat"]), pid)] = int(rec.get("at", 0))
         elif kind == "share":  # we published our share of a seat's seed (it went to a bot)
             number = int(rec["game"])
             session._deal_out(number, session.dealers[number].share(int(rec["seat"])), now)
@@ -192,6 +195,9 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
             link = session.links.pop(int(rec["seat"]))
             session._by_sid = {s: lk for s, lk in session._by_sid.items() if lk is not link}
             session.players[int(rec["seat"])] = Player(int(rec["seat"]), "", b"", "open")
+        elif kind == "abandon":  # a seat went silent for the grace period: the table ends
+            silent = int(rec["seat"])
+            session._ending = f"{session.players[silent].name or f'seat {silent}'} went silent"
         elif kind == "gone":  # host: a player left after play began (the table ends)
             left = int(rec["seat"])
             session._ending = f"{session.players[left].name or f'seat {left}'} left the table"

@@ -62,12 +62,15 @@ from durak_core.events import Drew
 from . import escrow
 from . import events as ev
 from .audit import Stop, Verdict, audit
+from .clock import MoveClock
 from .crypto import Entropy
 from .dealer import DealContext, DealFault, MentalDealer, Reveal
 from .identity import Identity, verify
 from .link import Addr, Link
+from .presence import Presence, abandon_after
 from .reliable import RtoConfig
 from .wire import (
+    Beacon,
     Bye,
     Deal,
     Entry,
@@ -81,6 +84,9 @@ from .wire import (
     Status,
     Sync,
     WireError,
+    beacon_sid,
+    decode_beacon,
+    encode_beacon,
     session_id_of,
 )
 from .words import WORDS
@@ -161,6 +167,10 @@ class Player:
     name: str
     sign_key: bytes = b""
     kind: str = "open"  # host, player, bot, open
+    #: Where the seat takes heartbeats from the other seats (``"ip:port"``, as it
+    #: signed it: ``addr_sig``); "" when unknown.
+    addr: str = ""
+    addr_sig: bytes = b""
 
 
 def log_hash(entries: list[LogEntry]) -> str:
@@ -178,12 +188,21 @@ def action_cards(action: Action) -> list[Card]:
     return []
 
 
-def table_words(table: int, keys: list[bytes]) -> str:
+def table_words(table: int, keys: list[bytes], pairing: str | None = None) -> str:
     """``BLAKE2b-256("durak-lan v3 table" || u64be(table) || ([seat] || key) for every
-    seat in order)``, its first four bytes as words (section 5 of the protocol)."""
-    data = b"durak-lan v3 table" + _u64(table)
+    seat in order)``, its first four bytes as words (section 5 of the protocol).
+
+    A table of two passes ``pairing``, the pairing words of its one link: the label is
+    then ``"durak-lan v4 table of two"`` and the words' UTF-8 text follows the keys.  A
+    man in the middle of a game of two relays both seats' signed keys untouched, so
+    keys alone would give both screens the same table words next to pairing words that
+    differ; bound to the pairing words, they differ too."""
+    label = b"durak-lan v3 table" if pairing is None else b"durak-lan v4 table of two"
+    data = label + _u64(table)
     for seat, key in enumerate(keys):
         data += bytes([seat]) + key
+    if pairing is not None:
+        data += pairing.encode()
     digest = hashlib.blake2b(data, digest_size=32).digest()
     return " ".join(WORDS[b] for b in digest[:4])
 
@@ -195,6 +214,35 @@ def _u64(n: int) -> bytes:
 def deal_signed(table: int, game: int, seat: int, data: bytes) -> list[bytes]:
     """What a seat signs for one of its deal messages (section 8 of the protocol)."""
     return [b"durak-lan v3 deal", _u64(table), game.to_bytes(4, "big"), bytes([seat]), data]
+
+
+def addr_signed(table: int, seat: int, addr: str) -> list[bytes]:
+    """What a seat signs for the address the others send it heartbeats to."""
+    return [b"durak-lan v4 address", _u64(table), bytes([seat]), addr.encode()]
+
+
+def beacon_signed(table: int, seat: int, count: int) -> list[bytes]:
+    """What a seat signs for one heartbeat to the other seats (section 7)."""
+    return [b"durak-lan v4 beacon", _u64(table), bytes([seat]), _u64(count)]
+
+
+def addr_text(addr: Addr | None) -> str:
+    return f"{addr[0]}:{addr[1]}" if addr and addr[0] else ""
+
+
+def parse_addr(text: str) -> Addr | None:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        return None
+    return (host, int(port))
+
+
+def fault_signed(table: int, game: int, index: int, seat: int, code: str, detail: str,
+                 by: int) -> list[bytes]:
+    """What the seat that found a fault signs for it (section 8 of the protocol)."""
+    return [b"durak-lan v4 fault", _u64(table), game.to_bytes(4, "big"),
+            index.to_bytes(4, "big"), bytes([seat]), code.encode() + b"\x00",
+            detail.encode() + b"\x00", bytes([by])]
 
 
 def proposal_signed(table: int, game: int, seat: int, pid: int, action: str,
@@ -232,6 +280,7 @@ class Session:
         table: int | None = None,
         seat: int | None = None,
         identity: Identity | None = None,
+        own_addr: Addr | None = None,
         _restoring: bool = False,
     ) -> None:
         if len(key) != 32:
@@ -247,7 +296,7 @@ class Session:
             raise ValueError("a table of more than two seats is joined with its table id")
         self._setup(table if table is not None else sid, rules, seat, now, entropy=entropy,
                     dealer_factory=dealer_factory, config=config, name=name,
-                    identity=identity, restoring=_restoring)
+                    identity=identity, restoring=_restoring, own_addr=own_addr)
         if host:
             self.players[1] = Player(1, peer_name, b"", "player")
             self._open_link(sid, key, 1, peer_addr, now, peer_name, sas)
@@ -272,7 +321,8 @@ class Session:
 
     def _setup(self, table: int, rules: Rules, seat: int, now: float, *, entropy: Entropy,
                dealer_factory: DealerFactory, config: SessionConfig | None, name: str,
-               identity: Identity | None, restoring: bool) -> None:
+               identity: Identity | None, restoring: bool, own_addr: Addr | None = None
+               ) -> None:
         self.sid = table
         self.table = table
         self.seat = seat
@@ -282,13 +332,23 @@ class Session:
         self._entropy = entropy
         self._dealer_factory = dealer_factory
         self.identity = identity or Identity.generate(entropy)
+        #: The move clock part: every seat's deadline, as we keep it.
+        self.move_clock = MoveClock()
         self.clock = 0
         self.grace = 60
         self.players: dict[int, Player] = {
             s: Player(s, "", b"", "open") for s in range(rules.players)
         }
+        #: Where the other seats reach us directly (a seated player's heartbeats).
+        self.own_addr = addr_text(own_addr)
+        own_sig = (self.identity.sign(*addr_signed(table, seat, self.own_addr))
+                   if self.own_addr else b"")
         self.players[seat] = Player(seat, name, self.identity.public,
-                                    "host" if seat == HOST else "player")
+                                    "host" if seat == HOST else "player", self.own_addr, own_sig)
+        #: The presence part: who is silent since when, whom we hear directly.
+        self.presence = Presence(heard_since=now)
+        self._beacons_sent = 0
+        self._next_beacon = now
         #: The stream to each other seat (the host) or to the host (a seated player).
         self.links: dict[int, Link] = {}
         self._by_sid: dict[int, Link] = {}
@@ -304,18 +364,16 @@ class Session:
         self._catch_up: set[int] = set()
         #: Host: a player left after play began; the table ends after the audit.
         self._ending = ""
-        #: When each seat's move clock runs out (``now`` of this seat's driver).
-        self.deadlines: dict[int, float] = {}
         #: Seats that are not simply playing: ``"lost"`` (its connection), ``"left"``.
         self.seat_state: dict[int, str] = {}
         #: How often each seat was the durak in this table's finished games.
         self.duraks: Counter[int] = Counter()
-        #: Host: since when each lost seat has been silent.
-        self._lost_since: dict[int, float] = {}
         #: Seats a bot plays while their player is away (the host runs the bot).
         self.bots: set[int] = set()
         #: Host: seats told their time was up for a lead, and in which state.
         self._nudged: dict[int, tuple[int, int]] = {}
+        #: A seated player: our proposals made because our clock ran out (a lead).
+        self._timeout_pids: set[int] = set()
         # games
         self.game_no = 0
         #: Our seat's view of the current game (never the full game).
@@ -336,6 +394,8 @@ class Session:
         self.pending: dict[int, Action] = {}
         self._pending_frames: dict[int, Propose] = {}
         self._handled: dict[tuple[int, int], str | None] = {}
+        #: Host: the log length each refusal was made at (it goes with the reason).
+        self._refused_at: dict[tuple[int, int], int] = {}
         self._proposed: dict[tuple[int, int], tuple[int, str]] = {}
         # Actions the host refused, and the state (game, log length) they were refused in.
         self._refused: dict[str, str] = {}
@@ -349,7 +409,7 @@ class Session:
             self._record(
                 t="session", version=JOURNAL_VERSION, table=table, seat=seat,
                 role=self.role.value, rules=rules.to_dict(), name=name,
-                identity=self.identity.private.hex(),
+                identity=self.identity.private.hex(), addr=self.own_addr,
             )
             self._record(t="epoch", epoch=self.epoch)
 
@@ -366,8 +426,13 @@ class Session:
         if not self._replaying:
             link.push(Sync(0, self.game_no, len(self.log)), now)
             if self.seat != HOST:
-                link.push(Hello(0, self.seat, self.name or "player", self.identity.public), now)
+                link.push(self._hello(), now)
         return link
+
+    def _hello(self) -> Hello:
+        me = self.players[self.seat]
+        return Hello(0, self.seat, self.name or "player", self.identity.public, me.addr,
+                     me.addr_sig)
 
     def seat_player(self, sid: int, key: bytes, addr: Addr, seat: int, name: str, now: float,
                     sas: str = "", kind: str = "player") -> None:
@@ -407,14 +472,17 @@ class Session:
             if missing:  # a two-seat game starts once the other's Hello is in
                 self._start_when_ready = True
                 start = False
-        seats = [SeatInfo(p.seat, p.name[:40], p.sign_key, p.kind)
-                 for _, p in sorted(self.players.items())]
+        seats = self._seat_infos()
         frame = Seating(0, self.table, seats, self.clock, self.grace, start or self.started)
         for link in self.links.values():
             self._push_to(link, frame, now)
         if start and not self.started:
             self._record(t="start")
             self._begin_play(now)
+
+    def _seat_infos(self) -> list[SeatInfo]:
+        return [SeatInfo(p.seat, p.name[:40], p.sign_key, p.kind, p.addr, p.addr_sig)
+                for _, p in sorted(self.players.items())]
 
     def _begin_play(self, now: float) -> None:
         self.started = True
@@ -429,9 +497,13 @@ class Session:
             self._violation(f"seat {frame.seat} changed its signing key", now)
             return
         player.name, player.sign_key = frame.name, frame.sign_key
+        if frame.addr and verify(frame.sign_key, frame.addr_sig,
+                                 *addr_signed(self.table, frame.seat, frame.addr)):
+            player.addr, player.addr_sig = frame.addr, frame.addr_sig
         if player.kind == "open":
             player.kind = "player"
-        self._record(t="hello", seat=frame.seat, name=frame.name, key=frame.sign_key.hex())
+        self._record(t="hello", seat=frame.seat, name=frame.name, key=frame.sign_key.hex(),
+                     addr=player.addr, addr_sig=player.addr_sig.hex())
         if getattr(self, "_start_when_ready", False) and all(
             p.sign_key for p in self.players.values()
         ):
@@ -455,9 +527,15 @@ class Session:
             if old is not None and old.sign_key and info.sign_key != old.sign_key:
                 self._violation(f"the host changed seat {info.seat}'s signing key", now)
                 return
-            self.players[info.seat] = Player(info.seat, info.name, info.sign_key, info.kind)
+            signed = bool(info.addr) and verify(info.sign_key, info.addr_sig, *addr_signed(
+                self.table, info.seat, info.addr))
+            self.players[info.seat] = Player(info.seat, info.name, info.sign_key, info.kind,
+                                             info.addr if signed else "",
+                                             info.addr_sig if signed else b"")
         self.clock, self.grace = frame.clock, frame.grace
-        self._record(t="seating", seats=[[i.seat, i.name, i.sign_key.hex(), i.kind]
+        self._record(t="seating", seats=[[i.seat, i.name, i.sign_key.hex(), i.kind,
+                                          self.players[i.seat].addr,
+                                          self.players[i.seat].addr_sig.hex()]
                                          for i in frame.seats], clock=frame.clock,
                      grace=frame.grace, start=frame.start)
         self._emit(ev.TableChanged(self.sid, tuple((i.seat, i.name, i.kind) for i in frame.seats),
@@ -466,6 +544,20 @@ class Session:
             self._begin_play(now)
 
     # ================================================================ public API
+
+    @property
+    def clock(self) -> int:
+        """Seconds a seat has for a move at this table (0: no clock)."""
+        return self.move_clock.seconds
+
+    @clock.setter
+    def clock(self, seconds: int) -> None:
+        self.move_clock.seconds = seconds
+
+    @property
+    def deadlines(self) -> dict[int, float]:
+        """When each seat's move clock runs out (``now`` of this seat's driver)."""
+        return self.move_clock.deadlines
 
     @property
     def log(self) -> list[LogEntry]:
@@ -523,10 +615,14 @@ class Session:
     def table_words(self) -> str:
         """Four words everybody at the table compares: a hash of the table id and every
         seat's signing key ("" until every seat's key is known).  A host that showed
-        seats different keys (to speak for one of them) makes them differ."""
+        seats different keys (to speak for one of them) makes them differ.  At a table of
+        two they hash the pairing words too (a man in the middle makes both differ)."""
         keys = [self.players[s].sign_key for s in range(self.rules.players)]
         if not all(keys):
             return ""
+        if self.rules.players == 2:  # bound to the words of our one pairing
+            other = 1 - self.seat
+            return table_words(self.table, keys, self._pairing.get(other, ("", ""))[1])
         return table_words(self.table, keys)
 
     @property
@@ -607,8 +703,18 @@ class Session:
         return total
 
     def sids(self) -> list[int]:
-        """The pairing ids our links' datagrams carry (the node routes by them)."""
-        return list(self._by_sid)
+        """The pairing ids our links' datagrams carry (the node routes by them), and at a
+        table of three or more, a seated player's: the table's heartbeat id."""
+        out = list(self._by_sid)
+        if self._beacons:
+            out.append(beacon_sid(self.table))
+        return out
+
+    @property
+    def _beacons(self) -> bool:
+        """Do we send and take heartbeats between seated players (a seated player at a
+        table of three or more)?"""
+        return self.seat != HOST and self.rules.players >= 3
 
     # ================================================================ commands
 
@@ -711,7 +817,11 @@ class Session:
         """Take in one datagram.  Anything not authentic and well-formed is dropped and
         counted in :attr:`drops`; nothing is ever raised."""
         try:
-            link = self._by_sid.get(session_id_of(data))
+            sid = session_id_of(data)
+            link = self._by_sid.get(sid)
+            if link is None and self._beacons and sid == beacon_sid(self.table):
+                self._on_beacon(decode_beacon(data), now)
+                return
             if link is None:
                 raise WireError("unknown_session", "another session's datagram")
             packet = link.open(data)
@@ -719,6 +829,8 @@ class Session:
             self._drops[exc.counter] += 1
             return
         arrival = link.accept(packet, addr, now)
+        if (arrival.restarted or arrival.back) and self.seat != HOST:
+            self.move_clock.away(now)
         if arrival.restarted:
             self._peer_restarted(link, now)
         if not arrival.accepted:
@@ -726,10 +838,15 @@ class Session:
         if arrival.back:
             self._emit(ev.PeerBack(self.sid, now, seat=link.peer_seat))
             self.seat_state.pop(link.peer_seat, None)
-            self._lost_since.pop(link.peer_seat, None)
+            self.presence.back(link.peer_seat)
             if link.peer_seat in self.bots:  # the seat is its player's again
                 self.bots.discard(link.peer_seat)
                 self._record(t="back", seat=link.peer_seat)
+                dealer = self.dealer
+                if dealer is not None and link.peer_seat in dealer.adopted:
+                    # Told at once: its hand was opened to every seat while it was away.
+                    self._push_to(link, Status(0, link.peer_seat, "opened",
+                                               str(self.game_no)), now)
             if self.seat == HOST:
                 self._broadcast(Status(0, link.peer_seat, "back"), now, but=link.peer_seat)
         for frame in link.frames(packet):
@@ -749,17 +866,20 @@ class Session:
                 if silent is not None:
                     self._emit(ev.PeerLost(self.sid, silent, now, seat=link.peer_seat))
                     self.seat_state[link.peer_seat] = "lost"
-                    self._lost_since[link.peer_seat] = now - silent
+                    self.presence.lost(link.peer_seat, now - silent)
                     if self.seat == HOST:
                         self._broadcast(Status(0, link.peer_seat, "lost"), now,
                                         but=link.peer_seat)
             if self.seat == HOST and self.deadlines and self.in_game:
-                for seat, deadline in sorted(self.deadlines.items()):
-                    if now >= deadline and self.in_game:
+                for seat in self.move_clock.expired(now):
+                    if self.in_game:
                         self._clock_ran_out(seat, now)
             handover = self._handover_due()
             if handover is not None and now >= handover[1]:
                 self._hand_over(handover[0], now)
+            self._check_abandoned(now)
+            if self.presence.share_wait:
+                self._release_shares(now)
         waiting = self.lost or any(v in ("lost", "bot") for v in self.seat_state.values())
         for number, due in list(self._audit_due.items()):
             if waiting:  # a lost seat is waited for (it may resume)
@@ -785,12 +905,20 @@ class Session:
         if self._closing_since is not None:
             t = self._closing_since + self.config.close_timeout
             due = t if due is None else min(due, t)
-        if self.seat == HOST and self.deadlines and self.in_game:
-            t = min(self.deadlines.values())
-            due = t if due is None else min(due, t)
+        runs_out = self.move_clock.next_deadline() if (
+            self.seat == HOST and self.in_game) else None
+        if runs_out is not None:
+            due = runs_out if due is None else min(due, runs_out)
         handover = self._handover_due()
         if handover is not None:
             due = handover[1] if due is None else min(due, handover[1])
+        for when, _ in self._abandon_times().values():
+            due = when if due is None else min(due, when)
+        if self._beacons and self.players[self.seat].addr and not self.closing:
+            due = self._next_beacon if due is None else min(due, self._next_beacon)
+        for seat in self.presence.share_wait:
+            t = self._release_time(seat)
+            due = t if due is None else min(due, t)
         return due
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
@@ -798,7 +926,45 @@ class Session:
         out: list[tuple[bytes, Addr]] = []
         for link in self.links.values():
             out += link.datagrams_to_send(now, self.config.heartbeat, quiet=self.closed)
+        if self._beacons and self.players[self.seat].addr and not self.closing \
+                and now >= self._next_beacon and not self._replaying:
+            self._next_beacon = now + self.config.heartbeat
+            self._beacons_sent += 1
+            count = self._beacons_sent
+            sig = self.identity.sign(*beacon_signed(self.table, self.seat, count))
+            data = encode_beacon(Beacon(self.table, self.seat, count, sig))
+            for seat, player in sorted(self.players.items()):
+                addr = parse_addr(player.addr)
+                if seat not in (HOST, self.seat) and addr is not None:
+                    out.append((data, addr))
         return out
+
+    def _on_beacon(self, beacon: Beacon, now: float) -> None:
+        """Another seated player's heartbeat, straight from it: it is there."""
+        seat = beacon.seat
+        if beacon.table != self.table or not 0 < seat < self.rules.players or (
+                seat == self.seat) or not verify(self.players[seat].sign_key, beacon.sig,
+                                                 *beacon_signed(self.table, seat, beacon.count)):
+            self._drops["bad_beacon"] += 1
+            return
+        self.presence.heard_from(seat, now)
+
+    def _release_shares(self, now: float) -> None:
+        """Publish our share of each seat the host handed to a bot once we ourselves have
+        not heard it for the grace period: a host that says a seat is lost while it is
+        still there (to open its hand) gets no share from us."""
+        for seat, game in list(self.presence.share_wait.items()):
+            if game != self.game_no or not self.in_game or seat not in self.seat_state:
+                del self.presence.share_wait[seat]
+                continue
+            if now >= self._release_time(seat):
+                del self.presence.share_wait[seat]
+                self._publish_share(seat, now)
+
+    def _release_time(self, seat: int) -> float:
+        """When we may publish our share of ``seat``: the grace period after we last
+        heard it ourselves (or could have); never, for a seat that gave us no address."""
+        return self.presence.release_time(seat, self.grace, bool(self.players[seat].addr))
 
     # ================================================================ frames
 
@@ -854,6 +1020,13 @@ class Session:
             number in self._audit_due or (number in self._stops and number not in self.audits)
         ):
             self._publish_seed(number, now)
+            silent = sorted((self.presence.reported_lost.get(s, now), s)
+                            for s, state in self.seat_state.items()
+                            if state in ("lost", "bot") and s not in dealer.seeds)
+            if silent and not dealer.seeds_in and number not in self.audits:
+                # The host gave up on a seat it reported lost: that seat is the one
+                # that went silent, not one that refused the audit.
+                self._abandon(number, silent[0][1], silent[0][0], now)
             self._conclude(number, now, refused=not dealer.seeds_in)
         self._emit(ev.SessionClosed(self.sid, frame.reason, True, now))
 
@@ -882,20 +1055,34 @@ class Session:
         move clock ran out while we must lead."""
         if frame.state == "timeout":
             if frame.seat == self.seat and frame.detail == f"{self.game_no}:{len(self.log)}":
+                if self._clock_early(now) is not None:
+                    # Our own clock has not run out: nothing is led for us.  (A nudge is
+                    # no entry: ignoring it costs the table nothing.)
+                    self._drops["early_clock"] += 1
+                    return
                 self._emit(ev.SeatStatus(self.sid, frame.seat, "timeout", "", now))
                 if self.due(self.seat) == "lead":
-                    self._lead_cheapest(now)
+                    self._lead_cheapest(now, forced="timeout")
+            return
+        if frame.state == "opened":
+            if frame.seat == self.seat:
+                self._emit(ev.SeatStatus(self.sid, frame.seat, "opened", frame.detail, now))
             return
         if frame.state in ("lost", "left", "bot"):
             self.seat_state[frame.seat] = frame.state
+            self.presence.reported(frame.seat, frame.state, now)
         elif frame.state == "back":
             self.seat_state.pop(frame.seat, None)
+            self.presence.reported(frame.seat, frame.state, now)
         # A "bot" status carries the game number (for the share below), not words.
         detail = "" if frame.state == "bot" else frame.detail
         self._emit(ev.SeatStatus(self.sid, frame.seat, frame.state, detail, now))
         if frame.state == "bot" and frame.seat != self.seat and frame.detail == str(
                 self.game_no) and self.in_game:
-            self._publish_share(frame.seat, now)  # open its hand, as every seat does
+            # Open its hand, as every seat does, once we ourselves have not heard it for
+            # the grace period either (the host's word alone is no evidence).
+            self.presence.share_wait[frame.seat] = self.game_no
+            self._release_shares(now)
         if frame.state == "left" and self.started and frame.seat != self.seat and self.in_game:
             # The game cannot go on without it: stop it, and publish our seed for the
             # audit of what was played (the host ends the table afterwards).
@@ -1125,19 +1312,16 @@ class Session:
         """After every entry (and a new deal): each seat the game waits for has the
         table's ``clock`` seconds.  The host's deadlines are the ones that count; a
         seated player keeps its own to show."""
-        self.deadlines = {}
-        if not self.clock or not self.in_game:
-            return
-        for seat in range(self.rules.players):
-            if self.due(seat) is not None:
-                self.deadlines[seat] = now + self.clock
+        waiting = [s for s in range(self.rules.players) if self.due(s) is not None] if (
+            self.clock and self.in_game) else []
+        self.move_clock.restart(now, waiting)
 
     def _clock_ran_out(self, seat: int, now: float) -> None:
         """Host: ``seat`` did not move in time.  Take and pass need no card: the host
         plays them (a forced entry, "timeout").  A lead needs a card only the seat can
         open: the host tells the seat its time is up, and its peer leads its cheapest
         card (a seat whose peer is gone waits for the grace period)."""
-        self.deadlines.pop(seat, None)
+        self.move_clock.stop(seat)
         due = self.due(seat)
         game = self.game
         if due is None or game is None:
@@ -1160,20 +1344,109 @@ class Session:
     def _handover_due(self) -> tuple[int, float] | None:
         """Host: the lost seat whose grace period ends first, and when (None: none can
         be handed over: no grace, a table of two, no game, or its escrow not usable)."""
-        if not self._lost_since:  # nobody is lost (the common case, asked at every timer)
+        if not self.presence.lost_since:  # nobody is lost (the common case, asked at every timer)
             return None
         if self.seat != HOST or not self.grace or self.rules.players < 3 or not self.in_game:
             return None
         dealer = self.dealer
         if dealer is None or not dealer.done:
             return None
-        due = [(since + self.grace, seat) for seat, since in self._lost_since.items()
-               if seat not in self.bots and dealer.can_rebuild(seat)
-               and seat not in dealer.bad_escrows]
+        due = [(since + self.grace, seat) for seat, since in self.presence.lost_since.items()
+               if self._can_hand_over(seat)]
         if not due:
             return None
         when, seat = min(due)
         return seat, when
+
+    def _can_hand_over(self, seat: int) -> bool:
+        """Host: could a bot take lost ``seat`` over now (its seed can be rebuilt, and the
+        others can check for themselves that it is gone: it gave them an address to
+        hear it at)?"""
+        dealer = self.dealer
+        return (self.seat == HOST and bool(self.grace) and self.rules.players >= 3
+                and self.in_game and dealer is not None and dealer.done
+                and seat not in self.bots and dealer.can_rebuild(seat)
+                and seat not in dealer.bad_escrows and bool(self.players[seat].addr))
+
+    # ------------------------------------------------------ abandoned games
+
+    def _abandon_times(self) -> dict[int, tuple[float, float]]:
+        """When each silent seat's game is abandoned, by seat: ``(when, silent since)``.
+
+        A seat at the other end of one of our links is waited for the grace period from
+        the moment we last heard it.  A seat the host reports lost (a seated player hears
+        the others only through the host) is waited for longer, the audit timeout more:
+        the host, which does hear it, hands it to a bot or abandons the game first.  A
+        seat a bot plays is not waited for; one the host can hand over is handed over
+        instead, and one it may yet hand over (its escrow still on its way, or the
+        others' shares: each publishes only once it too has not heard the seat for the
+        grace period) is given the audit timeout more."""
+        presence = self.presence
+        if not presence.lost_since and not presence.reported_lost:
+            return {}
+        if self.closed or self._closing_since is not None:
+            return {}
+        grace = abandon_after(self.grace)
+        out: dict[int, tuple[float, float]] = {}
+        handing = self.seat == HOST and self.rules.players >= 3 and bool(self.grace)
+        for seat, since in presence.lost_since.items():
+            adopted = self.dealer is not None and seat in self.dealer.adopted
+            if adopted or self._can_hand_over(seat):
+                continue
+            # A seat the host may yet hand over (its escrow still on its way) is given
+            # the audit timeout more.
+            extra = self.config.audit_timeout if handing and self.in_game else 0.0
+            out[seat] = (since + grace + extra, since)
+        for seat, since in presence.reported_lost.items():
+            if self.seat_state.get(seat) == "lost" and seat not in out:
+                out[seat] = (since + grace + self.config.audit_timeout, since)
+        return out
+
+    def _check_abandoned(self, now: float) -> None:
+        """A seat silent for the whole grace period: its game (in play, or waiting for
+        its seed for the audit) ends with a verdict, and the table ends."""
+        due = [(since, seat) for seat, (when, since) in self._abandon_times().items()
+               if now >= when]
+        if not due:
+            return
+        since, seat = min(due)
+        number = max(self.dealers, default=0)  # the game in play, or being dealt
+        dealer = self.dealers.get(number)
+        if dealer is None or number in self.audits:
+            return
+        if number == self.game_no and not self.in_game and number not in self._audit_due \
+                and number not in self._stops and not (self.game and self.game.is_over):
+            return  # (no such state: a dealt game is in play, over, or stopped)
+        if number > self.game_no and not dealer.began and number not in self._stops:
+            return  # only the silent seat asked for another game: nothing to settle
+        self._abandon(number, seat, since, now)
+
+    def _abandon(self, number: int, seat: int, since: float, now: float) -> None:
+        """Settle game ``number`` without ``seat``, silent since ``since``: the fault we
+        saw ourselves if we stopped the game on evidence, else ``abandoned``."""
+        names = self.names
+        names[self.seat] = self.name or "you"
+        who = names[seat]
+        silent = now - since
+        self._record(t="abandon", game=number, seat=seat, silent=round(silent, 3))
+        if number not in self._stops:
+            self._broken.add(number)
+            self._set_stop(number, Stop(seat, len(self.logs.get(number, [])),
+                                        "went silent", False))
+        self._publish_seed(number, now)  # for a seat that is back before we are gone
+        if number in self.audits:
+            return  # (its seed was in after all)
+        stop = self._stops[number]
+        if stop.claim and stop.seat == self.seat and stop.culprit not in (None, self.seat):
+            culprit = stop.culprit
+            assert culprit is not None
+            verdict = Verdict(False, stop.code, f"{names[culprit]} cheated: {stop.reason} "
+                              f"(and then {who} went silent)", culprit)
+        else:
+            verdict = Verdict(False, "abandoned", f"{who} went silent and was not heard "
+                              f"for {silent:.0f} s (the grace period)", seat)
+        self._ending = f"{who} went silent"
+        self._settle(number, verdict, now, silent=(seat, since))
 
     def _hand_over(self, seat: int, now: float) -> None:
         """Host: ``seat`` has been lost for the grace period: a bot plays it from now on
@@ -1244,6 +1517,13 @@ class Session:
             self._append(action, 0, reveals, now, forced=forced)
         elif not self.pending:
             self.act(action, now)
+            if forced == "timeout" and self.pending:  # (our screen marks it so)
+                self._timeout_pids.add(max(self.pending))
+
+    def _clock_early(self, now: float) -> float | None:
+        """A seated player told its time is up: how long its own clock still runs, if
+        more than the allowance (see :meth:`MoveClock.early`)."""
+        return None if self._replaying else self.move_clock.early(self.seat, now)
 
     def _check_reveals(self, seat: int, action: Action, reveals: list[tuple[int, bytes]],
                        now: float, commit: bool = True) -> bool:
@@ -1310,11 +1590,15 @@ class Session:
             self.game.unknown_count(seat) > 0 and card in self.game.unseen
         )
 
-    def _refuse(self, link: Link, pid: int, action: str, reason: str, now: float) -> None:
+    def _refuse(self, link: Link, pid: int, action: str, reason: str, now: float,
+                game: int | None = None) -> None:
+        """Refuse a proposal, saying at which log length (of the proposal's ``game``)."""
         seat = link.peer_seat
+        at = len(self.logs.get(self.game_no if game is None else game, []))
         self._handled[(seat, pid)] = reason
-        self._record(t="refused", seat=seat, pid=pid, reason=reason[:200])
-        self._push_to(link, Refused(0, pid, reason[:200]), now)
+        self._refused_at[(seat, pid)] = at
+        self._record(t="refused", seat=seat, pid=pid, reason=reason[:200], at=at)
+        self._push_to(link, Refused(0, pid, reason[:200], at), now)
         self._emit(ev.PeerActionRefused(self.sid, action, reason, now))
 
     def _on_propose(self, link: Link, frame: Propose, now: float) -> None:
@@ -1333,7 +1617,8 @@ class Session:
                 return
             reason = self._handled[ident]  # the same proposal again, after a restart
             if reason is not None:
-                self._push_to(link, Refused(0, frame.pid, reason[:200]), now)
+                self._push_to(link, Refused(0, frame.pid, reason[:200],
+                                            self._refused_at.get(ident, 0)), now)
             return
         self._proposed[ident] = (frame.game, frame.action)
         reveals = [(p, bytes(k)) for p, k in frame.reveals]
@@ -1341,11 +1626,11 @@ class Session:
                                  reveals, frame.seen, frame.seen_hash)
         if not verify(self.players[seat].sign_key, frame.sig, *signed):
             self._refuse(link, frame.pid, frame.action, "the proposal is not signed by "
-                         "its seat", now)
+                         "its seat", now, frame.game)
             return
         if frame.game != self.game_no or not self.in_game:
             self._refuse(link, frame.pid, frame.action, f"game {frame.game} is not in play",
-                         now)
+                         now, frame.game)
             return
         try:
             action = parse_action(frame.action)
@@ -1447,10 +1732,28 @@ class Session:
         self._push_to(self.links[HOST], frame, now)
 
     def _on_refused(self, link: Link, frame: Refused, now: float) -> None:
-        action = self.pending.pop(frame.pid, None)
-        proposal = self._pending_frames.pop(frame.pid, None)
-        if action is None or link.peer_seat != HOST:
+        """The host did not log our proposal.  It may refuse only a proposal the table
+        has moved past: one made on a log shorter than the host's (its entries, sent
+        before the refusal on the same ordered stream, are here), or for a game no
+        longer in play.  A refusal of a move we made on the host's own log (legal in our
+        view, signed by us) is a fault of the host."""
+        if link.peer_seat != HOST or frame.pid not in self.pending:
             return
+        proposal = self._pending_frames.get(frame.pid)
+        if (proposal is not None and proposal.game == self.game_no and self.in_game
+                and not self._replaying):
+            if frame.at <= proposal.seen:
+                self._stop(self.game_no, HOST, "bad_refusal", f"refused our move "
+                           f"{proposal.action.split(' ', 1)[1]}, made on its own log "
+                           f"(entry {proposal.seen}), saying: {frame.reason[:120]}", now)
+                return
+            if frame.at > len(self.log):
+                self._stop(self.game_no, HOST, "bad_refusal", f"refused our move "
+                           f"{proposal.action.split(' ', 1)[1]} as stale, after entries "
+                           f"up to {frame.at} it never sent", now)
+                return
+        action = self.pending.pop(frame.pid)
+        self._pending_frames.pop(frame.pid, None)
         self._record(t="refused", seat=self.seat, pid=frame.pid, reason=frame.reason)
         if proposal is not None:  # (always: a proposal is pending with its frame)
             self.note_refusal(action, frame.reason, (proposal.game, proposal.seen))
@@ -1503,8 +1806,16 @@ class Session:
             self._stop(frame.game, HOST, "forged", f"sent entry {frame.index} ({action}) "
                        f"as a bot's move for seat {actor}, whose hand was never opened", now)
             return
+        own_forced = ""
         if actor == self.seat and timed_out:
-            pass  # our clock ran out (a proposal of ours on its way will be refused)
+            # Our clock ran out (a proposal of ours on its way will be refused) -- by our
+            # own clock, started when we saw the entry that put us on move.
+            early = self._clock_early(now)
+            if early is not None:
+                self._stop(frame.game, HOST, "early_clock", f"timed out our seat with "
+                           f"entry {frame.index} ({action}) {early:.1f} s before our move "
+                           "clock ran out", now)
+                return
         elif actor == self.seat and by_bot:
             if not self._check_own_bot_move(action, reveals, frame.index, now):
                 return
@@ -1515,6 +1826,11 @@ class Session:
                            f"which plays our seat ({action}) though we did not propose it",
                            now)
                 return
+            # Whether our own move was the clock's is ours to say (a lead made because
+            # our time was up), not the host's: the host marks a lead "timeout" if it
+            # arrives after it told us our time was up, which a move we chose may.
+            own_forced = "timeout" if frame.pid in self._timeout_pids else ""
+            self._timeout_pids.discard(frame.pid)
             del self.pending[frame.pid]
             self._pending_frames.pop(frame.pid, None)
             dealer = self.dealer
@@ -1559,7 +1875,8 @@ class Session:
                          f"state hash after entry {frame.index} differs "
                          f"(mine {digest[:12]}, the host's {frame.hash.hex()[:12]})", now)
             return
-        self._after_apply(action, frame.index, digest, now, frame.forced)
+        self._after_apply(action, frame.index, digest, now,
+                          own_forced if actor == self.seat and frame.pid else frame.forced)
 
     def _after_change(self, now: float) -> None:
         """Game over (publish our seed for the audit), or our seat's automatic pass."""
@@ -1582,8 +1899,9 @@ class Session:
         if self._closing_since is not None or self.closed or self.waiting_for_cards:
             return
         if self.seat == HOST:
+            adopted = self.dealer.adopted if self.dealer is not None else set()
             for action in game.automatic_actions():
-                if action.player in self.bots and self.in_game:
+                if action.player in self.bots and action.player in adopted and self.in_game:
                     self.play_for(action.player, action, now)
                     return
         automatic = [a for a in game.automatic_actions() if a.player == self.seat]
@@ -1597,20 +1915,38 @@ class Session:
     # -------------------------------------------------------- stops and audits
 
     def _fault(self, number: int, fault: DealFault, now: float) -> None:
-        """The dealer caught a seat breaking the deal: stop the game and audit it."""
+        """The dealer caught a seat breaking the deal: stop the game and audit it.
+
+        A seated player names a third seat only for messages that seat signed: what it
+        knows of them came through the host, which may have altered them (then the
+        host is named)."""
+        culprit = fault.seat
+        if self.seat != HOST and culprit not in (HOST, self.seat) and self._forged_for(
+                number, culprit):
+            names = self.names
+            self._stop(number, HOST, "forged", f"passed on messages of {names[culprit]} "
+                       f"that {names[culprit]} did not sign", now)
+            return
         self._stop(number, fault.seat, fault.code, fault.detail, now)
 
     def _stop(self, number: int, culprit: int, code: str, detail: str, now: float,
-              stopper: int | None = None) -> None:
+              stopper: int | None = None, at: int | None = None,
+              frame: Fault | None = None) -> None:
         """Stop game ``number`` (the evidence names ``culprit``); every seat then
-        publishes its seed and the audit decides."""
+        publishes its seed and the audit decides.  ``at``: the log length the stopping
+        seat had, ``frame``: its signed Fault (another seat's fault, passed on as is)."""
         if number in self._stops or number in self.audits:
             return
         by = self.seat if stopper is None else stopper
         self._broken.add(number)
-        index = len(self.logs.get(number, []))
+        index = len(self.logs.get(number, [])) if at is None else at
         self._set_stop(number, Stop(by, index, detail[:200], True, culprit, code[:24]))
-        fault = Fault(0, number, index, culprit, code[:24], detail[:200], by)
+        if frame is None:
+            sig = self.identity.sign(*fault_signed(self.table, number, index, culprit,
+                                                   code[:24], detail[:200], by))
+            fault = Fault(0, number, index, culprit, code[:24], detail[:200], by, sig)
+        else:
+            fault = frame
         self._faults[number] = fault
         if by == self.seat:
             self._broadcast(fault, now)
@@ -1625,14 +1961,38 @@ class Session:
                      reason=stop.reason, claim=stop.claim, culprit=stop.culprit, code=stop.code)
 
     def _on_fault(self, link: Link, frame: Fault, now: float) -> None:
-        if frame.game not in self.dealers:
-            self._violation(f"a fault reported for game {frame.game}, never dealt", now)
+        """Another seat's Fault: it stops the game only if signed by the seat it names
+        as its finder.  One that is not came from the seat that sent it to us (the host
+        passes the others' faults on): it is that seat's fault."""
+        number = frame.game
+        if number not in self.dealers:
+            self._violation(f"a fault reported for game {number}, never dealt", now)
             return
-        by = link.peer_seat if self.seat == HOST else frame.by
-        if frame.code == "desync" and frame.game not in self._stops:
-            self._emit(ev.DesyncDetected(self.sid, frame.game, frame.index, frame.detail, True,
+        if number in self._stops or number in self.audits:
+            return  # (the same fault again, or one after the game stopped: nothing new)
+        sender = link.peer_seat
+        names = self.names
+        by = frame.by
+        if by == self.seat:
+            why = "a fault in our name that we never sent"
+        elif self.seat == HOST and by != sender:
+            why = f"a fault as found by {names[by]}"
+        elif not (0 <= by < self.rules.players) or not verify(
+                self.players[by].sign_key, frame.sig, *fault_signed(
+                    self.table, number, frame.index, frame.seat, frame.code, frame.detail,
+                    by)):
+            why = (f"a fault of {names[by]} that {names[by]} did not sign" if sender != by
+                   else "a fault it did not sign")
+        else:
+            why = ""
+        if why:
+            self._stop(number, sender, "forged", f"sent {why}", now)
+            return
+        if frame.code == "desync":
+            self._emit(ev.DesyncDetected(self.sid, number, frame.index, frame.detail, True,
                                          now))
-        self._stop(frame.game, frame.seat, frame.code, frame.detail, now, stopper=by)
+        self._stop(number, frame.seat, frame.code, frame.detail, now, stopper=by,
+                   at=frame.index, frame=frame)
 
     def _publish_seed(self, number: int, now: float) -> None:
         dealer = self.dealers.get(number)
@@ -1670,6 +2030,32 @@ class Session:
             verdict = audit(dealer, self.rules, [(e.action, e.hash) for e in log], names,
                             self._stops.get(number))
             verdict = self._check_blame(number, verdict, names)
+            verdict = self._check_clock_claim(number, verdict, names)
+        self._settle(number, verdict, now)
+
+    def _check_clock_claim(self, number: int, verdict: Verdict, names: list[str]) -> Verdict:
+        """A seat stopped the game saying the host timed it out before its own clock ran
+        out.  Only that seat can know (a clock is not evidence another seat can check):
+        if the log does hold a "timeout" entry of that seat where it stopped, the
+        others name nobody; a claim about any other entry is false."""
+        stop = self._stops.get(number)
+        if (verdict.code not in ("false_claim", "disputed") or stop is None
+                or stop.code != "early_clock" or stop.seat == self.seat):
+            return verdict
+        log = self.logs.get(number, [])
+        entry = log[stop.index] if 0 <= stop.index < len(log) else None
+        if entry is None or entry.forced != "timeout" or not entry.action.startswith(
+                f"{stop.seat} "):
+            return verdict
+        return Verdict(False, "clock_disputed", f"{names[stop.seat]} says {names[HOST]} "
+                       f"timed it out before its move clock ran out (entry {stop.index}); "
+                       "no other seat can check a clock", None, verdict.state_hash)
+
+    def _settle(self, number: int, verdict: Verdict, now: float,
+                silent: tuple[int, float] | None = None) -> None:
+        """Game ``number``'s verdict: kept, journalled, reported (and a table that is
+        ending ends)."""
+        log = self.logs.get(number, [])
         self.audits[number] = verdict
         self._audit_due.pop(number, None)
         self._record(t="audit", game=number, fair=verdict.fair, code=verdict.code,
@@ -1677,7 +2063,7 @@ class Session:
                      state_hash=verdict.state_hash, full=verdict.game)
         self._emit(ev.GameAudited(self.sid, number, verdict.fair, verdict.text, verdict.code,
                                   verdict.culprit, verdict.state_hash, log_hash(log), now,
-                                  verdict.game))
+                                  verdict.game, silent[1] if silent is not None else None))
         if self._ending and not self._replaying:
             self.close(now, self._ending)
 
@@ -1685,22 +2071,37 @@ class Session:
         """The audit blames a seat for what the host passed on to us: was it really that
         seat's (its signature), or did the host make it up?"""
         culprit = verdict.culprit
-        if verdict.fair or culprit is None or self.seat == HOST or culprit in (HOST, self.seat):
+        if verdict.fair or self.seat == HOST or culprit in (HOST, self.seat):
             return verdict
-        key = self.players[culprit].sign_key
-        forged = [d for d in self._deal_log.get(number, []) if d.seat == culprit and not verify(
-            key, d.sig, *deal_signed(self.table, number, culprit, d.data))]
-        for e in self.logs.get(number, []):
-            action = parse_action(e.action)
-            if action.player == culprit and not verify(key, e.sig, *proposal_signed(
-                    self.table, number, culprit, e.pid, e.action, list(e.reveals), e.seen,
-                    e.seen_hash)):
-                forged.append(e)  # type: ignore[arg-type]
-        if not forged:
+        # The seat named, or, when nobody is (a dispute between others), any third seat:
+        # an entry or deal message of it that it did not sign proves the host forged it.
+        suspects = [culprit] if culprit is not None else [
+            s for s in range(self.rules.players) if s not in (HOST, self.seat)]
+        forged = next((s for s in suspects if self._forged_for(number, s)), None)
+        if forged is None:
             return verdict
+        culprit = forged
         return Verdict(False, "forged", f"{names[HOST]} cheated: passed on messages of "
                        f"{names[culprit]} that {names[culprit]} did not sign",
                        HOST, verdict.state_hash)
+
+    def _forged_for(self, number: int, seat: int) -> bool:
+        """Did the host pass on, as ``seat``'s, a deal message or a proposal of game
+        ``number`` that ``seat`` did not sign?"""
+        key = self.players[seat].sign_key
+        if any(d.seat == seat and not verify(key, d.sig, *deal_signed(self.table, number,
+                                                                       seat, d.data))
+               for d in self._deal_log.get(number, [])):
+            return True
+        for e in self.logs.get(number, []):
+            if e.forced and not e.pid:
+                continue  # the clock's or a bot's move: the host's, signed by nobody
+            action = parse_action(e.action)
+            if action.player == seat and not verify(key, e.sig, *proposal_signed(
+                    self.table, number, seat, e.pid, e.action, list(e.reveals), e.seen,
+                    e.seen_hash)):
+                return True
+        return False
 
     # ---------------------------------------------------------------- resync
 
@@ -1709,8 +2110,7 @@ class Session:
         side sends what the other may lack (on the other's Sync)."""
         self._push_to(link, Sync(0, self.game_no, len(self.log)), now)
         if self.seat != HOST:
-            self._push_to(link, Hello(0, self.seat, self.name or "player",
-                                      self.identity.public), now)
+            self._push_to(link, self._hello(), now)
         self._catch_up.add(link.peer_seat)
 
     def _on_sync(self, link: Link, frame: Sync, now: float) -> None:
@@ -1718,8 +2118,7 @@ class Session:
             return
         self._catch_up.discard(link.peer_seat)
         if self.seat == HOST:
-            seats = [SeatInfo(p.seat, p.name[:40], p.sign_key, p.kind)
-                     for _, p in sorted(self.players.items())]
+            seats = self._seat_infos()
             self._push_to(link, Seating(0, self.table, seats, self.clock, self.grace,
                                         self.started), now)
         first = max(frame.game, 1)
@@ -1764,8 +2163,10 @@ class Session:
             self._stop(game, culprit, "desync", detail, now)
         else:
             self._broken.add(game)
-            self._broadcast(Fault(0, game, index, culprit, "desync", detail[:200], self.seat),
-                            now)
+            sig = self.identity.sign(*fault_signed(self.table, game, index, culprit, "desync",
+                                                   detail[:200], self.seat))
+            self._broadcast(Fault(0, game, index, culprit, "desync", detail[:200], self.seat,
+                                  sig), now)
 
     def _violation(self, detail: str, now: float) -> None:
         self._drops["violation"] += 1

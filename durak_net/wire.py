@@ -25,6 +25,7 @@ the caller, never raised into the notebook.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Annotated, Any, Final
 
@@ -237,12 +238,15 @@ class Sync(Struct, tag="sync", array_like=True, frozen=True):
 
 class Hello(Struct, tag="hello", array_like=True, frozen=True):
     """A seated player to the host, first thing on every stream: its seat, name and the
-    public key its messages to the table are signed with."""
+    public key its messages to the table are signed with; ``addr`` (``"ip:port"``,
+    signed by it: ``addr_sig``): where the other seats send it their heartbeats."""
 
     seq: U64
     seat: Seat
     name: Name
     sign_key: Key
+    addr: Annotated[str, Meta(max_length=64)] = ""
+    addr_sig: MaybeSignature = b""
 
 
 class SeatInfo(Struct, array_like=True, frozen=True):
@@ -253,6 +257,8 @@ class SeatInfo(Struct, array_like=True, frozen=True):
     name: Annotated[str, Meta(max_length=40)]
     sign_key: Annotated[bytes, Meta(max_length=32)]
     kind: Annotated[str, Meta(max_length=8)]
+    addr: Annotated[str, Meta(max_length=64)] = ""
+    addr_sig: MaybeSignature = b""
 
 
 class Seating(Struct, tag="seating", array_like=True, frozen=True):
@@ -322,17 +328,21 @@ class Entry(Struct, tag="entry", array_like=True, frozen=True):
 
 
 class Refused(Struct, tag="refused", array_like=True, frozen=True):
-    """Host -> the proposer: proposal ``pid`` was not applied, and why."""
+    """Host -> the proposer: proposal ``pid`` was not applied, and why; ``at``: the
+    length of the proposal's game's log when the host refused it (more than the log the
+    proposal was made on, or the refusal is a fault of the host)."""
 
     seq: U64
     pid: U64
     reason: Reason
+    at: Count = 0
 
 
 class Fault(Struct, tag="fault", array_like=True, frozen=True):
     """"Game ``game`` stops after entry ``index``: seat ``seat`` broke the deal or the
-    rules (``code``, ``detail``)", as seat ``by`` found; the host passes a seat's Fault on
-    to every seat.  All then publish their seeds for the audit."""
+    rules (``code``, ``detail``)", as seat ``by`` found and signed (``sig``); the host
+    passes a seat's Fault on to every seat, unchanged.  All then publish their seeds for
+    the audit."""
 
     seq: U64
     game: Count
@@ -341,6 +351,7 @@ class Fault(Struct, tag="fault", array_like=True, frozen=True):
     code: Annotated[str, Meta(max_length=24)]
     detail: Reason
     by: Seat
+    sig: MaybeSignature = b""
 
 
 class Status(Struct, tag="status", array_like=True, frozen=True):
@@ -358,6 +369,42 @@ class Bye(Struct, tag="bye", array_like=True, frozen=True):
 
     seq: U64
     reason: Reason
+
+
+class Beacon(Struct, array_like=True, frozen=True):
+    """A seat's heartbeat, sent directly to every other seated player (not through the
+    host), signed: so each can tell for itself that the seat is still there."""
+
+    table: U64
+    seat: Seat
+    count: U64
+    sig: Annotated[bytes, Meta(min_length=64, max_length=64)]
+
+
+_beacon_decoder = msgspec.msgpack.Decoder(Beacon)
+
+
+def beacon_sid(table: int) -> int:
+    """The session id a table's heartbeats between seats carry (for routing only)."""
+    digest = hashlib.blake2b(b"durak-lan v4 beacon" + table.to_bytes(8, "big"),
+                             digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def encode_beacon(beacon: Beacon) -> bytes:
+    """A heartbeat datagram: a session header with the table's beacon id, no tag (the
+    beacon's signature authenticates it), then the beacon."""
+    return session_header(beacon_sid(beacon.table)) + bytes(TAG_BYTES) + _encoder.encode(beacon)
+
+
+def decode_beacon(data: bytes) -> Beacon:
+    """The beacon of a heartbeat datagram (``WireError`` if malformed)."""
+    if len(data) > MAX_DATAGRAM:
+        raise WireError("oversized", "datagram too long")
+    try:
+        return _beacon_decoder.decode(data[SESSION_PREFIX:])
+    except (msgspec.DecodeError, ValueError) as exc:
+        raise WireError("malformed", str(exc)) from None
 
 
 Frame = Sync | Hello | Seating | Deal | Propose | Entry | Refused | Fault | Status | Bye

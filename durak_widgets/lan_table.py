@@ -32,10 +32,9 @@ from . import words
 from .backend import Changed, Forced, Score, SeatNote, Update, waiting_on
 from .handoff import Handoff
 
-#: How a move its seat did not choose is marked in the log, by ActionApplied.forced.
-FORCED_WORDS = {"timeout": "timed out", "bot": "played by a bot for the absent player"}
-#: The same, for a move of our own seat (we are back, and see what was done for us).
-FORCED_FOR_US = {"timeout": "timed out", "bot": "played for you by a bot while you were away"}
+#: How a move its seat did not choose is marked in the log (the same words as the
+#: terminal's: they live with the events).
+FORCED_WORDS, FORCED_FOR_US = ev.FORCED_WORDS, ev.FORCED_FOR_US
 #: How a seat's state (SessionView.seat_states, SeatStatus) is shown beside it.
 STATE_WORDS = {"lost": "connection lost", "left": "left", "bot": "a bot plays for them",
                "back": "back"}
@@ -423,6 +422,8 @@ class LanBackend:
         detail = f" ({event.detail})" if event.detail else ""
         if event.state == "timeout":
             return ["Your move clock ran out: your cheapest card is led for you."]
+        if event.state == "opened":
+            return [ev.OPENED_WORDS]
         if seated and event.state in STATE_WORDS:
             self.seat_states[event.seat] = event.state
         if event.state == "lost":

@@ -40,7 +40,12 @@ from durak_net.dealer import DealContext, MentalDealer, decode  # noqa: E402
 from durak_net.dealer import encode as dealer_encode  # noqa: E402
 from durak_net.identity import Identity  # noqa: E402
 from durak_net.lobby import DISCOVERY_LABEL, node_id  # noqa: E402
-from durak_net.session import deal_signed, proposal_signed, table_words  # noqa: E402
+from durak_net.session import (  # noqa: E402
+    deal_signed,
+    fault_signed,
+    proposal_signed,
+    table_words,
+)
 from durak_net.wire import (  # noqa: E402
     PROTOCOL,
     PROTOCOL_VERSION,
@@ -174,6 +179,21 @@ def pairing() -> dict[str, Any]:
     return out
 
 
+def _fields(message: Any) -> dict[str, Any]:
+    """A message's fields by name, as JSON: bytes as hex, nested structs as dicts."""
+    def plain(value: Any) -> Any:
+        if isinstance(value, bytes):
+            return value.hex()
+        if hasattr(value, "__struct_fields__"):
+            return _fields(value)
+        if isinstance(value, list | tuple):
+            return [plain(v) for v in value]
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items()}
+        return value
+    return {name: plain(getattr(message, name)) for name in message.__struct_fields__}
+
+
 def datagrams(pair: dict[str, Any], dealt: dict[str, Any]) -> dict[str, Any]:
     # Node keys: each signs its node's discovery datagrams; a node id is its key's hash.
     a_node, b_node = (Identity.from_private(_seed(f"{who} node key")) for who in ("Alice", "Bob"))
@@ -206,6 +226,8 @@ def datagrams(pair: dict[str, Any], dealt: dict[str, Any]) -> dict[str, Any]:
     for name, (signer, msg) in discovery.items():
         out[name] = encode_discovery(
             msg, lambda data, signer=signer: signer.sign(DISCOVERY_LABEL, data)).hex()
+    # The inputs of each, field by field (bytes as hex), for an implementer's own encoder.
+    out["fields"] = {name: _fields(msg) for name, (_, msg) in discovery.items()}
     # A session datagram from seat 0 (the first attacker of the vector deal): one packet
     # carrying log entry 0, seat 0 attacking with the card at position 0, opened by its key.
     key = bytes.fromhex(pair["session_key"])
@@ -222,6 +244,9 @@ def datagrams(pair: dict[str, Any], dealt: dict[str, Any]) -> dict[str, Any]:
     out["session"] = {
         "sid": invite,
         "seat": 0,
+        "key": key.hex(),
+        "packet": {"epoch": 1, "peer_epoch": 1, "pn": 5, "ack": 6, "sack": [8]},
+        "entry": _fields(entry),
         "action": action,
         "public_hash_after": game.public_hash(),
         "header": header.hex(),
@@ -230,6 +255,11 @@ def datagrams(pair: dict[str, Any], dealt: dict[str, Any]) -> dict[str, Any]:
         "datagram": (header + tag + body).hex(),
     }
     return out
+
+
+#: The pairing words a table of two binds its table words to (those of the pairing
+#: vector).
+PAIRING_WORDS = "cousin circus willow turtle"
 
 
 def signatures(dealt: dict[str, Any]) -> dict[str, Any]:
@@ -242,17 +272,28 @@ def signatures(dealt: dict[str, Any]) -> dict[str, Any]:
     deal_parts = deal_signed(table, 1, 0, data)
     reveal = (2, mental.card_key(bytes.fromhex(dealt["seeds"][1]), 1))
     proposal_parts = proposal_signed(table, 1, 1, 1, "1 take", [reveal], 3, bytes(range(16)))
+    fault_parts = fault_signed(table, 1, 3, 0, "forged", "sent entry 3", 1)
     return {
         "table": table,
         "seat0_private": host.private.hex(),
         "seat0_public": host.public.hex(),
         "seat1_private": member.private.hex(),
         "seat1_public": member.public.hex(),
+        "deal_inputs": {"table": table, "game": 1, "seat": 0, "data": data.hex()},
         "deal_signed_bytes": b"".join(deal_parts).hex(),
         "deal_signature": host.sign(*deal_parts).hex(),
+        "proposal_inputs": {"table": table, "game": 1, "seat": 1, "pid": 1,
+                            "action": "1 take", "reveals": [[reveal[0], reveal[1].hex()]],
+                            "seen": 3, "seen_hash": bytes(range(16)).hex()},
         "proposal_signed_bytes": b"".join(proposal_parts).hex(),
         "proposal_signature": member.sign(*proposal_parts).hex(),
         "table_words_2": table_words(table, [host.public, member.public]),
+        "fault_inputs": {"table": table, "game": 1, "index": 3, "seat": 0, "code": "forged",
+                         "detail": "sent entry 3", "by": 1},
+        "fault_signed_bytes": b"".join(fault_parts).hex(),
+        "fault_signature": member.sign(*fault_parts).hex(),
+        "pairing_words": PAIRING_WORDS,
+        "table_words_of_two": table_words(table, [host.public, member.public], PAIRING_WORDS),
     }
 
 

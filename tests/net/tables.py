@@ -115,7 +115,8 @@ def make_table(seed: int, rules: Rules, *, loss: float = 0.0, duplicate: float =
     for s in range(1, n):
         sid, key = rng.getrandbits(64) or 1, rng.randbytes(32)
         member = Session(sid, Role.FOLLOWER, key, rules, seat_addr(0), 0.0, entropy=rng.randbytes,
-                         config=config, name=f"P{s}", peer_name="Host", table=table_id, seat=s)
+                         config=config, name=f"P{s}", peer_name="Host", table=table_id, seat=s,
+                         own_addr=seat_addr(s))
         host.seat_player(sid, key, seat_addr(s), s, f"P{s}", 0.0)
         net.add(seat_addr(s), member)
         seats.append(Side(member, BotDriver(RandomBot(seed * 10 + s))

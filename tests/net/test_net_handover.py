@@ -17,6 +17,7 @@ from durak_net import events as ev
 from durak_net.botplay import BotDriver
 from durak_net.dealer import Share, decode, encode
 from durak_net.node import LanNode
+from durak_net.presence import MIN_ABANDON
 from durak_net.session import Session, action_cards
 
 from .helpers import FAST
@@ -113,25 +114,33 @@ def test_a_seat_that_publishes_a_false_share_is_named() -> None:
     for s in stopped:
         stop = next(e for e in s.events if isinstance(e, ev.GameStopped))
         assert stop.culprit == 3 and "share" in stop.detail
-    # Seat 2's seed could not be rebuilt: the audit waits for seat 2 (it is lost, not
-    # refusing), and gives the verdict when it is back.
-    net.run(lambda: False, limit=net.now + 60.0)
-    assert not any(s.audited for s in stopped)
-    table.restart(2)
+    # Seat 2's seed could not be rebuilt, and seat 2 has been silent for longer than the
+    # grace period: the game is settled without it, on the evidence each seat saw.
     assert net.run(lambda: all(s.audited for s in stopped), limit=net.now + 120.0)
     for s in stopped:
         verdict = s.audited[0]
         assert not verdict.fair and verdict.culprit == 3 and verdict.code == "bad_share", verdict
 
 
-def test_a_table_of_two_has_no_escrow_and_waits_for_its_player() -> None:
+def test_a_table_of_two_has_no_escrow_and_its_lost_player_forfeits_after_the_grace_period(
+) -> None:
+    """No hand-over to the other player (the only other seat): the game waits the
+    grace period for its player, then ends abandoned, the lost hand never opened."""
     table = make_table(44, Rules(players=2), grace=5)
     net, host = table.net, table.host
     assert net.run(lambda: len(host.log) >= 4, limit=60.0)
     assert not host.dealer.escrows
     net.remove(seat_addr(1))
-    net.run(lambda: False, limit=60.0)
-    assert host.seat_state.get(1) == "lost" and not host.bots and host.in_game
+    gone = net.now
+    assert net.run(lambda: host.seat_state.get(1) == "lost", limit=gone + 5.0)
+    assert not host.bots and host.in_game
+    assert net.run(lambda: not host.in_game, limit=gone + MIN_ABANDON + 1.0)
+    # Not before MIN_ABANDON (its grace, 5 s, is shorter): it waited for its player.
+    assert net.now - gone >= MIN_ABANDON
+    assert net.run(lambda: bool(table.seats[0].audited), limit=gone + MIN_ABANDON + 1.0)
+    verdict = table.seats[0].audited[0]
+    assert (verdict.code, verdict.culprit) == ("abandoned", 1) and not host.bots
+    assert host.dealer.hand_of(1) == []
 
 
 def test_a_move_chosen_on_the_view_before_the_bot_played_for_the_seat_is_refused_not_blamed(

@@ -214,6 +214,17 @@ def test_a_pairing() -> None:
         p["proof_invitee"])
 
 
+def _as_sent(want: Any, got: Any) -> Any:
+    """A vector's listed input (hex for bytes, dicts for structs) in the shape sent."""
+    if isinstance(want, bytes):
+        return bytes.fromhex(got)
+    if isinstance(got, dict) and not isinstance(want, dict):
+        got = list(got.values())  # a struct, sent as an array
+    if isinstance(want, list) and isinstance(got, list):
+        return [_as_sent(w, g) for w, g in zip(want, got, strict=False)]
+    return got
+
+
 def test_datagrams() -> None:
     v = VECTORS["datagrams"]
     pair = VECTORS["pairing"]
@@ -255,6 +266,9 @@ def test_datagrams() -> None:
         # Pure Ed25519 is deterministic: the node key's signature over the label and
         # every byte before it.
         assert nodes[who][0].sign(b"durak-lan v4 lobby" + signed) == signature, name
+        # The vector lists its inputs by field name too (bytes as hex): the same values.
+        listed = v["fields"][name]
+        assert _as_sent(fields[1:], list(listed.values())) == fields[1:], name
     s = v["session"]
     data = bytes.fromhex(s["datagram"])
     header, tag, body = data[:12], data[12:28], data[28:]
@@ -300,9 +314,21 @@ def test_signatures_and_table_words() -> None:
               + (3).to_bytes(4, "big") + bytes(range(16)))
     assert signed.hex() == v["proposal_signed_bytes"]
     assert keys[1][0].sign(signed).hex() == v["proposal_signature"]
+    # A fault: "durak-lan v4 fault" || u64be(table) || u32be(game) || u32be(index) ||
+    # [seat] || code || 0x00 || detail || 0x00 || [by].
+    signed = (b"durak-lan v4 fault" + u64(table) + (1).to_bytes(4, "big")
+              + (3).to_bytes(4, "big") + bytes([0]) + b"forged\x00" + b"sent entry 3\x00"
+              + bytes([1]))
+    assert signed.hex() == v["fault_signed_bytes"]
+    assert keys[1][0].sign(signed).hex() == v["fault_signature"]
     digest = h(b"durak-lan v3 table" + u64(table) + bytes([0]) + keys[0][1] + bytes([1])
                + keys[1][1], 256)
     assert " ".join(doc_words()[i] for i in digest[:4]) == v["table_words_2"]
+    # A table of two binds them to its pairing words (section 5).
+    digest = h(b"durak-lan v4 table of two" + u64(table) + bytes([0]) + keys[0][1]
+               + bytes([1]) + keys[1][1] + v["pairing_words"].encode(), 256)
+    assert " ".join(doc_words()[i] for i in digest[:4]) == v["table_words_of_two"]
+    assert v["table_words_of_two"] != v["table_words_2"]
 
 
 def test_escrow() -> None:
@@ -343,7 +369,9 @@ def test_escrow() -> None:
     ["durak-lan v2 card", "durak-lan v2 key commitment", "durak-lan v2 session key",
      "durak-lan v2 pairing ", "durak-lan v2 sas", "durak-lan v2 rendezvous",
      "durak-lan v2 inviter", "durak-lan v2 invitee", "durak-lan v3 deal",
-     "durak-lan v3 propose", "durak-lan v3 table", "durak-lan v3 escrow share",
+     "durak-lan v3 propose", "durak-lan v3 table", "durak-lan v4 table of two",
+     "durak-lan v4 fault", "durak-lan v4 address", "durak-lan v4 beacon",
+     "durak-lan v3 escrow share",
      "durak-lan v3 escrow seed", "durak-lan v3 escrow nonce", "durak-lan v4 node",
      "durak-lan v4 lobby"],
 )

@@ -1,0 +1,147 @@
+"""Every game ends with a verdict, whoever vanishes and whenever.
+
+A peer that disappears (its kernel killed, its cable pulled) without a goodbye cannot
+publish its seed, so its game cannot be audited.  The others wait for it the table's
+grace period (a seat may come back from its journal); then the game is settled without
+it: ``abandoned``, naming the seat that went silent and since when, or the fault a seat
+saw itself if it had already stopped the game on evidence.  Nobody waits for ever.
+In simulated time, so the grace period is exact.
+"""
+
+from __future__ import annotations
+
+from durak_core import Rules
+from durak_net import events as ev
+from durak_net.dealer import MentalDealer
+from durak_net.presence import DEFAULT_GRACE
+from durak_net.session import mental_dealer
+
+from .helpers import FAST, FOL_ADDR, SEQ_ADDR, Pair, Side, make_pair
+from .tables import Table, make_table, seat_addr
+
+
+def _verdicts(side: Side) -> list[ev.GameAudited]:
+    return [e for e in side.events if isinstance(e, ev.GameAudited)]
+
+
+def _closed(side: Side) -> bool:
+    return any(isinstance(e, ev.SessionClosed) for e in side.events)
+
+
+class _KilledDealer(MentalDealer):
+    """The dealer of a peer whose process is killed in the instant after the last move:
+    its seed never leaves."""
+
+    def publish_seed(self) -> list[bytes]:
+        return []
+
+
+def _killed(context, seed=None):  # type: ignore[no-untyped-def]
+    return _KilledDealer(context, seed)
+
+
+def _kill_after_last_move(pair: Pair, victim: Side) -> float:
+    """Run until the host's game is over, then remove ``victim`` from the network
+    before it can publish its seed; returns when."""
+    net = pair.net
+    assert net.run(lambda: pair.seq.session.game is not None and pair.seq.session.game.is_over,
+                   limit=600.0)
+    net.remove(SEQ_ADDR if victim is pair.seq else FOL_ADDR)
+    return net.now
+
+
+def test_a_peer_killed_after_the_last_move_leaves_an_abandoned_verdict_not_a_hang() -> None:
+    for victim_is_host in (False, True):
+        # (The host applies the last entry and publishes its seed in one step: its
+        # dealer stands for the instant it is killed in.)
+        pair = make_pair(7, config=FAST, seq_dealer=_killed if victim_is_host else mental_dealer)
+        victim, honest = (pair.seq, pair.fol) if victim_is_host else (pair.fol, pair.seq)
+        killed = _kill_after_last_move(pair, victim)
+        assert 1 not in honest.session.audits
+        assert pair.net.run(lambda h=honest: bool(_verdicts(h)) and _closed(h),
+                            limit=killed + DEFAULT_GRACE + 30.0)
+        (verdict,) = _verdicts(honest)
+        silent = 0 if victim_is_host else 1
+        name = "Alice" if victim_is_host else "Bob"
+        assert (verdict.fair, verdict.code, verdict.culprit) == (False, "abandoned", silent)
+        assert verdict.verdict.startswith(f"audit: {name} went silent")
+        # Waited for the grace period from the last packet heard (one still on the
+        # wire when it was killed may arrive), not a moment less.
+        assert verdict.silent_since is not None and verdict.silent_since < killed + 0.01
+        assert DEFAULT_GRACE <= verdict.at - verdict.silent_since < DEFAULT_GRACE + 1.0
+        assert verdict.at - killed < DEFAULT_GRACE + FAST.lost_after
+
+
+def test_a_peer_that_vanishes_mid_game_at_a_table_of_two_forfeits_after_the_grace_period(
+) -> None:
+    pair = make_pair(8, config=FAST)
+    net = pair.net
+    assert net.run(lambda: len(pair.seq.session.log) >= 6, limit=60.0)
+    net.remove(FOL_ADDR)
+    gone = net.now
+    # Before the grace period it is only lost: the game waits (it may come back).
+    net.run(lambda: False, limit=gone + DEFAULT_GRACE - 5.0)
+    assert not _verdicts(pair.seq) and pair.seq.session.seat_state.get(1) == "lost"
+    assert net.run(lambda: _closed(pair.seq), limit=gone + DEFAULT_GRACE + 30.0)
+    (verdict,) = _verdicts(pair.seq)
+    assert (verdict.code, verdict.culprit) == ("abandoned", 1)
+    # No hand-over to the other player at a table of two: Bob's hand stayed hidden.
+    assert pair.seq.session.dealers[1].hand_of(1) == []
+
+
+class _DuplicatingDealer(MentalDealer):
+    def _compute(self, step: int) -> list[bytes]:
+        deck = super()._compute(step)
+        if step == self.seat:
+            deck[1] = deck[0]
+        return deck
+
+
+def test_a_cheater_that_duplicates_a_card_and_vanishes_is_still_named() -> None:
+    def cheat(context, seed=None):  # type: ignore[no-untyped-def]
+        return _DuplicatingDealer(context, seed)
+
+    pair = make_pair(1, fol_dealer=cheat, config=FAST)
+    net = pair.net
+    assert net.run(lambda: any(isinstance(e, ev.GameStopped) for e in pair.seq.events),
+                   limit=30.0)
+    net.remove(FOL_ADDR)  # ... and Bob is gone before publishing his seed
+    assert net.run(lambda: bool(_verdicts(pair.seq)), limit=net.now + DEFAULT_GRACE + 30.0)
+    (verdict,) = _verdicts(pair.seq)
+    assert (verdict.code, verdict.culprit) == ("duplicate_card", 1)
+    assert verdict.verdict.startswith("audit: Bob cheated: duplicated a card in deal step 1")
+    assert "Bob went silent" in verdict.verdict
+
+
+RULES3 = Rules(players=3, deck_size=24)
+
+
+def _table_over(seed: int) -> Table:
+    table = make_table(seed, RULES3)
+    assert table.net.run(lambda: table.host.game is not None and table.host.game.is_over,
+                         limit=600.0)
+    return table
+
+
+def test_a_host_killed_after_the_last_move_is_named_by_every_seat() -> None:
+    table = _table_over(51)
+    net = table.net
+    net.remove(seat_addr(0))
+    killed = net.now
+    others = table.seats[1:]
+    assert net.run(lambda: all(_verdicts(s) for s in others), limit=killed + 120.0)
+    for side in others:
+        (verdict,) = _verdicts(side)
+        assert (verdict.code, verdict.culprit) == ("abandoned", 0), verdict
+
+
+def test_a_seat_killed_after_the_last_move_is_named_by_the_host_and_the_others() -> None:
+    table = _table_over(52)
+    net = table.net
+    net.remove(seat_addr(2))
+    killed = net.now
+    others = (table.seats[0], table.seats[1])
+    assert net.run(lambda: all(_verdicts(s) for s in others), limit=killed + 120.0)
+    for side in others:
+        (verdict,) = _verdicts(side)
+        assert (verdict.code, verdict.culprit) == ("abandoned", 2), verdict
