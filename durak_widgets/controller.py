@@ -35,10 +35,11 @@ from durak_core import (
     parse_action,
 )
 
-from . import words
+from . import i18n, words
 from .backend import Forced, SeatNote, TableBackend, Update, waiting_on
 from .coach import TableCoach
 from .handoff import Handoff
+from .reasons import say_reason
 from .view import CardFace, SeatModel, TableModel, TableView
 from .words import Moment, say_event
 
@@ -52,12 +53,15 @@ _ACTION_EVENTS = (Attacked, Defended, Transferred, TakeDeclared, Passed)
 def card_face(text: str, trump_suit: str, state: str = "plain") -> CardFace:
     """The face of the card written ``text`` ("10♥") when ``trump_suit`` ("♥") is trump."""
     card = Card.parse(text)
+    trump = card.suit.symbol == trump_suit
     return CardFace(
         text=str(card),
         code=card.code,
         red=card.suit.is_red,
-        trump=card.suit.symbol == trump_suit,
+        trump=trump,
         state=state,
+        label=words.card_text(card),
+        name=words.card_name(card, trump),
     )
 
 
@@ -67,9 +71,16 @@ class TableController:
     backend: where the game is (see :class:`~durak_widgets.backend.LocalBackend`).
     handoff: the hand-off point; by default the kernel's loop when running in a kernel,
         else synchronous (every click fully handled when ``.click()`` returns).
+    lang: the table's language (``"ru"``, ``"en"``); None: the environment's
+        (:func:`~durak_widgets.i18n.default_language`).  Every redraw and every click
+        runs in it (:func:`~durak_widgets.i18n.speaking`).
     """
 
-    def __init__(self, backend: TableBackend, handoff: Handoff | None = None) -> None:
+    def __init__(
+        self, backend: TableBackend, handoff: Handoff | None = None, lang: str | None = None
+    ) -> None:
+        #: The table's language, normalised ("ru", "en").
+        self.lang = i18n.normalize(lang) if lang is not None else i18n.default_language()
         self.backend = backend
         self._owns_handoff = handoff is None  # a shared one (a LAN lobby's) outlives us
         self.handoff = handoff if handoff is not None else Handoff()
@@ -80,7 +91,8 @@ class TableController:
             raise ValueError("the backend has no seat played at this screen")
         self.names = list(backend.names)
         self.hot_seat = len(seats) > 1
-        self.view = TableView(backend.rules.players)
+        with i18n.speaking(self.lang):
+            self.view = TableView(backend.rules.players)
         self.view.on_click = self._on_click
         self.viewer = seats[0]
         self.revealed = not self.hot_seat
@@ -122,7 +134,8 @@ class TableController:
         return bundle
 
     def __repr__(self) -> str:
-        return words.table_repr(self.names)
+        with i18n.speaking(self.lang):
+            return words.table_repr(self.names)
 
     def close(self) -> None:
         """Stop the backend's threads and close every widget of the table."""
@@ -144,6 +157,10 @@ class TableController:
         self.handoff.post(self._refresh_from_backend)
 
     def _refresh_from_backend(self) -> None:
+        with i18n.speaking(self.lang):
+            self._refresh_from_backend_words()
+
+    def _refresh_from_backend_words(self) -> None:
         with self._incoming_lock:
             updates, self._incoming = self._incoming, []
             self._refresh_posted = False
@@ -179,6 +196,10 @@ class TableController:
         self.deals += 1
 
     def _show_error(self, exc: BaseException) -> None:
+        with i18n.speaking(self.lang):
+            self._show_error_words(exc)
+
+    def _show_error_words(self, exc: BaseException) -> None:
         self._error = words.internal_error(type(exc).__name__, str(exc))
         try:
             self.refresh()
@@ -192,6 +213,10 @@ class TableController:
         self.handoff.post(lambda: self._handle(kind, payload))
 
     def _handle(self, kind: str, payload: Any) -> None:
+        with i18n.speaking(self.lang):
+            self._handle_words(kind, payload)
+
+    def _handle_words(self, kind: str, payload: Any) -> None:
         obs = self.backend.observation(self.viewer)
         legal = [parse_action(a) for a in obs["legal"]]
         handler = {
@@ -228,7 +253,7 @@ class TableController:
             except IllegalAction as exc:  # raced with another move
                 reason = exc.reason
         if reason is not None:
-            self.notice = words.with_names(reason, self.names, self._you())
+            self.notice = say_reason(reason, self.names, self._you())
             return False
         self.notice = None
         self.selected = None
@@ -240,7 +265,7 @@ class TableController:
             return
         card = Card.parse(text)
         if obs["over"]:
-            self._say(words.NOTICE_OVER)
+            self._say(words.notice_over())
             return
         if card == self.selected:
             self.selected = None  # a second click on the selected card cancels
@@ -260,7 +285,7 @@ class TableController:
             self._try(attack)
             return
         self.selected = None
-        self.notice = words.with_names(self._why_card(obs, card), self.names, self._you())
+        self.notice = say_reason(self._why_card(obs, card), self.names, self._you())
 
     def _why_card(self, obs: dict[str, Any], card: Card) -> str:
         """The core's sentence for the action clicking ``card`` would have meant."""
@@ -277,7 +302,7 @@ class TableController:
         if self.selected is None:
             if obs["defender"] != self.viewer:
                 reason = self.backend.why_illegal(Defend(self.viewer, attack_card, attack_card))
-                self._say(words.with_names(reason, self.names, self._you()) if reason
+                self._say(say_reason(reason, self.names, self._you()) if reason
                           else words.NOTICE_PICK_FIRST)
             else:
                 self._say(words.NOTICE_PICK_THEN_TARGET)
@@ -362,7 +387,8 @@ class TableController:
         answers later, from its own thread, through the hand-off).
         """
         self.refreshes += 1
-        self.view.render(self.model())
+        with i18n.speaking(self.lang):
+            self.view.render(self.model())
         self.coach.request_hint(self.viewer, self.backend.observation(self.viewer), self.revealed)
 
     def model(self) -> TableModel:

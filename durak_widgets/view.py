@@ -39,7 +39,11 @@ ClickHandler = Callable[[str, Any], None]
 
 @dataclass(frozen=True)
 class CardFace:
-    """One card as shown: its text ("10♥"), code ("10H") and look."""
+    """One card as shown: its text ("10♥", what a click reports), code ("10H") and look.
+
+    label: what the button shows, in the table's language ("Д♣" for "Q♣"); "" is
+    ``text``.  name: the card in words, for screen readers ("queen of clubs, trump").
+    """
 
     text: str
     code: str
@@ -47,6 +51,13 @@ class CardFace:
     trump: bool
     #: "playable", "dimmed", "selected", "target" or "plain".
     state: str = "plain"
+    label: str = ""
+    name: str = ""
+
+    @property
+    def shown(self) -> str:
+        """The button's text."""
+        return self.label or self.text
 
     def classes(self, *extra: str) -> tuple[str, ...]:
         """The CSS classes of this face (stable names: users and tests select on them)."""
@@ -116,9 +127,12 @@ class TableModel:
 ACTION_BUTTONS = ("take", "pass", "transfer", "show")
 #: ipywidgets' own button colours for the action buttons (the classes stay for styling).
 BUTTON_STYLES = {"take": "warning", "pass": "success", "transfer": "info", "show": "info"}
-#: The action buttons' labels before the first drawing (each drawing sets its own).
-BUTTON_LABELS = {"take": words.TAKE, "pass": words.PASS, "transfer": words.TRANSFER,
-                 "show": words.SHOW}
+
+
+def _button_labels() -> dict[str, str]:
+    """The action buttons' labels before the first drawing (each drawing sets its own)."""
+    return {"take": words.TAKE, "pass": words.PASS, "transfer": words.TRANSFER,
+            "show": words.SHOW}
 
 
 def _display(widget: widgets.DOMWidget, shown: bool) -> None:
@@ -147,7 +161,7 @@ def _set_button(button: widgets.Button, description: str, classes: tuple[str, ..
 
 def _seat_html(seat: SeatModel) -> str:
     esc = html.escape
-    role = (f'<span class="durak-role">{esc(words.ROLES.get(seat.role, seat.role))}</span>'
+    role = (f'<span class="durak-role">{esc(words.role(seat.role))}</span>'
             if seat.role else "")
     backs = '<span class="durak-back"></span>' * min(seat.count, MAX_BACKS)
     parts = [
@@ -181,7 +195,7 @@ def _talon_html(trump: CardFace, talon: int) -> str:
     whatever the rank ("10" is as wide as the uncovered strip)."""
     esc = html.escape
     colour = "var(--durak-red)" if trump.red else "var(--durak-black)"
-    rank, suit = trump.text[:-1], trump.text[-1]
+    rank, suit = trump.shown[:-1], trump.shown[-1]
     if talon == 0:
         empty, trump_line = words.talon_empty(suit)
         return (
@@ -191,7 +205,7 @@ def _talon_html(trump: CardFace, talon: int) -> str:
     return (
         '<div class="durak-talon">'
         f'<div class="durak-trump-under" style="color:{colour}" '
-        f'title="{esc(words.TRUMP_TITLE)}: {esc(trump.text)}">'
+        f'title="{esc(words.TRUMP_TITLE)}: {esc(trump.shown)}">'
         f'<span class="durak-trump-rank">{esc(rank)}</span>'
         f'<span class="durak-trump-suit">{esc(suit)}</span></div>'
         f'<div class="durak-talon-pile" title="{esc(words.TALON_TITLE)}">{talon}</div></div>'
@@ -263,8 +277,9 @@ class TableView:
         self.status.add_class("durak-status")
 
         self.buttons: dict[str, widgets.Button] = {}
+        labels = _button_labels()
         for name in ACTION_BUTTONS:
-            button = widgets.Button(description=BUTTON_LABELS[name],
+            button = widgets.Button(description=labels[name],
                                     button_style=BUTTON_STYLES[name])
             button.add_class("durak-btn")
             button.add_class(f"durak-btn-{name}")
@@ -391,10 +406,10 @@ class TableView:
             if i < len(pairs):
                 attack, defence = pairs[i]
                 self._pair_faces[i] = attack
-                _set_button(self.attack_cards[i], attack.text, attack.classes("durak-attack"))
+                _set_button(self.attack_cards[i], attack.shown, attack.classes("durak-attack"))
                 if defence is not None:
                     _set_button(
-                        self.defence_cards[i], defence.text, defence.classes("durak-defence")
+                        self.defence_cards[i], defence.shown, defence.classes("durak-defence")
                     )
                 _display(self.defence_cards[i], defence is not None)
                 _display(box, True)
@@ -408,7 +423,7 @@ class TableView:
         self._hand_faces = list(faces)
         for i, button in enumerate(self.hand_cards):
             if i < len(faces):
-                _set_button(button, faces[i].text, faces[i].classes("durak-hand-card"))
+                _set_button(button, faces[i].shown, faces[i].classes("durak-hand-card"))
                 _display(button, True)
             else:
                 _display(button, False)

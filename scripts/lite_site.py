@@ -158,6 +158,7 @@ def source_files() -> list[Path]:
     files = [ROOT / "pyproject.toml", ROOT / "setup.py", ROOT / "README.md", Path(__file__)]
     for package in PACKAGES:
         files += sorted((ROOT / package).rglob("*.py")) + sorted((ROOT / package).rglob("py.typed"))
+        files += sorted((ROOT / package).rglob("*.mo"))  # the translations the wheel ships
     files += sorted((ROOT / "notebooks").glob("*.ipynb"))
     files += sorted(p for p in LITE.rglob("*") if p.is_file())
     return [p for p in files if "__pycache__" not in p.parts]
