@@ -168,6 +168,12 @@ def person_name(index: int | None) -> str:
     return _("Player {number}").format(number=index + 1)
 
 
+def is_you(name: str) -> bool:
+    """Whether ``name`` is the default name of the one person at the screen ("You",
+    "Вы"), who is spoken to as "you"."""
+    return name.lower() in ("you", person_name(None).lower())
+
+
 def bot_name(name: str) -> str:
     """A bot's display name: the built-in ones' in the table's language."""
     return _(_BOT_NAMES[name]) if name in _BOT_NAMES else name
@@ -651,7 +657,7 @@ def review_title(who: str, outcome: str, decisions: int) -> str:
     """``who``: a name, or "you" for the person at this screen; ``outcome``: "safe",
     "durak" or "draw".  No word on the AI's budget: that is how it searched, not what
     the player did."""
-    if who.lower() == "you":
+    if is_you(who):
         end = {"safe": _("you got out safe"), "durak": _("you were the durak"),
                "draw": _("you drew")}[outcome]
         return n_("Review of your game ({end}): {n} decision, with the AI's estimate",
@@ -681,7 +687,7 @@ def review_drop(number: int, whose: str, played: str, chance: float, best: str,
 
 def whose(who: str) -> str:
     """"your" for "you", else "Bob's"."""
-    return _("your") if who.lower() == "you" else _("{who}'s").format(who=who)
+    return _("your") if is_you(who) else _("{who}'s").format(who=who)
 
 
 # ---------------------------------------------------------------- the notebook

@@ -256,7 +256,7 @@ def build_durak_wheel(dest: Path) -> Path:
             shutil.copy2(ROOT / name, src / name)
         for package in PACKAGES:
             for path in (ROOT / package).rglob("*"):
-                if path.is_file() and (path.suffix == ".py" or path.name == "py.typed") \
+                if path.is_file() and (path.suffix in (".py", ".mo") or path.name == "py.typed") \
                         and "__pycache__" not in path.parts:
                     target = src / path.relative_to(ROOT)
                     target.parent.mkdir(parents=True, exist_ok=True)

@@ -184,3 +184,17 @@ def test_hot_seat_names_and_the_pass_screen_in_russian(tables: list[TableControl
     assert "Передайте экран" in text_of(table.view.status.value)
     play_to_the_end(table, random.Random(2))
     assert "Игра окончена" in text_of(table.view.status.value)
+
+
+def test_the_review_in_russian_speaks_to_you() -> None:
+    from durak_core.bots import GreedyBot, play_game
+    from durak_widgets import review
+
+    game = play_game(Game.new(Rules(), seed=3), [GreedyBot(), GreedyBot()])
+    report = review(game, seat=0, iterations=40, seed=1, names=["Вы", "Жадный"])
+    assert report.drops
+    with i18n.speaking("ru"):
+        for text in (repr(report), text_of(report._repr_html_())):
+            assert "Разбор вашей игры" in text and "(ваш)" in text, text
+            assert "ИИ советовал" in text
+            assert not LATIN.search(text), text
