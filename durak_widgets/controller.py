@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import html
 import math
+import re
 import threading
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from durak_core import (
@@ -48,6 +50,8 @@ LOG_LINES = 8
 #: A move clock with this many seconds left or fewer is shown as running out.
 CLOCK_LOW = 5
 _ACTION_EVENTS = (Attacked, Defended, Transferred, TakeDeclared, Passed)
+#: The move counter at the start of the status line (not read out).
+_COUNTER = re.compile(r'<span class="durak-move">.*?</span>')
 
 
 def card_face(text: str, trump_suit: str, state: str = "plain") -> CardFace:
@@ -74,10 +78,16 @@ class TableController:
     lang: the table's language (``"ru"``, ``"en"``); None: the environment's
         (:func:`~durak_widgets.i18n.default_language`).  Every redraw and every click
         runs in it (:func:`~durak_widgets.i18n.speaking`).
+    four_colour: a four-colour deck (♠ black, ♥ red, ♦ blue, ♣ green), where a glance
+        tells every suit apart.
     """
 
     def __init__(
-        self, backend: TableBackend, handoff: Handoff | None = None, lang: str | None = None
+        self,
+        backend: TableBackend,
+        handoff: Handoff | None = None,
+        lang: str | None = None,
+        four_colour: bool = False,
     ) -> None:
         #: The table's language, normalised ("ru", "en").
         self.lang = i18n.normalize(lang) if lang is not None else i18n.default_language()
@@ -92,7 +102,7 @@ class TableController:
         self.names = list(backend.names)
         self.hot_seat = len(seats) > 1
         with i18n.speaking(self.lang):
-            self.view = TableView(backend.rules.players)
+            self.view = TableView(backend.rules.players, four_colour=four_colour)
         self.view.on_click = self._on_click
         self.viewer = seats[0]
         self.revealed = not self.hot_seat
@@ -108,6 +118,9 @@ class TableController:
         self.deals = 0
         self.refreshes = 0
         self._log: deque[str] = deque(maxlen=LOG_LINES)
+        #: Log lines not yet read out by the live region, and the status it last read.
+        self._unsaid: list[str] = []
+        self._said_status = ""
         self._incoming: list[Update] = []
         self._incoming_lock = threading.Lock()
         self._refresh_posted = False
@@ -168,6 +181,7 @@ class TableController:
         for update in updates:
             if isinstance(update, str):
                 self._log.append(update)
+                self._unsaid.append(update)
                 continue
             event = update.event if isinstance(update, Forced) else update
             if isinstance(event, _ACTION_EVENTS):
@@ -181,6 +195,7 @@ class TableController:
                 self._over_seen = True
             if line:
                 self._log.append(line)
+                self._unsaid.append(line)
         if moved:
             self.notice = None
             self._error = None
@@ -388,8 +403,22 @@ class TableController:
         """
         self.refreshes += 1
         with i18n.speaking(self.lang):
-            self.view.render(self.model())
+            self.view.render(self._announcing(self.model()))
         self.coach.request_hint(self.viewer, self.backend.observation(self.viewer), self.revealed)
+
+    def _announcing(self, model: TableModel) -> TableModel:
+        """``model`` with what the live region should read out: the moves since the
+        last redraw, then the status line (whose move, a refusal's reason) if it
+        changed, and the banner when the game is over."""
+        parts, self._unsaid = self._unsaid, []
+        plain = re.sub(r"<[^>]+>", " ", _COUNTER.sub("", model.status_html))
+        status = " ".join(html.unescape(plain).split())
+        if status != self._said_status:
+            self._said_status = status
+            if model.banner:
+                parts.append(model.banner)
+            parts.append(status)
+        return replace(model, announce=" ".join(p if p.endswith(".") else p + "." for p in parts))
 
     def model(self) -> TableModel:
         """The :class:`TableModel` for the current observation and UI state."""

@@ -46,6 +46,7 @@ def play(
     names: Sequence[str] | None = None,
     handoff: Handoff | None = None,
     lang: str | None = None,
+    four_colour: bool = False,
 ) -> TableController:
     """Open a Durak table in the notebook; the returned controller displays as the table.
 
@@ -61,6 +62,7 @@ def play(
     handoff: the hand-off point (tests pass ``Handoff(mode="sync")`` or ``"manual"``).
     lang: the table's language, ``"ru"`` or ``"en"`` (see ``durak_widgets.i18n``);
         default: the environment's (``DURAK_LANG``, ``LANG``; the browser's in the site).
+    four_colour: a four-colour deck: ♠ black, ♥ red, ♦ blue, ♣ green.
 
     Games follow each other as a match (``durak_core.Match``): "New game" keeps the score.
 
@@ -128,7 +130,7 @@ def play(
             names = default_names(people, [bots[s] for s in sorted(bots)])
     names = [str(x) for x in names]
     backend = LocalBackend(rules, bots, names, seed=seed, delay=delay)
-    return TableController(backend, handoff, lang=code)
+    return TableController(backend, handoff, lang=code, four_colour=four_colour)
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:

@@ -24,6 +24,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from . import words
+from .keys import TableKeys
 from .style import CSS, SCROLL_INTO_VIEW
 
 #: Attack pairs on the table: the bout limit never exceeds 6.
@@ -122,6 +123,9 @@ class TableModel:
     review_html: str = ""  #: the review of the game (chart and list); "" hides it
     #: Games dealt at this table so far: each new deal scrolls the board into view again.
     deal: int = 0
+    #: What the screen readers' live region says: the others' moves, whose move it is,
+    #: why a click was refused ("" keeps what it said).
+    announce: str = ""
 
 
 ACTION_BUTTONS = ("take", "pass", "transfer", "show")
@@ -150,13 +154,18 @@ def _set_html(widget: widgets.HTML, value: str) -> None:
         widget.value = value
 
 
-def _set_button(button: widgets.Button, description: str, classes: tuple[str, ...]) -> None:
-    """Description and classes in one message (hold_sync) and only if something changed."""
-    if button.description == description and button._dom_classes == classes:
+def _set_button(
+    button: widgets.Button, description: str, classes: tuple[str, ...], tooltip: str = ""
+) -> None:
+    """Description, classes and tooltip (a card's name, which keys.py gives screen
+    readers) in one message (hold_sync) and only if something changed."""
+    if (button.description == description and button._dom_classes == classes
+            and button.tooltip == (tooltip or None)):
         return
     with button.hold_sync():
         button.description = description
         button._dom_classes = classes
+        button.tooltip = tooltip or None
 
 
 def _seat_html(seat: SeatModel) -> str:
@@ -194,7 +203,7 @@ def _talon_html(trump: CardFace, talon: int) -> str:
     stacked in its left edge, which the pile leaves uncovered, so the suit shows
     whatever the rank ("10" is as wide as the uncovered strip)."""
     esc = html.escape
-    colour = "var(--durak-red)" if trump.red else "var(--durak-black)"
+    colour = f"var(--durak-ink-{trump.code[-1]})"
     rank, suit = trump.shown[:-1], trump.shown[-1]
     if talon == 0:
         empty, trump_line = words.talon_empty(suit)
@@ -221,7 +230,9 @@ def _scroll_hook(deal: int) -> str:
 class TableView:
     """The widget tree of one table, and how to update it from a :class:`TableModel`."""
 
-    def __init__(self, players: int, hand_slots: int = HAND_SLOTS) -> None:
+    def __init__(
+        self, players: int, hand_slots: int = HAND_SLOTS, four_colour: bool = False
+    ) -> None:
         self.on_click: ClickHandler = lambda kind, payload: None
         self._hand_faces: list[CardFace | None] = []
         self._pair_faces: list[CardFace | None] = [None] * MAX_PAIRS
@@ -345,10 +356,16 @@ class TableView:
         self.play_area.add_class("durak-play")
         self.board = widgets.HBox([self.play_area, self.hint])
         self.board.add_class("durak-board")
+        # The keyboard, the cards' names for screen readers and the live region.
+        title, lines = words.keys_help()
+        self.keys = TableKeys(help_title=title, help_lines=lines)
         self.root = widgets.VBox(
-            [self.style, self.scroll_hook, self.board, self.review, self.score, self.log]
+            [self.style, self.scroll_hook, self.keys, self.board, self.review, self.score,
+             self.log]
         )
         self.root.add_class("durak-root")
+        if four_colour:  # ♠ black, ♥ red, ♦ blue, ♣ green (style.py)
+            self.root.add_class("durak-four-colour")
 
     # ------------------------------------------------------------ clicks
 
@@ -406,10 +423,12 @@ class TableView:
             if i < len(pairs):
                 attack, defence = pairs[i]
                 self._pair_faces[i] = attack
-                _set_button(self.attack_cards[i], attack.shown, attack.classes("durak-attack"))
+                _set_button(self.attack_cards[i], attack.shown, attack.classes("durak-attack"),
+                            attack.name)
                 if defence is not None:
                     _set_button(
-                        self.defence_cards[i], defence.shown, defence.classes("durak-defence")
+                        self.defence_cards[i], defence.shown, defence.classes("durak-defence"),
+                        defence.name,
                     )
                 _display(self.defence_cards[i], defence is not None)
                 _display(box, True)
@@ -423,7 +442,8 @@ class TableView:
         self._hand_faces = list(faces)
         for i, button in enumerate(self.hand_cards):
             if i < len(faces):
-                _set_button(button, faces[i].shown, faces[i].classes("durak-hand-card"))
+                _set_button(button, faces[i].shown, faces[i].classes("durak-hand-card"),
+                            faces[i].name)
                 _display(button, True)
             else:
                 _display(button, False)
@@ -464,6 +484,9 @@ class TableView:
         _set_html(self.score, model.score)
         items = "".join(f"<li>{html.escape(line)}</li>" for line in model.log)
         _set_html(self.log, f"<ol>{items}</ol>" if items else "")
+
+        if model.announce and self.keys.announce != model.announce:
+            self.keys.announce = model.announce
 
         # The status goes last: when it changes in the page, everything above has too.
         classes = ("durak-status", f"durak-{model.status_kind}") + (

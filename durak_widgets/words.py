@@ -610,6 +610,24 @@ def not_at_this_screen(name: str) -> str:
     return _("{name} is a bot: its moves are not made at this screen.").format(name=name)
 
 
+# ---------------------------------------------------------------- the keyboard
+
+def keys_help() -> tuple[str, list[str]]:
+    """The "?" panel: its title and a line a key (durak_widgets/keys.py reads the
+    letters by their place on the keyboard, so a Russian layout's Е is T)."""
+    return _("Keys"), [
+        _("Tab, arrow keys: move across your hand, the buttons and the table"),
+        _("Enter or Space: play the card or press the button in focus"),
+        _("T: {button}").format(button=_t("TAKE")),
+        _("B: {beaten} or {passing}").format(beaten=_t("BEATEN"), passing=_t("PASS")),
+        _("P: {button}").format(button=_t("TRANSFER")),
+        _("S: show the trump to transfer"),
+        _("N: {button}").format(button=_t("NEW_GAME")),
+        _("H: {button}; R: {review}").format(button=_t("HINT"), review=_t("REVIEW")),
+        _("?: show or hide these keys; Esc: hide them"),
+    ]
+
+
 # ---------------------------------------------------------------- the hint
 
 _TEXTS["HINT_SHOW_CARDS"] = N_("<b>Hint:</b> show your cards first.")

@@ -142,11 +142,13 @@ def _everything_shown(table: TableController) -> list[str]:
     view = table.view
     texts = [view.status.value, view.log.value, view.banner_text.value, view.me.value,
              view.talon.value, view.discard.value, view.table_line.value, view.hint.value,
-             view.review.value, view.score.value, view.table_empty.value, repr(table)]
+             view.review.value, view.score.value, view.table_empty.value, repr(table),
+             view.keys.announce, view.keys.help_title]
     texts += [box.value for box in view.opponent_boxes]
     texts += [b.description for b in (*view.buttons.values(), view.new_game,
                                       view.review_button, view.reveal, view.hint_toggle)]
     texts += [b.description for b in view.visible_hand()]
+    texts += [b.tooltip or "" for b in view.visible_hand()]
     texts += [b.description for pair in view.visible_pairs() for b in pair if b is not None]
     titles = re.findall(r'(?:title|aria-label)="([^"]*)"', "".join(texts))
     return [text_of(t) for t in texts + titles]
