@@ -96,6 +96,23 @@ function render({ model, el }) {
 
   let root = null;
   let observer = null;
+  let focused = null;
+  // A focused card or button that a redraw hides (a card played, a button no longer
+  // offered) would drop the focus to the page: hand it to its row's nearest button, or
+  // the first row's, so the next key still reaches the table.
+  const keepFocus = () => {
+    if (!focused || visible(focused)) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && active !== focused) return;
+    const rows = rowsOf(root);
+    const row = rows.find((r) => r.contains(focused)) || rows[0];
+    if (!row) return;
+    const buttons = buttonsIn(row);
+    const playable = buttons.find((b) => b.classList.contains("durak-playable"));
+    const next = playable || buttons[0];
+    if (next) next.focus();
+  };
+  const onFocus = (event) => { focused = event.target; };
   const onKey = (event) => {
     const target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
@@ -153,14 +170,18 @@ function render({ model, el }) {
     root.setAttribute("data-lm-suppress-shortcuts", "true");
     root.setAttribute("data-p-suppress-shortcuts", "true");
     root.addEventListener("keydown", onKey);
+    root.addEventListener("focusin", onFocus);
     name(root);
-    observer = new MutationObserver(() => name(root));
-    observer.observe(root, { subtree: true, attributes: true, attributeFilter: ["title"],
-                             childList: true });
+    observer = new MutationObserver(() => { name(root); keepFocus(); });
+    observer.observe(root, { subtree: true, attributes: true, childList: true,
+                             attributeFilter: ["title", "style", "class"] });
   };
   attach();
   return () => {
-    if (root) root.removeEventListener("keydown", onKey);
+    if (root) {
+      root.removeEventListener("keydown", onKey);
+      root.removeEventListener("focusin", onFocus);
+    }
     if (observer) observer.disconnect();
   };
 }
