@@ -200,3 +200,23 @@ def test_the_review_in_russian_speaks_to_you() -> None:
             assert "Разбор вашей игры" in text and "(ваш)" in text, text
             assert "ИИ советовал" in text
             assert not LATIN.search(text), text
+
+
+def test_the_russian_play_notebook_as_saved_shows_the_russian_table(
+    tables: list[TableController],
+) -> None:
+    """notebooks/play-ru.ipynb is saved like play.ipynb (no widget state, the table's
+    text form) and its saved output is the Russian table's (nbval checks it too)."""
+    import json
+
+    notebook = json.loads((REPO / "notebooks" / "play-ru.ipynb").read_text(encoding="utf-8"))
+    assert "widgets" not in notebook["metadata"]
+    (cell,) = [c for c in notebook["cells"] if c["cell_type"] == "code"]
+    assert "nbval-ignore-output" not in cell["metadata"].get("tags", [])
+    (output,) = cell["outputs"]
+    assert set(output["data"]) == {"text/plain"}
+    table = play(delay=0, handoff=Handoff(mode="sync"), lang="ru")
+    tables.append(table)
+    assert "".join(output["data"]["text/plain"]) == repr(table)
+    intro = "".join(notebook["cells"][0]["source"])
+    assert "docs/rules.ru.md" in intro and (REPO / "docs" / "rules.ru.md").is_file()
