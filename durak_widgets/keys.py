@@ -9,7 +9,8 @@ in the table's root:
   focused card or button; letters stand for the buttons (:data:`KEYS`: T Take, B
   Beaten/Pass, P Transfer, S show the trump, N new game, H hint, R review), read by the
   key's place (``KeyboardEvent.code``) so they work in a Russian layout too; "?" shows
-  the keys and Escape hides them; the focused element gets a visible ring (style.py);
+  the keys and Escape hides them (or, with them hidden, hands the focus back to the
+  notebook's cell); the focused element gets a visible ring (style.py);
 - every card button is named for screen readers by its tooltip ("queen of clubs,
   trump"), copied to ``aria-label``;
 - a polite live region (``role="status"``) reads out :attr:`TableKeys.announce`: what
@@ -123,8 +124,15 @@ function render({ model, el }) {
       event.stopPropagation();
       return;
     }
-    if (event.key === "Escape" && !help.hidden) {
-      help.hidden = true;
+    if (event.key === "Escape") {
+      if (!help.hidden) {
+        help.hidden = true;
+      } else {
+        // Out of the table, back to the notebook's cell, where Lab's own keys work
+        // again (B inserts a cell below, as a notebook user expects).
+        const cell = root.closest(".jp-Cell") || root.closest(".jp-Notebook");
+        if (cell) cell.focus();
+      }
       event.stopPropagation();
       return;
     }

@@ -55,7 +55,8 @@ PACKAGES = ("durak_core", "durak_widgets", "durak_net", "durak_arena")
 PLAY_PATH = "lab/index.html?path=play.ipynb"
 #: The lab extensions the site's JupyterLab gets (nothing else from the environment:
 #: a Voilà or other extension installed next to JupyterLab stays out of the site).
-LAB_EXTENSIONS = ("@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager")
+LAB_EXTENSIONS = ("@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager",
+                  "anywidget")  # the table's keys (durak_widgets/keys.py)
 #: The files of Pyodide's npm package the site serves (no source maps, no TypeScript).
 PYODIDE_FILES = (
     "pyodide.mjs", "pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",

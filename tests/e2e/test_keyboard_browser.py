@@ -140,6 +140,12 @@ def test_a_whole_game_with_the_keyboard_only(
     expect(page.locator(f"{ROOT} .durak-banner")).to_be_hidden(timeout=15_000)
     page.screenshot(path=str(artifacts_dir / "keys_game.png"), full_page=True)
 
+    # Escape leaves the table for the notebook, whose own keys work again: B adds a cell.
+    page.keyboard.press("Escape")
+    assert not focus_in(page, f"{ROOT} *")
+    page.keyboard.press("b")
+    expect(page.locator(".jp-Cell")).to_have_count(cells_before + 1)
+
 
 def _accessible_names(page: Any) -> list[str]:
     return list(page.evaluate(
