@@ -114,9 +114,26 @@ def problems(lang: str) -> list[str]:
             if extra:
                 found.append(f"{name!r}: unknown placeholders {sorted(extra)}")
     mo = po_path(lang).with_suffix(".mo")
-    if not mo.is_file() or mo.read_bytes() != mo_bytes(catalog):
-        found.append(f"{mo.relative_to(ROOT)} is not compiled from its .po")
+    if not mo.is_file() or _contents(_read_mo(mo)) != _contents(catalog):
+        found.append(f"{mo.name} of {lang} is not compiled from its .po")
     return found
+
+
+def _read_mo(path: Path) -> Catalog:
+    from babel.messages.mofile import read_mo
+
+    with path.open("rb") as f:
+        return read_mo(f)
+
+
+def _contents(catalog: Catalog) -> dict[tuple[object, str | None], object]:
+    """What a compiled catalog says (not how its bytes are laid out, which may differ
+    between Babel versions): each translated message's strings."""
+    def key(value: object) -> object:
+        return tuple(value) if isinstance(value, (list, tuple)) else value
+
+    return {(key(m.id), m.context): key(m.string) for m in catalog
+            if m.id and m.string and not m.fuzzy}
 
 
 def _placeholders(text: str) -> list[str]:

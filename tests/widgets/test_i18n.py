@@ -220,3 +220,20 @@ def test_the_russian_play_notebook_as_saved_shows_the_russian_table(
     assert "".join(output["data"]["text/plain"]) == repr(table)
     intro = "".join(notebook["cells"][0]["source"])
     assert "docs/rules.ru.md" in intro and (REPO / "docs" / "rules.ru.md").is_file()
+
+
+def test_the_catalog_check_catches_an_untranslated_word_and_a_stale_mo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    module = catalogs()
+    copy = tmp_path / "locale"
+    shutil.copytree(module.LOCALE, copy)
+    monkeypatch.setattr(module, "LOCALE", copy)
+    po = module.po_path("ru")
+    text = po.read_text(encoding="utf-8")
+    po.write_text(text.replace('msgstr "Беру"', 'msgstr ""'), encoding="utf-8")
+    found = module.problems("ru")
+    assert "untranslated or fuzzy: 'Take'" in found
+    assert any("is not compiled from its .po" in p for p in found)
