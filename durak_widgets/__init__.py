@@ -21,7 +21,10 @@ The pieces, for custom tables and network play (see docs/widgets.md):
 (a match on this machine with bots), :class:`Handoff` (the one hand-off point onto
 the kernel's event loop), :class:`TableController` and :class:`TableView`.  Every word
 a player reads comes from :mod:`durak_widgets.words` (one function puts a move into
-words, :func:`~durak_widgets.words.say_action`).
+words, :func:`~durak_widgets.words.say_action`), in the table's language
+(:mod:`durak_widgets.i18n`: gettext catalogs, English and Russian); the engine's
+reasons for a refused move go through :mod:`durak_widgets.reasons`, and
+:mod:`durak_widgets.keys` gives the table its keyboard and its screen-reader names.
 """
 
 from .backend import LocalBackend, Score, TableBackend, waiting_on

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import html
 import math
+import re
 import threading
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from durak_core import (
@@ -35,10 +37,11 @@ from durak_core import (
     parse_action,
 )
 
-from . import words
+from . import i18n, words
 from .backend import Forced, SeatNote, TableBackend, Update, waiting_on
 from .coach import TableCoach
 from .handoff import Handoff
+from .reasons import say_reason
 from .view import CardFace, SeatModel, TableModel, TableView
 from .words import Moment, say_event
 
@@ -47,17 +50,22 @@ LOG_LINES = 8
 #: A move clock with this many seconds left or fewer is shown as running out.
 CLOCK_LOW = 5
 _ACTION_EVENTS = (Attacked, Defended, Transferred, TakeDeclared, Passed)
+#: The move counter at the start of the status line (not read out).
+_COUNTER = re.compile(r'<span class="durak-move">.*?</span>')
 
 
 def card_face(text: str, trump_suit: str, state: str = "plain") -> CardFace:
     """The face of the card written ``text`` ("10♥") when ``trump_suit`` ("♥") is trump."""
     card = Card.parse(text)
+    trump = card.suit.symbol == trump_suit
     return CardFace(
         text=str(card),
         code=card.code,
         red=card.suit.is_red,
-        trump=card.suit.symbol == trump_suit,
+        trump=trump,
         state=state,
+        label=words.card_text(card),
+        name=words.card_name(card, trump),
     )
 
 
@@ -67,9 +75,22 @@ class TableController:
     backend: where the game is (see :class:`~durak_widgets.backend.LocalBackend`).
     handoff: the hand-off point; by default the kernel's loop when running in a kernel,
         else synchronous (every click fully handled when ``.click()`` returns).
+    lang: the table's language (``"ru"``, ``"en"``); None: the environment's
+        (:func:`~durak_widgets.i18n.default_language`).  Every redraw and every click
+        runs in it (:func:`~durak_widgets.i18n.speaking`).
+    four_colour: a four-colour deck (♠ black, ♥ red, ♦ blue, ♣ green), where a glance
+        tells every suit apart.
     """
 
-    def __init__(self, backend: TableBackend, handoff: Handoff | None = None) -> None:
+    def __init__(
+        self,
+        backend: TableBackend,
+        handoff: Handoff | None = None,
+        lang: str | None = None,
+        four_colour: bool = False,
+    ) -> None:
+        #: The table's language, normalised ("ru", "en").
+        self.lang = i18n.normalize(lang) if lang is not None else i18n.default_language()
         self.backend = backend
         self._owns_handoff = handoff is None  # a shared one (a LAN lobby's) outlives us
         self.handoff = handoff if handoff is not None else Handoff()
@@ -80,7 +101,8 @@ class TableController:
             raise ValueError("the backend has no seat played at this screen")
         self.names = list(backend.names)
         self.hot_seat = len(seats) > 1
-        self.view = TableView(backend.rules.players)
+        with i18n.speaking(self.lang):
+            self.view = TableView(backend.rules.players, four_colour=four_colour)
         self.view.on_click = self._on_click
         self.viewer = seats[0]
         self.revealed = not self.hot_seat
@@ -96,6 +118,9 @@ class TableController:
         self.deals = 0
         self.refreshes = 0
         self._log: deque[str] = deque(maxlen=LOG_LINES)
+        #: Log lines not yet read out by the live region, and the status it last read.
+        self._unsaid: list[str] = []
+        self._said_status = ""
         self._incoming: list[Update] = []
         self._incoming_lock = threading.Lock()
         self._refresh_posted = False
@@ -122,7 +147,8 @@ class TableController:
         return bundle
 
     def __repr__(self) -> str:
-        return words.table_repr(self.names)
+        with i18n.speaking(self.lang):
+            return words.table_repr(self.names)
 
     def close(self) -> None:
         """Stop the backend's threads and close every widget of the table."""
@@ -144,6 +170,10 @@ class TableController:
         self.handoff.post(self._refresh_from_backend)
 
     def _refresh_from_backend(self) -> None:
+        with i18n.speaking(self.lang):
+            self._refresh_from_backend_words()
+
+    def _refresh_from_backend_words(self) -> None:
         with self._incoming_lock:
             updates, self._incoming = self._incoming, []
             self._refresh_posted = False
@@ -151,6 +181,7 @@ class TableController:
         for update in updates:
             if isinstance(update, str):
                 self._log.append(update)
+                self._unsaid.append(update)
                 continue
             event = update.event if isinstance(update, Forced) else update
             if isinstance(event, _ACTION_EVENTS):
@@ -164,6 +195,7 @@ class TableController:
                 self._over_seen = True
             if line:
                 self._log.append(line)
+                self._unsaid.append(line)
         if moved:
             self.notice = None
             self._error = None
@@ -179,6 +211,10 @@ class TableController:
         self.deals += 1
 
     def _show_error(self, exc: BaseException) -> None:
+        with i18n.speaking(self.lang):
+            self._show_error_words(exc)
+
+    def _show_error_words(self, exc: BaseException) -> None:
         self._error = words.internal_error(type(exc).__name__, str(exc))
         try:
             self.refresh()
@@ -192,6 +228,10 @@ class TableController:
         self.handoff.post(lambda: self._handle(kind, payload))
 
     def _handle(self, kind: str, payload: Any) -> None:
+        with i18n.speaking(self.lang):
+            self._handle_words(kind, payload)
+
+    def _handle_words(self, kind: str, payload: Any) -> None:
         obs = self.backend.observation(self.viewer)
         legal = [parse_action(a) for a in obs["legal"]]
         handler = {
@@ -228,7 +268,7 @@ class TableController:
             except IllegalAction as exc:  # raced with another move
                 reason = exc.reason
         if reason is not None:
-            self.notice = words.with_names(reason, self.names, self._you())
+            self.notice = say_reason(reason, self.names, self._you())
             return False
         self.notice = None
         self.selected = None
@@ -240,7 +280,7 @@ class TableController:
             return
         card = Card.parse(text)
         if obs["over"]:
-            self._say(words.NOTICE_OVER)
+            self._say(words.notice_over())
             return
         if card == self.selected:
             self.selected = None  # a second click on the selected card cancels
@@ -260,7 +300,7 @@ class TableController:
             self._try(attack)
             return
         self.selected = None
-        self.notice = words.with_names(self._why_card(obs, card), self.names, self._you())
+        self.notice = say_reason(self._why_card(obs, card), self.names, self._you())
 
     def _why_card(self, obs: dict[str, Any], card: Card) -> str:
         """The core's sentence for the action clicking ``card`` would have meant."""
@@ -277,7 +317,7 @@ class TableController:
         if self.selected is None:
             if obs["defender"] != self.viewer:
                 reason = self.backend.why_illegal(Defend(self.viewer, attack_card, attack_card))
-                self._say(words.with_names(reason, self.names, self._you()) if reason
+                self._say(say_reason(reason, self.names, self._you()) if reason
                           else words.NOTICE_PICK_FIRST)
             else:
                 self._say(words.NOTICE_PICK_THEN_TARGET)
@@ -362,8 +402,23 @@ class TableController:
         answers later, from its own thread, through the hand-off).
         """
         self.refreshes += 1
-        self.view.render(self.model())
+        with i18n.speaking(self.lang):
+            self.view.render(self._announcing(self.model()))
         self.coach.request_hint(self.viewer, self.backend.observation(self.viewer), self.revealed)
+
+    def _announcing(self, model: TableModel) -> TableModel:
+        """``model`` with what the live region should read out: the moves since the
+        last redraw, then the status line (whose move, a refusal's reason) if it
+        changed, and the banner when the game is over."""
+        parts, self._unsaid = self._unsaid, []
+        plain = re.sub(r"<[^>]+>", " ", _COUNTER.sub("", model.status_html))
+        status = " ".join(html.unescape(plain).split())
+        if status != self._said_status:
+            self._said_status = status
+            if model.banner:
+                parts.append(model.banner)
+            parts.append(status)
+        return replace(model, announce=" ".join(p if p.endswith(".") else p + "." for p in parts))
 
     def model(self) -> TableModel:
         """The :class:`TableModel` for the current observation and UI state."""

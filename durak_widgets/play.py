@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from durak_core import Rules
 from durak_core.bots import REGISTRY, Bot, make_bot
 
+from . import i18n, words
 from .backend import LocalBackend
 from .browser import IN_BROWSER
 from .controller import TableController
@@ -44,6 +45,8 @@ def play(
     delay: float = DEFAULT_DELAY,
     names: Sequence[str] | None = None,
     handoff: Handoff | None = None,
+    lang: str | None = None,
+    four_colour: bool = False,
 ) -> TableController:
     """Open a Durak table in the notebook; the returned controller displays as the table.
 
@@ -57,6 +60,9 @@ def play(
     delay: seconds a bot's move takes at least, so its card is seen landing (0: at once).
     names: a display name per seat.
     handoff: the hand-off point (tests pass ``Handoff(mode="sync")`` or ``"manual"``).
+    lang: the table's language, ``"ru"`` or ``"en"`` (see ``durak_widgets.i18n``);
+        default: the environment's (``DURAK_LANG``, ``LANG``; the browser's in the site).
+    four_colour: a four-colour deck: ♠ black, ♥ red, ♦ blue, ♣ green.
 
     Games follow each other as a match (``durak_core.Match``): "New game" keeps the score.
 
@@ -118,11 +124,13 @@ def play(
         else:
             raise TypeError(f"opponent {k}: expected a bot name or a Bot, not {spec!r}")
 
+    code = i18n.normalize(lang) if lang is not None else i18n.default_language()
     if names is None:
-        names = default_names(people, [bots[s] for s in sorted(bots)])
+        with i18n.speaking(code):
+            names = default_names(people, [bots[s] for s in sorted(bots)])
     names = [str(x) for x in names]
     backend = LocalBackend(rules, bots, names, seed=seed, delay=delay)
-    return TableController(backend, handoff)
+    return TableController(backend, handoff, lang=code, four_colour=four_colour)
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:
@@ -141,10 +149,11 @@ def default_names(people: int, bots: Sequence[Bot]) -> list[str]:
     >>> default_names(1, [RandomBot(), RandomBot()])
     ['You', 'random', 'random 2']
     """
-    out = ["You"] if people == 1 else [f"Player {i + 1}" for i in range(people)]
+    out = [words.person_name(None)] if people == 1 else [
+        words.person_name(i) for i in range(people)]
     seen: dict[str, int] = {}
     for bot in bots:
-        base = getattr(bot, "name", None) or type(bot).__name__
+        base = words.bot_name(getattr(bot, "name", None) or type(bot).__name__)
         seen[base] = seen.get(base, 0) + 1
         out.append(base if seen[base] == 1 else f"{base} {seen[base]}")
     return out

@@ -213,7 +213,7 @@ def _who(report: GameReview, names: Sequence[str] | None) -> str:
     """The reviewed seat's name; "you" for the person at the screen (play() names them
     "You"); "you" too without names: the review is read by the one it reviews."""
     who = names[report.seat] if names is not None else "you"
-    return "you" if who.lower() == "you" else who
+    return "you" if words.is_you(who) else who
 
 
 def _title(report: GameReview, names: Sequence[str] | None) -> str:

@@ -16,6 +16,18 @@ CSS = """
   --durak-card-h: 80px;
   --durak-red: #c62828;
   --durak-black: #1b1b1b;
+  --durak-blue: #1546b0;
+  --durak-green: #1b6e20;
+  /* A card's ink by suit: two colours, or four with the durak-four-colour class. */
+  --durak-ink-S: var(--durak-black);
+  --durak-ink-H: var(--durak-red);
+  --durak-ink-D: var(--durak-red);
+  --durak-ink-C: var(--durak-black);
+  --durak-card-bg: #fffdf7;
+  /* A card that cannot be played now: a grey face, its ink as dark as ever (no
+     opacity, which would take its contrast below WCAG AA's 4.5:1). */
+  --durak-dimmed-bg: #e8e8e8;
+  --durak-focus: #0b57d0;
   --durak-felt: #1f6f43;
   --durak-gold: #f2b705;
   font-family: var(--jp-ui-font-family, sans-serif);
@@ -101,7 +113,7 @@ CSS = """
 .durak-root button.durak-card {
   width: var(--durak-card-w); height: var(--durak-card-h); min-width: var(--durak-card-w);
   margin: 0; border-radius: 7px; border: 1px solid #9e9e9e;
-  background: #fffdf7; box-shadow: 0 1px 3px rgba(0,0,0,0.35);
+  background: var(--durak-card-bg); box-shadow: 0 1px 3px rgba(0,0,0,0.35);
   font-size: 17px; font-weight: 700; line-height: 1; position: relative;
   display: flex; align-items: flex-start; justify-content: flex-start;
   padding: 5px 0 0 5px; text-align: left; box-sizing: border-box;
@@ -114,8 +126,13 @@ CSS = """
 .durak-root button.durak-suit-C::after { content: "\\2663"; }
 .durak-root button.durak-suit-D::after { content: "\\2666"; }
 .durak-root button.durak-suit-H::after { content: "\\2665"; }
-.durak-root button.durak-red { color: var(--durak-red); }
-.durak-root button.durak-black { color: var(--durak-black); }
+.durak-root.durak-four-colour {
+  --durak-ink-D: var(--durak-blue); --durak-ink-C: var(--durak-green);
+}
+.durak-root button.durak-suit-S { color: var(--durak-ink-S); }
+.durak-root button.durak-suit-H { color: var(--durak-ink-H); }
+.durak-root button.durak-suit-D { color: var(--durak-ink-D); }
+.durak-root button.durak-suit-C { color: var(--durak-ink-C); }
 .durak-root button.durak-trump { border: 2px solid var(--durak-gold); }
 .durak-root button.durak-trump::before {
   content: "\\2605"; position: absolute; right: 4px; top: 4px; font-size: 12px;
@@ -123,7 +140,24 @@ CSS = """
 }
 .durak-root button.durak-playable { box-shadow: 0 0 0 2px #43a047, 0 2px 5px rgba(0,0,0,0.4); }
 .durak-root button.durak-playable:hover { transform: translateY(-4px); }
-.durak-root button.durak-dimmed { opacity: 0.5; }
+.durak-root button.durak-dimmed {
+  background: var(--durak-dimmed-bg); border: 1px dashed #757575; box-shadow: none;
+}
+/* The keyboard's focus: a ring that shows on the felt, on white and on a card. */
+.durak-root button:focus-visible {
+  outline: 3px solid var(--durak-focus); outline-offset: 2px;
+  box-shadow: 0 0 0 5px #fff;
+}
+/* The screen readers' live region: read out, not shown. */
+.durak-root .durak-live {
+  position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
+  white-space: nowrap;
+}
+.durak-root .durak-keys-help {
+  font-size: 13px; padding: 6px 10px; border-radius: 8px; border: 2px solid var(--durak-focus);
+  background: var(--jp-layout-color1, #fff); color: var(--jp-ui-font-color1, #1b1b1b);
+}
+.durak-root .durak-keys-help ul { margin: 4px 0 0; padding-left: 18px; }
 .durak-root button.durak-selected {
   transform: translateY(-12px); box-shadow: 0 0 0 3px #1e88e5, 0 4px 8px rgba(0,0,0,0.4);
 }

@@ -24,6 +24,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from . import words
+from .keys import TableKeys
 from .style import CSS, SCROLL_INTO_VIEW
 
 #: Attack pairs on the table: the bout limit never exceeds 6.
@@ -39,7 +40,11 @@ ClickHandler = Callable[[str, Any], None]
 
 @dataclass(frozen=True)
 class CardFace:
-    """One card as shown: its text ("10♥"), code ("10H") and look."""
+    """One card as shown: its text ("10♥", what a click reports), code ("10H") and look.
+
+    label: what the button shows, in the table's language ("Д♣" for "Q♣"); "" is
+    ``text``.  name: the card in words, for screen readers ("queen of clubs, trump").
+    """
 
     text: str
     code: str
@@ -47,6 +52,13 @@ class CardFace:
     trump: bool
     #: "playable", "dimmed", "selected", "target" or "plain".
     state: str = "plain"
+    label: str = ""
+    name: str = ""
+
+    @property
+    def shown(self) -> str:
+        """The button's text."""
+        return self.label or self.text
 
     def classes(self, *extra: str) -> tuple[str, ...]:
         """The CSS classes of this face (stable names: users and tests select on them)."""
@@ -111,14 +123,20 @@ class TableModel:
     review_html: str = ""  #: the review of the game (chart and list); "" hides it
     #: Games dealt at this table so far: each new deal scrolls the board into view again.
     deal: int = 0
+    #: What the screen readers' live region says: the others' moves, whose move it is,
+    #: why a click was refused ("" keeps what it said).
+    announce: str = ""
 
 
 ACTION_BUTTONS = ("take", "pass", "transfer", "show")
 #: ipywidgets' own button colours for the action buttons (the classes stay for styling).
 BUTTON_STYLES = {"take": "warning", "pass": "success", "transfer": "info", "show": "info"}
-#: The action buttons' labels before the first drawing (each drawing sets its own).
-BUTTON_LABELS = {"take": words.TAKE, "pass": words.PASS, "transfer": words.TRANSFER,
-                 "show": words.SHOW}
+
+
+def _button_labels() -> dict[str, str]:
+    """The action buttons' labels before the first drawing (each drawing sets its own)."""
+    return {"take": words.TAKE, "pass": words.PASS, "transfer": words.TRANSFER,
+            "show": words.SHOW}
 
 
 def _display(widget: widgets.DOMWidget, shown: bool) -> None:
@@ -136,18 +154,23 @@ def _set_html(widget: widgets.HTML, value: str) -> None:
         widget.value = value
 
 
-def _set_button(button: widgets.Button, description: str, classes: tuple[str, ...]) -> None:
-    """Description and classes in one message (hold_sync) and only if something changed."""
-    if button.description == description and button._dom_classes == classes:
+def _set_button(
+    button: widgets.Button, description: str, classes: tuple[str, ...], tooltip: str = ""
+) -> None:
+    """Description, classes and tooltip (a card's name, which keys.py gives screen
+    readers) in one message (hold_sync) and only if something changed."""
+    if (button.description == description and button._dom_classes == classes
+            and button.tooltip == (tooltip or None)):
         return
     with button.hold_sync():
         button.description = description
         button._dom_classes = classes
+        button.tooltip = tooltip or None
 
 
 def _seat_html(seat: SeatModel) -> str:
     esc = html.escape
-    role = (f'<span class="durak-role">{esc(words.ROLES.get(seat.role, seat.role))}</span>'
+    role = (f'<span class="durak-role">{esc(words.role(seat.role))}</span>'
             if seat.role else "")
     backs = '<span class="durak-back"></span>' * min(seat.count, MAX_BACKS)
     parts = [
@@ -180,8 +203,8 @@ def _talon_html(trump: CardFace, talon: int) -> str:
     stacked in its left edge, which the pile leaves uncovered, so the suit shows
     whatever the rank ("10" is as wide as the uncovered strip)."""
     esc = html.escape
-    colour = "var(--durak-red)" if trump.red else "var(--durak-black)"
-    rank, suit = trump.text[:-1], trump.text[-1]
+    colour = f"var(--durak-ink-{trump.code[-1]})"
+    rank, suit = trump.shown[:-1], trump.shown[-1]
     if talon == 0:
         empty, trump_line = words.talon_empty(suit)
         return (
@@ -191,7 +214,7 @@ def _talon_html(trump: CardFace, talon: int) -> str:
     return (
         '<div class="durak-talon">'
         f'<div class="durak-trump-under" style="color:{colour}" '
-        f'title="{esc(words.TRUMP_TITLE)}: {esc(trump.text)}">'
+        f'title="{esc(words.TRUMP_TITLE)}: {esc(trump.shown)}">'
         f'<span class="durak-trump-rank">{esc(rank)}</span>'
         f'<span class="durak-trump-suit">{esc(suit)}</span></div>'
         f'<div class="durak-talon-pile" title="{esc(words.TALON_TITLE)}">{talon}</div></div>'
@@ -207,7 +230,9 @@ def _scroll_hook(deal: int) -> str:
 class TableView:
     """The widget tree of one table, and how to update it from a :class:`TableModel`."""
 
-    def __init__(self, players: int, hand_slots: int = HAND_SLOTS) -> None:
+    def __init__(
+        self, players: int, hand_slots: int = HAND_SLOTS, four_colour: bool = False
+    ) -> None:
         self.on_click: ClickHandler = lambda kind, payload: None
         self._hand_faces: list[CardFace | None] = []
         self._pair_faces: list[CardFace | None] = [None] * MAX_PAIRS
@@ -263,8 +288,9 @@ class TableView:
         self.status.add_class("durak-status")
 
         self.buttons: dict[str, widgets.Button] = {}
+        labels = _button_labels()
         for name in ACTION_BUTTONS:
-            button = widgets.Button(description=BUTTON_LABELS[name],
+            button = widgets.Button(description=labels[name],
                                     button_style=BUTTON_STYLES[name])
             button.add_class("durak-btn")
             button.add_class(f"durak-btn-{name}")
@@ -330,10 +356,16 @@ class TableView:
         self.play_area.add_class("durak-play")
         self.board = widgets.HBox([self.play_area, self.hint])
         self.board.add_class("durak-board")
+        # The keyboard, the cards' names for screen readers and the live region.
+        title, lines = words.keys_help()
+        self.keys = TableKeys(help_title=title, help_lines=lines)
         self.root = widgets.VBox(
-            [self.style, self.scroll_hook, self.board, self.review, self.score, self.log]
+            [self.style, self.scroll_hook, self.keys, self.board, self.review, self.score,
+             self.log]
         )
         self.root.add_class("durak-root")
+        if four_colour:  # ♠ black, ♥ red, ♦ blue, ♣ green (style.py)
+            self.root.add_class("durak-four-colour")
 
     # ------------------------------------------------------------ clicks
 
@@ -391,10 +423,12 @@ class TableView:
             if i < len(pairs):
                 attack, defence = pairs[i]
                 self._pair_faces[i] = attack
-                _set_button(self.attack_cards[i], attack.text, attack.classes("durak-attack"))
+                _set_button(self.attack_cards[i], attack.shown, attack.classes("durak-attack"),
+                            attack.name)
                 if defence is not None:
                     _set_button(
-                        self.defence_cards[i], defence.text, defence.classes("durak-defence")
+                        self.defence_cards[i], defence.shown, defence.classes("durak-defence"),
+                        defence.name,
                     )
                 _display(self.defence_cards[i], defence is not None)
                 _display(box, True)
@@ -408,7 +442,8 @@ class TableView:
         self._hand_faces = list(faces)
         for i, button in enumerate(self.hand_cards):
             if i < len(faces):
-                _set_button(button, faces[i].text, faces[i].classes("durak-hand-card"))
+                _set_button(button, faces[i].shown, faces[i].classes("durak-hand-card"),
+                            faces[i].name)
                 _display(button, True)
             else:
                 _display(button, False)
@@ -449,6 +484,9 @@ class TableView:
         _set_html(self.score, model.score)
         items = "".join(f"<li>{html.escape(line)}</li>" for line in model.log)
         _set_html(self.log, f"<ol>{items}</ol>" if items else "")
+
+        if model.announce and self.keys.announce != model.announce:
+            self.keys.announce = model.announce
 
         # The status goes last: when it changes in the page, everything above has too.
         classes = ("durak-status", f"durak-{model.status_kind}") + (

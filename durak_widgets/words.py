@@ -6,8 +6,11 @@ hint and the review (:func:`say_action`), people are "you" or their names, never
 numbers, and nothing says how the AI searches ("rollouts", "iterations").
 
 Every literal goes through :func:`_`, the marker gettext's extractors (Babel's
-``pybabel extract``) look for; it returns its text unchanged until a translation is
-installed.  Sentences with a number of things use :func:`n_` (gettext's ``ngettext``).
+``pybabel extract``) look for, which reads it from the catalog of the table's language
+(:mod:`durak_widgets.i18n`); sentences with a number of things use :func:`n_`
+(``ngettext``), fixed texts :func:`N_` (translated when read).  A sentence is a whole
+msgid with its names as placeholders ("{name} takes"), never English glued from parts:
+other languages order and inflect differently.
 
 >>> from durak_core import Card, Pass, parse_action
 >>> lead = Moment(lead=True, attacker=0, taking=False)
@@ -48,31 +51,59 @@ from durak_core import (
     Transferred,
 )
 
+from . import i18n
+
 
 def _(text: str) -> str:
-    """Mark ``text`` as words a player reads (gettext's marker; identity for now)."""
-    return text
+    """``text`` in the table's language (gettext's marker and lookup)."""
+    return i18n.gettext(text)
 
 
 def n_(one: str, many: str, count: int) -> str:
-    """The singular or plural form of a sentence about ``count`` things (``ngettext``)."""
-    return one if count == 1 else many
+    """The form of a sentence about ``count`` things (``ngettext``)."""
+    return i18n.ngettext(one, many, count)
+
+
+def N_(text: str) -> str:
+    """Mark ``text`` for the catalog without translating it yet (a constant, translated
+    when read: see :func:`__getattr__`)."""
+    return text
+
+
+# ---------------------------------------------------------------- constants
+
+#: The fixed texts, by the name callers read (``words.TAKE``): kept in English and
+#: translated when read (:func:`__getattr__`), as the table's language is known only then.
+_TEXTS: dict[str, str] = {}
+
+
+def _t(name: str) -> str:
+    """The fixed text ``name`` in the language in force."""
+    return _(_TEXTS[name])
+
+
+def __getattr__(name: str) -> str:
+    """``words.TAKE`` and the other fixed texts, in the language in force."""
+    if name in _TEXTS:
+        return _t(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ---------------------------------------------------------------- button labels
 
-TAKE = _("Take")
-BEATEN = _("Beaten")
-PASS = _("Pass")
-TRANSFER = _("Transfer")
-SHOW = _("Show")
-NEW_GAME = _("New game")
-REVIEW = _("Review")
-HIDE_REVIEW = _("Hide review")
-REVIEWING = _("Reviewing…")
-HINT = _("Hint")
-HINT_TOOLTIP = _("Show the AI's suggestion and each move's chance of not being the durak")
-SHOW_MY_CARDS = _("Show my cards")
+_TEXTS["TAKE"] = N_("Take")
+_TEXTS["BEATEN"] = N_("Beaten")
+_TEXTS["PASS"] = N_("Pass")
+_TEXTS["TRANSFER"] = N_("Transfer")
+_TEXTS["SHOW"] = N_("Show")
+_TEXTS["NEW_GAME"] = N_("New game")
+_TEXTS["REVIEW"] = N_("Review")
+_TEXTS["HIDE_REVIEW"] = N_("Hide review")
+_TEXTS["REVIEWING"] = N_("Reviewing…")
+_TEXTS["HINT"] = N_("Hint")
+_TEXTS["HINT_TOOLTIP"] = N_(
+    "Show the AI's suggestion and each move's chance of not being the durak")
+_TEXTS["SHOW_MY_CARDS"] = N_("Show my cards")
 
 
 def show_label(card: Card | str) -> str:
@@ -122,6 +153,32 @@ def with_names(sentence: str, names: Sequence[str], you: int | None = None) -> s
     return _PLAYERS.sub(named, sentence)
 
 
+# ---------------------------------------------------------------- default names
+
+#: The built-in bots' display names (their registry names are code, not words).
+_BOT_NAMES = {"random": N_("random"), "greedy": N_("greedy"), "ismcts": N_("ismcts"),
+              "ismcts-v1": N_("ismcts-v1")}
+
+
+def person_name(index: int | None) -> str:
+    """The default name of the one person at the screen (None), or of the ``index``-th
+    (from 0) of several sharing it."""
+    if index is None:
+        return _("You")
+    return _("Player {number}").format(number=index + 1)
+
+
+def is_you(name: str) -> bool:
+    """Whether ``name`` is the default name of the one person at the screen ("You",
+    "Вы"), who is spoken to as "you"."""
+    return name.lower() in ("you", person_name(None).lower())
+
+
+def bot_name(name: str) -> str:
+    """A bot's display name: the built-in ones' in the table's language."""
+    return _(_BOT_NAMES[name]) if name in _BOT_NAMES else name
+
+
 # ---------------------------------------------------------------- moves
 
 @dataclass(frozen=True)
@@ -163,37 +220,96 @@ class Moment:
 def pass_label(seat: int, moment: Moment) -> str:
     """The Pass button's label for ``seat``: "Beaten" for the main attacker when the
     defender beat everything, else "Pass"."""
-    return BEATEN if seat == moment.attacker and not moment.taking else PASS
+    return _t("BEATEN") if seat == moment.attacker and not moment.taking else _t("PASS")
 
 
-def _cards(cards: Sequence[Card | None]) -> str:
-    return " ".join("?" if c is None else str(c) for c in cards)
+# ---------------------------------------------------------------- cards
+
+#: A rank's letter on the card (Russian decks print В, Д, К, Т for J, Q, K, A).
+_RANK_LETTERS = {"J": N_("J"), "Q": N_("Q"), "K": N_("K"), "A": N_("A")}
+#: A rank's name, for screen readers ("queen of clubs").
+_RANK_NAMES = {"2": N_("two"), "3": N_("three"), "4": N_("four"), "5": N_("five"),
+               "6": N_("six"), "7": N_("seven"), "8": N_("eight"), "9": N_("nine"),
+               "10": N_("ten"), "J": N_("jack"), "Q": N_("queen"), "K": N_("king"),
+               "A": N_("ace")}
+#: A suit's name after "of" ("of clubs"; Russian: "треф").
+_SUIT_NAMES = {"♠": N_("of spades"), "♥": N_("of hearts"), "♦": N_("of diamonds"),
+               "♣": N_("of clubs")}
 
 
-#: A move's words: (what a person is told to do / "you ..." / what another player does).
-def _forms(action: Action, moment: Moment) -> tuple[str, str]:
-    """The move as (base form, third person): ("throw in A♠", "throws in A♠")."""
+def _card(card: Card | str) -> Card:
+    return card if isinstance(card, Card) else Card.parse(card)
+
+
+def card_text(card: Card | str | None) -> str:
+    """A card as printed on it, in the table's language: ``"Q♣"`` (Russian ``"Д♣"``);
+    ``"?"`` for a card nobody at this screen may see.
+
+    >>> card_text("Qc"), card_text("10h"), card_text(None)
+    ('Q♣', '10♥', '?')
+    """
+    if card is None:
+        return "?"
+    c = _card(card)
+    rank = c.rank_name
+    letter = _(_RANK_LETTERS[rank]) if rank in _RANK_LETTERS else rank
+    return letter + str(c)[len(rank):]
+
+
+def card_name(card: Card | str, trump: bool = False) -> str:
+    """A card in words, for screen readers: ``"queen of clubs"``, ``"queen of clubs,
+    trump"`` (Russian ``"дама треф, козырь"``).
+
+    >>> card_name("Qc", trump=True)
+    'queen of clubs, trump'
+    """
+    c = _card(card)
+    name = _("{rank} {suit}").format(rank=_(_RANK_NAMES[c.rank_name]),
+                                     suit=_(_SUIT_NAMES[str(c)[-1]]))
+    return _("{card}, trump").format(card=name) if trump else name
+
+
+def _cards(cards: Sequence[Card | str | None]) -> str:
+    return " ".join(card_text(c) for c in cards)
+
+
+# ---------------------------------------------------------------- moves, in words
+
+def _forms(action: Action, moment: Moment) -> tuple[str, str, str]:
+    """The move as (what to do, what "you" do, what "{name}" does): whole sentences,
+    as languages differ in more than the verb's ending."""
     if isinstance(action, Attack):
         cards = _cards(action.cards)
         if moment.lead:
-            return _("lead {cards}").format(cards=cards), _("leads {cards}").format(cards=cards)
+            return (_("lead {cards}").format(cards=cards),
+                    _("you lead {cards}").format(cards=cards),
+                    _("{name} leads {cards}").replace("{cards}", cards))
         return (_("throw in {cards}").format(cards=cards),
-                _("throws in {cards}").format(cards=cards))
+                _("you throw in {cards}").format(cards=cards),
+                _("{name} throws in {cards}").replace("{cards}", cards))
     if isinstance(action, Defend):
-        a, c = action.attack_card, action.card
+        a, c = card_text(action.attack_card), card_text(action.card)
         return (_("beat {attack} with {card}").format(attack=a, card=c),
-                _("beats {attack} with {card}").format(attack=a, card=c))
+                _("you beat {attack} with {card}").format(attack=a, card=c),
+                _("{name} beats {attack} with {card}").replace("{attack}", a)
+                .replace("{card}", c))
     if isinstance(action, Transfer):
+        c = card_text(action.card)
         if action.show:
-            return (_("show {card} to transfer").format(card=action.card),
-                    _("shows {card} to transfer").format(card=action.card))
-        return (_("transfer with {card}").format(card=action.card),
-                _("transfers with {card}").format(card=action.card))
+            return (_("show {card} to transfer").format(card=c),
+                    _("you show {card} to transfer").format(card=c),
+                    _("{name} shows {card} to transfer").replace("{card}", c))
+        return (_("transfer with {card}").format(card=c),
+                _("you transfer with {card}").format(card=c),
+                _("{name} transfers with {card}").replace("{card}", c))
     if isinstance(action, Take):
-        return _("take"), _("takes")
-    if pass_label(action.player, moment) == BEATEN:
-        return _("say “{label}”").format(label=BEATEN), _("says “{label}”").format(label=BEATEN)
-    return _("pass"), _("passes")
+        return _("take"), _("you take"), _("{name} takes")
+    if pass_label(action.player, moment) == _t("BEATEN"):
+        label = _t("BEATEN")
+        return (_("say “{label}”").format(label=label),
+                _("you say “{label}”").format(label=label),
+                _("{name} says “{label}”").replace("{label}", label))
+    return _("pass"), _("you pass"), _("{name} passes")
 
 
 def say_action(
@@ -208,12 +324,12 @@ def say_action(
     hint and the review.  With them: who did it ("you take", "Bob throws in A♠").
     ``moment``: the table when it was played (:class:`Moment`).
     """
-    base, third = _forms(action, moment)
+    base, yours, theirs = _forms(action, moment)
     if names is None:
         return base
     if action.player == you:
-        return f"{name_of(action.player, names, you)} {base}"
-    return f"{name_of(action.player, names, you)} {third}"
+        return yours
+    return theirs.replace("{name}", names[action.player])
 
 
 def _action_of(event: Any) -> Action | None:
@@ -251,19 +367,26 @@ def say_event(
             line += _(" to {name}").format(name=name_of(event.defender, names, you))
         return line
 
-    def verb(seat: int, plain: str, third: str) -> str:
-        return f"{name_of(seat, names, you)} {plain if seat == you else third}"
+    def verb(seat: int, yours: str, theirs: str, **values: Any) -> str:
+        if seat == you:
+            return yours.format(**values)
+        return theirs.format(name=names[seat], **values)
 
     if isinstance(event, PickedUp):
         n = len(event.cards)
-        return verb(event.player, _("pick up"), _("picks up")) + " " + cards_count(n)
+        return verb(event.player, n_("you pick up {n} card", "you pick up {n} cards", n),
+                    n_("{name} picks up {n} card", "{name} picks up {n} cards", n), n=n)
     if isinstance(event, Discarded):
-        return _("beaten: {cards} to the discard pile").format(cards=cards_count(len(event.cards)))
+        n = len(event.cards)
+        return n_("beaten: {n} card to the discard pile",
+                  "beaten: {n} cards to the discard pile", n).format(n=n)
     if isinstance(event, Drew):
-        return verb(event.player, _("draw"), _("draws")) + " " + cards_count(len(event.cards))
+        n = len(event.cards)
+        return verb(event.player, n_("you draw {n} card", "you draw {n} cards", n),
+                    n_("{name} draws {n} card", "{name} draws {n} cards", n), n=n)
     if isinstance(event, Left):
-        return verb(event.player, _("are out"), _("is out")) + _(" (place {place})").format(
-            place=event.place)
+        return verb(event.player, _("you are out (place {place})"),
+                    _("{name} is out (place {place})"), place=event.place)
     if isinstance(event, NewBout):
         return f"— {name_of(event.attacker, names, you)} → {name_of(event.defender, names, you)} —"
     if isinstance(event, GameOver):
@@ -292,31 +415,37 @@ def shows_lowest_trump(seat: int, card: Card | str, names: Sequence[str], you: i
     'You show 7♥, the lowest trump, and attack first.'
     """
     if seat == you:
-        return _("You show {card}, the lowest trump, and attack first.").format(card=card)
+        return _("You show {card}, the lowest trump, and attack first.").format(
+            card=card_text(card))
     return _("{name} shows {card}, the lowest trump, and attacks first.").format(
-        name=names[seat], card=card)
+        name=names[seat], card=card_text(card))
 
 
 # ---------------------------------------------------------------- the table
 
-TABLE_EMPTY = _("the table is empty")
-THINKING = _("thinking…")
-MAY_NOT_THROW = _("may not throw in")
-TALON_TITLE = _("cards in the talon")
-TRUMP_TITLE = _("trump card")
-CLOCK_TITLE = _("move clock")
+_TEXTS["TABLE_EMPTY"] = N_("the table is empty")
+_TEXTS["THINKING"] = N_("thinking…")
+_TEXTS["MAY_NOT_THROW"] = N_("may not throw in")
+_TEXTS["TALON_TITLE"] = N_("cards in the talon")
+_TEXTS["TRUMP_TITLE"] = N_("trump card")
+_TEXTS["CLOCK_TITLE"] = N_("move clock")
 #: A seat's part in the bout, beside an opponent's name (the controller's role keys).
-ROLES = {"attacks": _("attacks"), "defends": _("defends"), "takes": _("takes"),
-         "throws in": _("throws in"), "passed": _("passed"), "out": _("out"),
-         "durak": _("durak")}
+_ROLES = {"attacks": N_("attacks"), "defends": N_("defends"), "takes": N_("takes"),
+          "throws in": N_("throws in"), "passed": N_("passed"), "out": N_("out"),
+          "durak": N_("durak")}
 #: The same, on the viewer's own line ("You: 6 cards · defending").
-MY_ROLES = {"attacks": _("attacking"), "defends": _("defending"), "takes": _("taking"),
-            "throws in": _("throwing in"), "passed": _("passed"), "out": _("out"),
-            "durak": _("the durak")}
+_MY_ROLES = {"attacks": N_("attacking"), "defends": N_("defending"), "takes": N_("taking"),
+             "throws in": N_("throwing in"), "passed": N_("passed"), "out": N_("out"),
+             "durak": N_("the durak")}
+
+
+def role(key: str) -> str:
+    """An opponent's part in the bout ("defends"), from the controller's role key."""
+    return _(_ROLES[key]) if key in _ROLES else key
 
 
 def known_cards(cards: Sequence[str]) -> str:
-    return _("known: {cards}").format(cards=" ".join(cards))
+    return _("known: {cards}").format(cards=_cards(cards))
 
 
 def talon_empty(trump_symbol: str) -> tuple[str, str]:
@@ -331,7 +460,7 @@ def discard_pile(count: int) -> str:
 def my_line(name: str, count: int, role: str) -> str:
     """The viewer's own line above the hand: "You: 6 cards · defending"."""
     line = f"{name}: {cards_count(count)}"
-    return f"{line} · {MY_ROLES.get(role, role)}" if role else line
+    return f"{line} · {_(_MY_ROLES[role]) if role in _MY_ROLES else role}" if role else line
 
 
 def move_counter(bout: int, move: int) -> str:
@@ -355,11 +484,12 @@ def throw_in_line(rule: str, defender: str, throwers: Sequence[str], teams: bool
 
 def status_pass_screen(name: str) -> str:
     return _("<b>{name}'s turn:</b> pass the screen, then click {button}.").format(
-        name=name, button=SHOW_MY_CARDS)
+        name=name, button=_t("SHOW_MY_CARDS"))
 
 
-STATUS_OUT = _("<b>You are out: safe!</b> The others play on.")
-STATUS_MAY_THROW_MEANWHILE = _(" You may throw in a card of a rank on the table meanwhile.")
+_TEXTS["STATUS_OUT"] = N_("<b>You are out: safe!</b> The others play on.")
+_TEXTS["STATUS_MAY_THROW_MEANWHILE"] = N_(
+    " You may throw in a card of a rank on the table meanwhile.")
 
 
 def status_waiting(name: str, what: str) -> str:
@@ -381,8 +511,8 @@ def status_defend(can_transfer: bool) -> str:
     options = [_("beat the cards (click a card, then the card to beat)")]
     if can_transfer:
         options.append(_("transfer (click a card of the same rank, then {button})").format(
-            button=TRANSFER))
-    options.append(_("click {button}").format(button=TAKE))
+            button=_t("TRANSFER")))
+    options.append(_("click {button}").format(button=_t("TAKE")))
     return _("<b>Your move:</b> {options} or {last}.").format(
         options=", ".join(options[:-1]), last=options[-1])
 
@@ -390,14 +520,14 @@ def status_defend(can_transfer: bool) -> str:
 def status_selected(card: Card, can_transfer: bool) -> str:
     if can_transfer:
         return _(" Selected {card}: click the card to beat, or {button}.").format(
-            card=card, button=TRANSFER)
+            card=card_text(card), button=_t("TRANSFER"))
     return _(" Selected {card}: click the card to beat; click it again to cancel.").format(
-        card=card)
+        card=card_text(card))
 
 
 def status_others_take(defender: str, room: int) -> str:
     return _("<b>Your move:</b> {defender} takes; throw in more (up to {room}) or click "
-             "{button}.").format(defender=defender, room=room, button=PASS)
+             "{button}.").format(defender=defender, room=room, button=_t("PASS"))
 
 
 def status_throw_in(label: str) -> str:
@@ -409,11 +539,16 @@ def status_over(can_review: bool) -> str:
     """The status line once the game is over (the banner says who lost)."""
     if can_review:
         return _("<b>Game over.</b> {new} deals the next one; {review} shows what the AI "
-                 "thought of your moves.").format(new=NEW_GAME, review=REVIEW)
-    return _("<b>Game over.</b> {new} deals the next one.").format(new=NEW_GAME)
+                 "thought of your moves.").format(new=_t("NEW_GAME"), review=_t("REVIEW"))
+    return _("<b>Game over.</b> {new} deals the next one.").format(new=_t("NEW_GAME"))
 
 
 # ---------------------------------------------------------------- the banner
+
+#: Why a game ended, as the engine says it (``end_reason``; a draw's is shown).
+_END_REASONS = (N_("bout limit reached"), N_("everybody went out together"),
+                N_("one team still holds cards"), N_("the last player holding cards"))
+
 
 def banner(obs: dict[str, Any], names: Sequence[str], you: int | None) -> str:
     """The game-over banner: who is the durak, and what that means for you."""
@@ -422,6 +557,8 @@ def banner(obs: dict[str, Any], names: Sequence[str], you: int | None) -> str:
     if durak is None:
         reason = obs.get("end_reason") or ""
         if reason and reason != "everybody went out together":
+            if reason in _END_REASONS:
+                reason = _(reason)
             return _("A draw: nobody is the durak ({reason}).").format(reason=reason)
         return _("A draw: nobody is the durak.")
     if len(losers) > 1:
@@ -442,22 +579,27 @@ def score_line(games: int, counts: Sequence[tuple[str, int]], draws: int) -> str
 
 # ---------------------------------------------------------------- notices
 
-NOTICE_ALREADY_BEATEN = _("That card is already beaten.")
-NOTICE_SHOW_FIRST = _("Show your cards first.")
-NOTICE_OVER = _("The game is over: click {button} to play again.").format(button=NEW_GAME)
-NOTICE_PICK_FIRST = _("Pick a card from your hand first.")
-NOTICE_PICK_THEN_TARGET = _("Pick a card from your hand first, then click the card to beat.")
-NOTICE_FINISH_FIRST = _("Finish this game first.")
-NEW_GAME_LOG = _("— new game —")
+_TEXTS["NOTICE_ALREADY_BEATEN"] = N_("That card is already beaten.")
+_TEXTS["NOTICE_SHOW_FIRST"] = N_("Show your cards first.")
+_TEXTS["NOTICE_PICK_FIRST"] = N_("Pick a card from your hand first.")
+_TEXTS["NOTICE_PICK_THEN_TARGET"] = N_(
+    "Pick a card from your hand first, then click the card to beat.")
+_TEXTS["NOTICE_FINISH_FIRST"] = N_("Finish this game first.")
+_TEXTS["NEW_GAME_LOG"] = N_("— new game —")
+
+
+def notice_over() -> str:
+    return _("The game is over: click {button} to play again.").format(button=_t("NEW_GAME"))
 
 
 def cannot_play(card: Card) -> str:
-    return _("{card} cannot be played now.").format(card=card)
+    return _("{card} cannot be played now.").format(card=card_text(card))
 
 
 def select_to_transfer(rank: str) -> str:
+    letter = _(_RANK_LETTERS[rank]) if rank in _RANK_LETTERS else rank
     return _("Select the card to transfer with (a {rank}), then click {button}.").format(
-        rank=rank, button=TRANSFER)
+        rank=letter, button=_t("TRANSFER"))
 
 
 def internal_error(kind: str, detail: str) -> str:
@@ -468,14 +610,32 @@ def not_at_this_screen(name: str) -> str:
     return _("{name} is a bot: its moves are not made at this screen.").format(name=name)
 
 
+# ---------------------------------------------------------------- the keyboard
+
+def keys_help() -> tuple[str, list[str]]:
+    """The "?" panel: its title and a line a key (durak_widgets/keys.py reads the
+    letters by their place on the keyboard, so a Russian layout's Е is T)."""
+    return _("Keys"), [
+        _("Tab, arrow keys: move across your hand, the buttons and the table"),
+        _("Enter or Space: play the card or press the button in focus"),
+        _("T: {button}").format(button=_t("TAKE")),
+        _("B: {beaten} or {passing}").format(beaten=_t("BEATEN"), passing=_t("PASS")),
+        _("P: {button}").format(button=_t("TRANSFER")),
+        _("S: show the trump to transfer"),
+        _("N: {button}").format(button=_t("NEW_GAME")),
+        _("H: {button}; R: {review}").format(button=_t("HINT"), review=_t("REVIEW")),
+        _("?: show or hide these keys; Esc: hide them"),
+    ]
+
+
 # ---------------------------------------------------------------- the hint
 
-HINT_SHOW_CARDS = _("<b>Hint:</b> show your cards first.")
-HINT_NOTHING_NOW = _("<b>Hint:</b> nothing to decide for you now.")
-HINT_NOTHING = _("<b>Hint:</b> nothing to decide.")
-HINT_THINKING = _("<b>Hint:</b> the AI is thinking…")
-HINT_CHANCES = _("Chance of not being the durak after each move:")
-CERTAIN = _(" (certain)")
+_TEXTS["HINT_SHOW_CARDS"] = N_("<b>Hint:</b> show your cards first.")
+_TEXTS["HINT_NOTHING_NOW"] = N_("<b>Hint:</b> nothing to decide for you now.")
+_TEXTS["HINT_NOTHING"] = N_("<b>Hint:</b> nothing to decide.")
+_TEXTS["HINT_THINKING"] = N_("<b>Hint:</b> the AI is thinking…")
+_TEXTS["HINT_CHANCES"] = N_("Chance of not being the durak after each move:")
+_TEXTS["CERTAIN"] = N_(" (certain)")
 
 
 def hint_failed(error: str) -> str:
@@ -493,16 +653,18 @@ def more_moves(count: int) -> str:
 
 # ---------------------------------------------------------------- the review
 
-REVIEW_BUSY = _("The AI is reviewing your decisions…")
-REVIEW_NOT_YET_LAN = _("The review is there once the game's audit has opened every card.")
-REVIEW_NO_LOG = _("This table keeps no game log to review.")
-REVIEW_NOT_OVER = _("The review is there when the game is over.")
-REVIEW_DROPS = _("Where the chance dropped most:")
-REVIEW_NO_DROP = _("No move fell clearly short of the AI's choice.")
-REVIEW_NO_DECISIONS = _("No decisions to review (every move was forced).")
-REVIEW_CHART_LABEL = _("chance of not being the durak after each move")
-REVIEW_AXIS = _("your decisions, in the order played (the number is the move of the game)")
-REVIEW_CHANCES = _("chance after each decision (%)")
+_TEXTS["REVIEW_BUSY"] = N_("The AI is reviewing your decisions…")
+_TEXTS["REVIEW_NOT_YET_LAN"] = N_(
+    "The review is there once the game's audit has opened every card.")
+_TEXTS["REVIEW_NO_LOG"] = N_("This table keeps no game log to review.")
+_TEXTS["REVIEW_NOT_OVER"] = N_("The review is there when the game is over.")
+_TEXTS["REVIEW_DROPS"] = N_("Where the chance dropped most:")
+_TEXTS["REVIEW_NO_DROP"] = N_("No move fell clearly short of the AI's choice.")
+_TEXTS["REVIEW_NO_DECISIONS"] = N_("No decisions to review (every move was forced).")
+_TEXTS["REVIEW_CHART_LABEL"] = N_("chance of not being the durak after each move")
+_TEXTS["REVIEW_AXIS"] = N_(
+    "your decisions, in the order played (the number is the move of the game)")
+_TEXTS["REVIEW_CHANCES"] = N_("chance after each decision (%)")
 
 
 def review_failed(error: str) -> str:
@@ -513,7 +675,7 @@ def review_title(who: str, outcome: str, decisions: int) -> str:
     """``who``: a name, or "you" for the person at this screen; ``outcome``: "safe",
     "durak" or "draw".  No word on the AI's budget: that is how it searched, not what
     the player did."""
-    if who.lower() == "you":
+    if is_you(who):
         end = {"safe": _("you got out safe"), "durak": _("you were the durak"),
                "draw": _("you drew")}[outcome]
         return n_("Review of your game ({end}): {n} decision, with the AI's estimate",
@@ -543,7 +705,7 @@ def review_drop(number: int, whose: str, played: str, chance: float, best: str,
 
 def whose(who: str) -> str:
     """"your" for "you", else "Bob's"."""
-    return _("your") if who.lower() == "you" else _("{who}'s").format(who=who)
+    return _("your") if is_you(who) else _("{who}'s").format(who=who)
 
 
 # ---------------------------------------------------------------- the notebook

@@ -55,7 +55,8 @@ PACKAGES = ("durak_core", "durak_widgets", "durak_net", "durak_arena")
 PLAY_PATH = "lab/index.html?path=play.ipynb"
 #: The lab extensions the site's JupyterLab gets (nothing else from the environment:
 #: a Voilà or other extension installed next to JupyterLab stays out of the site).
-LAB_EXTENSIONS = ("@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager")
+LAB_EXTENSIONS = ("@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager",
+                  "anywidget")  # the table's keys (durak_widgets/keys.py)
 #: The files of Pyodide's npm package the site serves (no source maps, no TypeScript).
 PYODIDE_FILES = (
     "pyodide.mjs", "pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
@@ -158,6 +159,7 @@ def source_files() -> list[Path]:
     files = [ROOT / "pyproject.toml", ROOT / "setup.py", ROOT / "README.md", Path(__file__)]
     for package in PACKAGES:
         files += sorted((ROOT / package).rglob("*.py")) + sorted((ROOT / package).rglob("py.typed"))
+        files += sorted((ROOT / package).rglob("*.mo"))  # the translations the wheel ships
     files += sorted((ROOT / "notebooks").glob("*.ipynb"))
     files += sorted(p for p in LITE.rglob("*") if p.is_file())
     return [p for p in files if "__pycache__" not in p.parts]
@@ -255,7 +257,7 @@ def build_durak_wheel(dest: Path) -> Path:
             shutil.copy2(ROOT / name, src / name)
         for package in PACKAGES:
             for path in (ROOT / package).rglob("*"):
-                if path.is_file() and (path.suffix == ".py" or path.name == "py.typed") \
+                if path.is_file() and (path.suffix in (".py", ".mo") or path.name == "py.typed") \
                         and "__pycache__" not in path.parts:
                     target = src / path.relative_to(ROOT)
                     target.parent.mkdir(parents=True, exist_ok=True)

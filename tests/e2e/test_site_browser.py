@@ -96,6 +96,8 @@ def test_site_plays_a_whole_game_offline(
     open_lite_notebook(page, site_url, "play.ipynb")
     run_cell_source(page, 0, SEEDED_GAME)
     expect(page.locator(TABLE_STATUS)).to_be_visible(timeout=120_000)
+    # The keys' widget (an anywidget, its lab extension in the site) is drawn too.
+    expect(page.locator(f"{TABLE_ROOT} .durak-live[role='status']")).to_have_count(1)
     pairs = page.locator(f"{TABLE_ROOT} .durak-pair:visible")
     shot = {"taken": False}
 

@@ -36,7 +36,8 @@ def test_the_site_serves_pyodide_and_its_own_lock_with_only_the_wheels_it_has(si
     for entry in lock.values():
         assert (pyodide / entry["file_name"]).is_file(), entry["file_name"]
         assert set(entry["depends"]) <= set(lock), entry
-    assert lock["durak"]["depends"] == ["ipywidgets"]  # not msgspec nor cryptography
+    # The table and its keys (anywidget); not msgspec nor cryptography.
+    assert lock["durak"]["depends"] == ["anywidget", "ipywidgets"]
     assert set(lock["durak"]["imports"]) >= {"durak_core", "durak_widgets"}
     assert lock["ipywidgets"]["depends"] == ["comm", "ipython", "traitlets"]
     # The kernel points at this Pyodide, not a CDN.

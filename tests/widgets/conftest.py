@@ -9,6 +9,14 @@ import pytest
 from durak_widgets import TableController
 
 
+@pytest.fixture(autouse=True)
+def english_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tables speak English unless a test asks for another language, whatever the
+    language of the machine running the tests (``LANG=ru_RU.UTF-8`` would make them
+    Russian)."""
+    monkeypatch.setenv("DURAK_LANG", "en")
+
+
 @pytest.fixture
 def tables() -> Iterator[list[TableController]]:
     """Collects tables made in a test and closes them (threads, widgets) afterwards."""

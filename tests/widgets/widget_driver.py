@@ -13,6 +13,8 @@ from typing import Any
 
 from durak_core import Attack, Card, Defend, Game, Pass, Take, Transfer, display_key
 from durak_widgets import TableController
+from durak_widgets.i18n import speaking
+from durak_widgets.words import card_text
 
 BUTTON_ACTIONS = {"take": Take, "pass": Pass}
 
@@ -39,15 +41,22 @@ def check_table_matches_game(table: TableController) -> None:
         assert not shown(view.hand), "a hidden hand must not be displayed"
         return
     hand = game.hand(seat)
-    assert [b.description for b in view.visible_hand()] == [str(c) for c in hand]
+
+    def label(card: Card | None) -> str | None:
+        """The card as the table's language prints it ("Д♣" in Russian for "Q♣")."""
+        with speaking(table.lang):
+            return None if card is None else card_text(card)
+
+    assert [b.description for b in view.visible_hand()] == [label(c) for c in hand]
     trump = game.trump_suit
     assert hand == sorted(hand, key=lambda c: display_key(c, trump)), "hand must be sorted"
     legal = game.legal_actions(seat)
     playable = {str(c) for a in legal if isinstance(a, Attack) for c in a.cards}
     playable |= {str(a.card) for a in legal if isinstance(a, (Defend, Transfer))}
-    for button in view.visible_hand():
+    playable = {label(Card.parse(text)) for text in playable}
+    for button, card in zip(view.visible_hand(), hand, strict=True):
         marks = classes(button)
-        assert f"durak-card-{Card.parse(button.description).code}" in marks
+        assert f"durak-card-{card.code}" in marks
         if button.description in playable:
             assert "durak-playable" in marks or "durak-selected" in marks, button.description
         else:
@@ -60,7 +69,7 @@ def check_table_matches_game(table: TableController) -> None:
         (attack.description, None if defence is None else defence.description)
         for attack, defence in view.visible_pairs()
     ]
-    assert table_cards == [(str(a), None if d is None else str(d)) for a, d in game.table]
+    assert table_cards == [(label(a), label(d)) for a, d in game.table]
     assert ("durak-over" in classes(view.status)) == game.is_over
     assert shown(view.banner) == game.is_over
 

@@ -1,0 +1,174 @@
+"""The table's translations: extract, update, compile and check the gettext catalogs.
+
+    python scripts/catalogs.py            # all three steps: extract, update, compile
+    python scripts/catalogs.py check      # exit 1 if a catalog is stale or incomplete
+    python scripts/catalogs.py init de    # start a new language's .po
+
+The words are marked in durak_widgets (``_()``, ``n_()``, ``N_()``, see
+durak_widgets/words.py); Babel reads them (the keywords below, no source locations so
+the template changes only when the words do) into
+``durak_widgets/locale/messages.pot``, merges that into each
+``locale/<lang>/LC_MESSAGES/durak.po`` (a translator's file, kept in git) and compiles
+each ``.po`` to the ``.mo`` the package ships and stdlib gettext reads at run time.
+Babel is a development tool (the ``dev`` extra); the table needs only the ``.mo``.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "durak_widgets"
+LOCALE = PACKAGE / "locale"
+TEMPLATE = LOCALE / "messages.pot"
+DOMAIN = "durak"
+#: The markers of durak_widgets/words.py, as Babel's keyword specs.
+KEYWORDS = {"_": None, "N_": None, "n_": (1, 2)}
+#: The files that hold words (the LAN modules' words are not marked yet).
+METHOD_MAP = [("words.py", "python"), ("reasons.py", "python"), ("play.py", "python")]
+
+
+def extract() -> Catalog:
+    """The catalog of every marked string in the package, as the code is now."""
+    catalog = Catalog(project="durak", version="0.1.0", charset="utf-8")
+    for filename, lineno, message, comments, context in extract_from_dir(
+        PACKAGE, METHOD_MAP, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
+    ):
+        catalog.add(message, locations=[(filename, lineno)], auto_comments=comments,
+                    context=context)
+    return catalog
+
+
+def po_text(catalog: Catalog, **options: bool) -> str:
+    out = io.BytesIO()
+    write_po(out, catalog, no_location=True, width=100, **options)
+    return out.getvalue().decode("utf-8")
+
+
+def languages() -> list[str]:
+    return sorted(p.parent.parent.name for p in LOCALE.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+
+
+def po_path(lang: str) -> Path:
+    return LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def read(path: Path, lang: str | None = None) -> Catalog:
+    with path.open("rb") as f:
+        return read_po(f, locale=lang, domain=DOMAIN)
+
+
+def mo_bytes(catalog: Catalog) -> bytes:
+    out = io.BytesIO()
+    write_mo(out, catalog)
+    return out.getvalue()
+
+
+def keys(catalog: Catalog) -> set[tuple[object, str | None]]:
+    """The messages of a catalog (id and context), without its header."""
+    return {(m.id, m.context) for m in catalog if m.id}
+
+
+def update_all() -> None:
+    """Write the template, merge it into every language's .po, compile every .mo."""
+    template = extract()
+    TEMPLATE.write_text(po_text(template, omit_header=False), encoding="utf-8")
+    for lang in languages():
+        catalog = read(po_path(lang), lang)
+        catalog.update(template, no_fuzzy_matching=True)
+        po_path(lang).write_text(po_text(catalog, ignore_obsolete=True), encoding="utf-8")
+        po_path(lang).with_suffix(".mo").write_bytes(mo_bytes(read(po_path(lang), lang)))
+        print(f"{lang}: {len(problems(lang))} problems")
+
+
+def problems(lang: str) -> list[str]:
+    """What is wrong with ``lang``'s catalog: messages missing, untranslated or fuzzy,
+    a plural without every form, a placeholder the English has not, a stale .mo."""
+    found: list[str] = []
+    template = extract()
+    catalog = read(po_path(lang), lang)
+    for message in template:
+        if not message.id:
+            continue
+        have = catalog.get(message.id, context=message.context)
+        name = message.id if isinstance(message.id, str) else message.id[0]
+        if have is None:
+            found.append(f"missing: {name!r}")
+            continue
+        strings = have.string if isinstance(have.string, tuple) else (have.string,)
+        if have.fuzzy or not all(strings):
+            found.append(f"untranslated or fuzzy: {name!r}")
+        if isinstance(message.id, tuple) and len(strings) != catalog.num_plurals:
+            found.append(f"{name!r}: {len(strings)} plural forms, not {catalog.num_plurals}")
+        allowed = set(_placeholders(" ".join(message.id if isinstance(message.id, tuple)
+                                             else (message.id,))))
+        for s in strings:
+            extra = set(_placeholders(s)) - allowed
+            if extra:
+                found.append(f"{name!r}: unknown placeholders {sorted(extra)}")
+    mo = po_path(lang).with_suffix(".mo")
+    if not mo.is_file() or _contents(_read_mo(mo)) != _contents(catalog):
+        found.append(f"{mo.name} of {lang} is not compiled from its .po")
+    return found
+
+
+def _read_mo(path: Path) -> Catalog:
+    from babel.messages.mofile import read_mo
+
+    with path.open("rb") as f:
+        return read_mo(f)
+
+
+def _contents(catalog: Catalog) -> dict[tuple[object, str | None], object]:
+    """What a compiled catalog says (not how its bytes are laid out, which may differ
+    between Babel versions): each translated message's strings."""
+    def key(value: object) -> object:
+        return tuple(value) if isinstance(value, (list, tuple)) else value
+
+    return {(key(m.id), m.context): key(m.string) for m in catalog
+            if m.id and m.string and not m.fuzzy}
+
+
+def _placeholders(text: str) -> list[str]:
+    import re
+
+    return re.findall(r"\{(\w+)[^}]*\}", text)
+
+
+def stale_template() -> list[str]:
+    """Messages the code has and messages.pot has not, or the other way round."""
+    code = keys(extract())
+    saved = keys(read(TEMPLATE))
+    return ([f"not in messages.pot: {k[0]!r}" for k in code - saved]
+            + [f"no longer in the code: {k[0]!r}" for k in saved - code])
+
+
+def main(argv: list[str]) -> int:
+    command = argv[0] if argv else "all"
+    if command == "all":
+        update_all()
+        return 0
+    if command == "init":
+        lang = argv[1]
+        catalog = Catalog(locale=lang, domain=DOMAIN, project="durak", charset="utf-8")
+        catalog.update(extract())
+        po_path(lang).parent.mkdir(parents=True, exist_ok=True)
+        po_path(lang).write_text(po_text(catalog), encoding="utf-8")
+        return 0
+    if command == "check":
+        bad = stale_template() + [f"{lang}: {p}" for lang in languages() for p in problems(lang)]
+        print("\n".join(bad) or "catalogs: up to date and complete")
+        return 1 if bad else 0
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
