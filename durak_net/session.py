@@ -32,6 +32,14 @@ seed and each audits the whole game (:mod:`durak_net.audit`).
 Every entry is validated by every seat: an illegal or forged entry, a different hash,
 a card not proven, a proposal that shows the host told seats different logs: the game
 stops and is audited, never silently diverges.
+
+**No trusted party.** What changes what a seat believes is checked by that seat: a
+Fault must carry its finder's signature; a refusal must be of a proposal the table
+moved past; a "timed out" entry of our seat must come when our own clock
+(:mod:`durak_net.clock`) has run out; our share of a seat's seed is published only when
+we ourselves have not heard that seat's signed heartbeats for the grace period
+(:mod:`durak_net.presence`); and a seat silent for the grace period ends its game with
+a verdict (``abandoned``) instead of leaving the others waiting.
 """
 
 from __future__ import annotations
