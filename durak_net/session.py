@@ -1450,6 +1450,14 @@ class Session:
             assert culprit is not None
             verdict = Verdict(False, stop.code, f"{names[culprit]} cheated: {stop.reason} "
                               f"(and then {who} went silent)", culprit)
+        elif seat not in self.links and now - self.presence.heard.get(seat, float("-inf")) \
+                < abandon_after(self.grace):
+            # The host says it is silent, but its heartbeats still reach us: one of the two
+            # is not telling the truth (the host withholds its messages, or it withholds
+            # them from the host), and we cannot tell which.
+            verdict = Verdict(False, "abandoned", f"{names[HOST]} reports {who} silent, but "
+                              f"{who} is still heard here: nobody can tell which of them "
+                              "withholds the game", None)
         else:
             verdict = Verdict(False, "abandoned", f"{who} went silent and was not heard "
                               f"for {silent:.0f} s (the grace period)", seat)
