@@ -32,6 +32,14 @@ seed and each audits the whole game (:mod:`durak_net.audit`).
 Every entry is validated by every seat: an illegal or forged entry, a different hash,
 a card not proven, a proposal that shows the host told seats different logs: the game
 stops and is audited, never silently diverges.
+
+**No trusted party.** What changes what a seat believes is checked by that seat: a
+Fault must carry its finder's signature; a refusal must be of a proposal the table
+moved past; a "timed out" entry of our seat must come when our own clock
+(:mod:`durak_net.clock`) has run out; our share of a seat's seed is published only when
+we ourselves have not heard that seat's signed heartbeats for the grace period
+(:mod:`durak_net.presence`); and a seat silent for the grace period ends its game with
+a verdict (``abandoned``) instead of leaving the others waiting.
 """
 
 from __future__ import annotations
@@ -1442,6 +1450,14 @@ class Session:
             assert culprit is not None
             verdict = Verdict(False, stop.code, f"{names[culprit]} cheated: {stop.reason} "
                               f"(and then {who} went silent)", culprit)
+        elif seat not in self.links and now - self.presence.heard.get(seat, float("-inf")) \
+                < abandon_after(self.grace):
+            # The host says it is silent, but its heartbeats still reach us: one of the two
+            # is not telling the truth (the host withholds its messages, or it withholds
+            # them from the host), and we cannot tell which.
+            verdict = Verdict(False, "abandoned", f"{names[HOST]} reports {who} silent, but "
+                              f"{who} is still heard here: nobody can tell which of them "
+                              "withholds the game", None)
         else:
             verdict = Verdict(False, "abandoned", f"{who} went silent and was not heard "
                               f"for {silent:.0f} s (the grace period)", seat)

@@ -145,3 +145,34 @@ def test_a_seat_killed_after_the_last_move_is_named_by_the_host_and_the_others()
     for side in others:
         (verdict,) = _verdicts(side)
         assert (verdict.code, verdict.culprit) == ("abandoned", 2), verdict
+
+
+def test_a_host_that_withholds_a_connected_seats_seed_gets_nobody_named() -> None:
+    """After the last move the host tells seat 1 that seat 2 is lost and keeps seat 2's
+    seed from it.  Seat 1 still hears seat 2's own heartbeats: it cannot tell which of the
+    two withholds the game, and names nobody (never the honest seat 2)."""
+    from durak_net.wire import Deal, Status
+
+    table = make_table(53, RULES3, start=False)
+    net, host = table.net, table.host
+    assert net.run(lambda: all(p.sign_key for p in host.players.values()), limit=30.0)
+    link = host.links[1]
+    honest_push = link.push
+
+    def push(frame, now):  # type: ignore[no-untyped-def]
+        over = host.game is not None and host.game.is_over
+        if over and isinstance(frame, Deal) and frame.seat == 2:
+            return  # seat 2's seed never reaches seat 1
+        if over and isinstance(frame, Deal) and frame.seat == 0 and not told:
+            told.append(True)
+            honest_push(Status(0, 2, "lost"), now)
+        honest_push(frame, now)
+
+    told: list[bool] = []
+    link.push = push  # type: ignore[method-assign]
+    host.start(net.now)
+    assert net.run(lambda: bool(_verdicts(table.seats[1])), limit=900.0)
+    (verdict,) = _verdicts(table.seats[1])
+    assert told and verdict.code == "abandoned" and verdict.culprit is None, verdict
+    assert "still heard here" in verdict.verdict
+    assert _verdicts(table.seats[2])[0].fair  # seat 2 itself got everything
