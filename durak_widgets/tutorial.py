@@ -3,7 +3,8 @@
 A tutorial cell should show the interface it is about in a few lines; the scaffolding
 around it (dealing a scripted position, printing every seat's legal actions, playing
 duplicate deals, checking an exercise) lives here, where it is tested and typed once.
-Everything here runs in the browser site too (Pyodide): no processes, no sockets.
+Everything here runs in the browser site too (Pyodide), except :func:`tapped_game`,
+which starts a bot program as a process.
 
 >>> game = deal(["6♥ 9♠ 10♥ J♣ Q♦ K♠", "7♠ 10♠ 9♦ 8♥ A♥ K♣"], trump="9♥")
 >>> print(game.hand(0)[0], game.trump_card, game.attacker)
@@ -32,10 +33,13 @@ __all__ = [
     "hint_spread",
     "legal_texts",
     "play_moves",
+    "plot_results",
+    "print_results",
     "report",
     "show",
     "show_search",
     "strength",
+    "tapped_game",
     "wilson",
 ]
 
@@ -162,17 +166,101 @@ def duel(make_a: Callable[[], Bot], make_b: Callable[[], Bot], deals: int,
     return a_wins, b_wins, draws
 
 
-def report(make_bot_: Callable[[], Bot], deals: int = 20,
-           rivals: Sequence[str] = ("random", "greedy")) -> dict[str, tuple[int, int, int]]:
-    """The bot's record against the built-in random and greedy bots on ``deals`` duplicate
-    deals; printed, and returned by rival."""
-    makers: dict[str, Callable[[], Bot]] = {"random": lambda: RandomBot(seed=7),
-                                            "greedy": GreedyBot}
-    out = {}
-    for name in rivals:
-        won, lost, drawn = out[name] = duel(make_bot_, makers[name], deals)
+def report(make_bot_: Callable[[], Bot], deals: int = 20) -> None:
+    """Print the bot's record against the built-in random and greedy bots on ``deals``
+    duplicate deals."""
+    makers: list[tuple[str, Callable[[], Bot]]] = [("random", lambda: RandomBot(seed=7)),
+                                                   ("greedy", GreedyBot)]
+    for name, rival in makers:
+        won, lost, drawn = duel(make_bot_, rival, deals)
         print(f"against {name}: {won} won, {lost} lost, {drawn} drawn of {2 * deals}")
-    return out
+
+
+def print_results(results: Any) -> None:
+    """A tournament's tables (:class:`durak_arena.tournament.Results`): each bot against
+    the field, then each pair, with 95% intervals (no timings, so a notebook's output
+    stays the same from run to run)."""
+    print(f"{'bot':<21} {'games':>5} {'wins':>5} {'draws':>5} {'losses':>6}"
+          "  win rate  95% interval  rating")
+    for row in results.bot_rows():
+        lo, hi = row["ci95"]
+        print(f"{row['name']:<21} {row['games']:>5} {row['wins']:>5} {row['draws']:>5}"
+              f" {row['losses']:>6}  {row['win_rate']:>8.1%}  {lo:>5.1%}-{hi:<6.1%}"
+              f"  {row['rating']:>6.0f}")
+    print()
+    for pair in results.pair_rows():
+        lo, hi = pair["ci95"]
+        print(f"{pair['a']} vs {pair['b']}: {pair['a_wins']}-{pair['b_wins']},"
+              f" {pair['draws']} drawn; {pair['a']} wins {pair['a_win_rate']:.1%}"
+              f" (95% interval {lo:.1%}-{hi:.1%})")
+
+
+def plot_results(results: Any) -> None:
+    """The win rates of a tournament with their intervals: each bot against the field,
+    and each pair head to head."""
+    import matplotlib.pyplot as plt
+
+    rows, pairs = results.bot_rows(), results.pair_rows()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 3.6), width_ratios=(2, 3))
+    panels = [
+        (left, [r["name"] for r in rows], [r["win_rate"] for r in rows], [r["ci95"] for r in rows]),
+        (right, [f"{p['a']}\nvs {p['b']}" for p in pairs], [p["a_win_rate"] for p in pairs],
+         [p["ci95"] for p in pairs]),
+    ]
+    for ax, labels, rates, intervals in panels:
+        below = [rate - lo for rate, (lo, _) in zip(rates, intervals, strict=True)]
+        above = [hi - rate for rate, (_, hi) in zip(rates, intervals, strict=True)]
+        ax.errorbar(range(len(rates)), rates, yerr=[below, above], fmt="o", capsize=5)
+        ax.set_xticks(range(len(rates)), labels, fontsize=8)
+        ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
+        ax.set_xlim(-0.5, len(rates) - 0.5)
+        ax.set_ylim(0, 1)
+        ax.grid(axis="y", alpha=0.3)
+    left.set_title("Each bot against the field")
+    left.set_ylabel("share of decided games won")
+    right.set_title("Head to head: the first-named bot's win rate")
+    fig.tight_layout()
+    plt.show()
+
+
+def tapped_game(program_spec: str, rival_spec: str, seed: int = 11) -> tuple[list[str], Any]:
+    """Referee one game between a bot program (a ``py:`` or ``cmd:`` spec, run as a
+    process) and an in-process bot, with the arena's own referee, noting every line of
+    the program's conversation: ``>`` what the arena sent, ``<`` what the program
+    answered, the bulky ``observation`` and ``rules`` (and all but two events) as
+    ``"..."``.  Returns the lines and the game's record."""
+    import json
+
+    from durak_arena.referee import BotSpec, InProcessSeat, ProcessSeat, referee_game
+
+    program = ProcessSeat(BotSpec.parse(program_spec))
+    wire: list[str] = []
+
+    def note(direction: str, message: dict[str, Any]) -> None:
+        brief = {k: "..." if k in ("observation", "rules") else v for k, v in message.items()}
+        if len(message.get("events", [])) > 2:
+            brief["events"] = [*message["events"][:2], "..."]
+        wire.append(f"{direction} {json.dumps(brief, ensure_ascii=False)}")
+
+    send, request = program.process.send, program.process.request
+
+    def tapped_send(message: dict[str, Any]) -> None:
+        note(">", message)
+        send(message)
+
+    def tapped_request(message: dict[str, Any], timeout: float) -> dict[str, Any]:
+        reply = request(message, timeout)  # writes through tapped_send
+        note("<", reply)
+        return reply
+
+    program.process.send = tapped_send  # type: ignore[method-assign]
+    program.process.request = tapped_request  # type: ignore[method-assign]
+    seats = [program, InProcessSeat(BotSpec.parse(rival_spec))]
+    try:
+        record = referee_game(Rules(), 0, seed, seats, [0, 0], 10.0, "demo")
+    finally:
+        program.close()  # says bye; the program exits
+    return wire, record
 
 
 # ------------------------------------------------------------------ 04: the AI
