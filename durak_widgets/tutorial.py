@@ -34,6 +34,7 @@ __all__ = [
     "legal_texts",
     "play_moves",
     "plot_results",
+    "plot_strength",
     "print_results",
     "report",
     "show",
@@ -328,3 +329,27 @@ def strength(spec: str, games: int = 24, rival: str = "greedy", seed: int = 1,
     print(f"{spec} vs {rival}: {won} won, {lost} lost of {2 * len(seeds)};"
           f" {rate:.1%} of the decided games (95% interval {low:.1%}-{high:.1%})")
     return rate, low, high
+
+
+def plot_strength(figures: dict[int, tuple[float, float, float]], games: int = 24) -> None:
+    """Win rate against budget, with the 95% intervals: ``figures`` maps rollouts per
+    decision to :func:`strength`'s (rate, low, high)."""
+    import matplotlib.pyplot as plt
+
+    budgets = sorted(figures)
+    rates = [figures[n][0] for n in budgets]
+    below = [figures[n][0] - figures[n][1] for n in budgets]
+    above = [figures[n][2] - figures[n][0] for n in budgets]
+    fig, ax = plt.subplots(figsize=(7, 3.4))
+    ax.errorbar(budgets, rates, yerr=[below, above], fmt="o-", capsize=5)
+    ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
+    ax.set_xscale("log")
+    ax.minorticks_off()
+    ax.set_xticks(budgets, [str(n) for n in budgets])
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("rollouts per decision")
+    ax.set_ylabel("share of decided games won")
+    ax.set_title(f"ISMCTS against greedy: {games} games per budget, 95% intervals")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    plt.show()
