@@ -132,3 +132,18 @@ def test_the_runner_counts_a_cell_that_caught_a_refused_process() -> None:
     failed = json.loads(run.stdout.splitlines()[-1])["failed"]
     assert set(failed) == {"1", "2"}
     assert "processes" in failed["1"] and "matplotlib" in failed["2"]
+
+
+def test_a_cell_tagged_in_the_notebook_is_marked_once_in_the_site() -> None:
+    """The site marks what the notebook's author tagged (a plot, a bot program) as well as
+    what its code names (lan(, durak_net, ...), and never tags a cell twice."""
+    cells_in = [
+        {"cell_type": "code", "metadata": {"tags": ["needs-local-python"]},
+         "source": ["plot_strength(figures)"]},
+        {"cell_type": "code", "metadata": {}, "source": ["strength('ismcts')"]},
+        {"cell_type": "markdown", "metadata": {"tags": ["needs-local-python"]}, "source": ["x"]},
+    ]
+    out = lite_site.mark_local_only(cells_in)
+    assert [c["cell_type"] for c in out] == ["markdown", "code", "code", "markdown"]
+    assert out[1]["metadata"]["tags"] == ["needs-local-python"]
+    assert "tags" not in out[2]["metadata"]
