@@ -36,6 +36,7 @@ __all__ = [
     "plot_results",
     "plot_strength",
     "print_results",
+    "print_tree",
     "report",
     "show",
     "show_search",
@@ -288,6 +289,18 @@ def show_search(bot: IsmctsBot, game: Game, seat: int) -> None:
         mark = "  <- chosen" if action == choice else ""
         print(f"{action!s:<18}{child.visits:>7}{child.reward / child.visits:>13.3f}"
               f"{len(child.children):>15}{mark}")
+
+
+def print_tree(node: Any, levels: int = 2, indent: str = "") -> None:
+    """Print a search tree (:attr:`IsmctsBot.last_root`) ``levels`` deep: each action with
+    its visits and mean reward, the most visited first."""
+    if levels <= 0:
+        return
+    children = sorted(node.children.items(), key=lambda item: -item[1].visits)
+    for action, child in children:
+        mean = child.reward / child.visits if child.visits else 0.0
+        print(f"{indent}{action!s:<22}{child.visits:>4} visits, mean {mean:.2f}")
+        print_tree(child, levels - 1, indent + "    ")
 
 
 def hint_spread(observation: dict[str, Any], events: Sequence[Event], iterations: int,
