@@ -99,6 +99,38 @@ def _words(err: list[str], prefix: str) -> str:
     return next(line[len(prefix):].split(" (")[0] for line in err if line.startswith(prefix))
 
 
+# ------------------------------------------------------------------ the deal by hand
+
+
+def deal_message(data: bytes) -> str:
+    """A deal message (:mod:`durak_net.dealer`) in words."""
+    from durak_net.dealer import Keys, Pass, Trump, decode
+
+    message = decode(data)
+    if isinstance(message, Pass):
+        return (f"deal step {message.step}, part {message.part + 1} of {message.parts}: "
+                f"{len(message.points)} encrypted cards")
+    if isinstance(message, Keys):
+        return f"its keys for positions {message.positions}"
+    if isinstance(message, Trump):
+        answer = "no" if message.position < 0 else f"yes, position {message.position}"
+        return f"trump round {message.round}: {answer}"
+    return type(message).__name__.lower()
+
+
+def exchange(dealers: dict[str, Any]) -> None:
+    """Carry two :class:`durak_net.MentalDealer`'s messages to each other until neither
+    has more to say, printing each in words (by name: seat 0 first)."""
+    (first, a), (second, b) = dealers.items()
+    mail = [(first, m) for m in a.begin()] + [(second, m) for m in b.begin()]
+    while mail:
+        sender, data = mail.pop(0)
+        receiver = second if sender == first else first
+        print(f"{sender:>5} -> {receiver:<5} {deal_message(data)}")
+        seat = dealers[sender].seat
+        mail += [(receiver, m) for m in dealers[receiver].receive(data, seat)]
+
+
 # ------------------------------------------------------------------ two peers over UDP
 
 
