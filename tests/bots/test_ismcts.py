@@ -283,21 +283,16 @@ def test_halving_spends_the_budget_on_the_two_best_root_actions():
     legal = game.legal_actions(seat)
     assert len(legal) > 5
 
-    class Open(IsmctsBot):
-        root = None
-
-        def _preference(self, root, action):
-            self.root = root
-            return super()._preference(root, action)
-
-    bot = Open(seed=1, iterations=300, halving=1, width=5)
+    bot = IsmctsBot(seed=1, iterations=300, halving=1, width=5)
     bot.start(seat, game.rules)
     choice = bot.choose(game.observation(seat), legal)
-    visits = sorted((child.visits for child in bot.root.children.values()), reverse=True)
+    root = bot.last_root
+    assert root is not None
+    visits = sorted((child.visits for child in root.children.values()), reverse=True)
     # 20 rounds of five (100), 34 of three (202), 49 of two (300).
     assert visits == [20 + 34 + 49, 20 + 34 + 49, 20 + 34, 20, 20]
     assert bot.history == [300]
-    assert bot.root.children[choice].visits == visits[0]
+    assert root.children[choice].visits == visits[0]
     # The coach wants an estimate of every move: no halving there.
     estimates = bot.analyse(game.observation(seat), legal[:5])
     assert len({e.samples for e in estimates}) == 1
