@@ -79,7 +79,7 @@ def legal_texts(game: Game, seat: int) -> list[str]:
     return [str(a) for a in game.legal_actions(seat)]
 
 
-def show(game: Game, *refused: str, draw: bool = True) -> None:
+def show(game: Game, *refused: str, draw: bool = False) -> None:
     """Print what every seat may do, why each action in ``refused`` is illegal, and
     (``draw``) draw the game as cards."""
     for seat in range(game.players):
