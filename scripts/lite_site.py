@@ -92,7 +92,8 @@ PYODIDE_MARKERS = {
 NEEDS_LOCAL_PYTHON = re.compile(r"\blan\(|\bdurak_net\b|\bsubprocess\b|\bsocket\b")
 LOCAL_ONLY_NOTE = (
     "> **Needs a local Python.** In this browser site the next cell cannot run: it uses "
-    "UDP sockets, other processes or the LAN package, which a web page does not have. "
+    "UDP sockets, other processes, the LAN package or plots (matplotlib), which this "
+    "site does not have. "
     "Run this notebook in JupyterLab on your computer (`bash scripts/play.sh`) for it."
 )
 #: The kernel name of the Pyodide kernel: the site's notebooks name it so that they open
@@ -391,17 +392,30 @@ def start_by_itself(notebook: dict[str, Any]) -> None:
             cell["outputs"], cell["execution_count"] = [], None
 
 
+def needs_local_python(cell: dict[str, Any]) -> bool:
+    """Whether a notebook's code cell cannot run in a page: its code says so
+    (:data:`NEEDS_LOCAL_PYTHON`), or the notebook's author tagged it ``needs-local-python``
+    (a plot: no matplotlib in the site; a bot program started as a process; a cell that
+    uses what such a cell made).  tests/notebooks checks the tags against a run of every
+    cell with a page's limits."""
+    if cell.get("cell_type") != "code":
+        return False
+    source = "".join(cell.get("source", []))
+    tagged = "needs-local-python" in cell.get("metadata", {}).get("tags", [])
+    return tagged or bool(NEEDS_LOCAL_PYTHON.search(source))
+
+
 def mark_local_only(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The cells, with a note above each code cell that cannot run in a page."""
     marked = []
     for number, cell in enumerate(cells):
-        source = "".join(cell.get("source", []))
-        if cell.get("cell_type") == "code" and NEEDS_LOCAL_PYTHON.search(source):
+        if needs_local_python(cell):
             marked.append({"cell_type": "markdown", "id": f"local-only-{number}",
                            "metadata": {"tags": ["needs-local-python"]},
                            "source": [LOCAL_ONLY_NOTE]})
             tags = cell.setdefault("metadata", {}).setdefault("tags", [])
-            tags.append("needs-local-python")
+            if "needs-local-python" not in tags:
+                tags.append("needs-local-python")
         marked.append(cell)
     return marked
 

@@ -142,6 +142,13 @@ class IsmctsBot(Bot):
         self.history: list[int] = []
         #: Decisions taken by the endgame solver alone (for benchmarks and tests).
         self.solved = 0
+        #: The root of the last search (``choose`` or ``analyse``; None before the first
+        #: search, and after a decision the endgame solver took alone), kept to study
+        #: what the search saw: ``last_root.children`` maps each compared root action to
+        #: its node, whose ``visits`` and ``reward / visits`` (the mean reward) decide,
+        #: and whose own ``children`` are the moves tried right after it
+        #: (:func:`tree_size` measures the whole tree; notebook 04 prints it).
+        self.last_root: Node | None = None
         self._pending: list[Event] = []
         self._inference: Inference | None = None
         self._hands: HandFilter | None = None
@@ -166,6 +173,7 @@ class IsmctsBot(Bot):
             self._pending.extend(events)
 
     def choose(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
+        self.last_root = None
         if len(legal) == 1:
             return legal[0]
         seat = int(observation["seat"])
@@ -181,7 +189,7 @@ class IsmctsBot(Bot):
                 legal, int(view.trump_suit), view.talon_size, view.table, self.config.width
             )
         self._halve = self.config.halving
-        root = self._search(view, seat, legal, deadline, observation)
+        root = self.last_root = self._search(view, seat, legal, deadline, observation)
         return max(legal, key=lambda a: self._preference(root, a))
 
     def analyse(
@@ -193,6 +201,7 @@ class IsmctsBot(Bot):
         when ``paired``; an endgame is solved exactly when the solver can (then
         the estimates are ``exact``).  Uses this bot's budget and random numbers.
         """
+        self.last_root = None
         if legal is None:
             legal = [parse_action(a) for a in observation["legal"]]
         legal = list(legal)
@@ -213,7 +222,7 @@ class IsmctsBot(Bot):
                 out.sort(key=lambda e: -e.score)
                 return out
         self._halve = False  # an estimate for every action, not a choice
-        root = self._search(view, seat, legal, deadline, observation)
+        root = self.last_root = self._search(view, seat, legal, deadline, observation)
         out = []
         for a in legal:
             child = root.children.get(a)
@@ -598,6 +607,18 @@ class HelperTask:
     actions: list[str]  # the root actions, as text
     weights: list[list[float]] | None  # the inference's card weights, or None
     halve: bool = False  # sequential halving at the root (a choice, not an analysis)
+
+
+def tree_size(node: Node) -> tuple[int, int]:
+    """How many nodes lie below ``node`` and how many actions deep its longest line goes:
+    the size of a search's tree (:attr:`IsmctsBot.last_root`), which shows how far a
+    budget reaches."""
+    nodes = depth = 0
+    for child in node.children.values():
+        below, longest = tree_size(child)
+        nodes += 1 + below
+        depth = max(depth, 1 + longest)
+    return nodes, depth
 
 
 def run_task(task: HelperTask) -> list[Stats]:

@@ -283,21 +283,16 @@ def test_halving_spends_the_budget_on_the_two_best_root_actions():
     legal = game.legal_actions(seat)
     assert len(legal) > 5
 
-    class Open(IsmctsBot):
-        root = None
-
-        def _preference(self, root, action):
-            self.root = root
-            return super()._preference(root, action)
-
-    bot = Open(seed=1, iterations=300, halving=1, width=5)
+    bot = IsmctsBot(seed=1, iterations=300, halving=1, width=5)
     bot.start(seat, game.rules)
     choice = bot.choose(game.observation(seat), legal)
-    visits = sorted((child.visits for child in bot.root.children.values()), reverse=True)
+    root = bot.last_root
+    assert root is not None
+    visits = sorted((child.visits for child in root.children.values()), reverse=True)
     # 20 rounds of five (100), 34 of three (202), 49 of two (300).
     assert visits == [20 + 34 + 49, 20 + 34 + 49, 20 + 34, 20, 20]
     assert bot.history == [300]
-    assert bot.root.children[choice].visits == visits[0]
+    assert root.children[choice].visits == visits[0]
     # The coach wants an estimate of every move: no halving there.
     estimates = bot.analyse(game.observation(seat), legal[:5])
     assert len({e.samples for e in estimates}) == 1
@@ -329,3 +324,37 @@ def test_refined_rollouts_play_legal_reproducible_games():
     for rules in (Rules(players=3), Rules(variant="perevodnoy")):
         bots = [IsmctsBot(seed=s, iterations=10, tail=6, throw=1) for s in range(rules.players)]
         assert play_game(Game.new(rules, seed=6), bots).is_over
+
+
+def test_the_last_search_root_holds_the_compared_actions_and_every_rollout():
+    from durak_core.bots.ismcts import tree_size
+
+    game = Game.new(Rules(), seed=2)
+    seat = game.attacker
+    legal = game.legal_actions(seat)
+    bot = IsmctsBot(seed=1, iterations=60, width=3)
+    assert bot.last_root is None
+    bot.start(seat, game.rules)
+    choice = bot.choose(game.observation(seat), legal)
+    root = bot.last_root
+    assert root is not None
+    assert choice in root.children and len(root.children) == 3 < len(legal)
+    # Paired: every compared action got every deal, and the visits add up to the rollouts.
+    assert {child.visits for child in root.children.values()} == {bot.history[-1] // 3}
+    assert sum(child.visits for child in root.children.values()) == bot.history[-1]
+    nodes, depth = tree_size(root)
+    assert nodes >= len(root.children) and depth >= 1
+    # One forced action: no search, and no stale root from the last one.
+    bot.choose(game.observation(seat), legal[:1])
+    assert bot.last_root is None
+
+
+def test_tree_size_counts_nodes_and_the_longest_line():
+    from durak_core.bots.ismcts import tree_size
+    from durak_core.tree import Node
+
+    root, a, b, c = Node(), Node(), Node(), Node()
+    root.children = {Take(1): a, Pass(0): b}
+    a.children = {Pass(0): c}
+    assert tree_size(root) == (3, 2)
+    assert tree_size(c) == (0, 0)

@@ -1,0 +1,67 @@
+"""The tutorials' helpers (durak_widgets/tutorial.py) answer as the exercises say."""
+
+from __future__ import annotations
+
+import pytest
+
+from durak_core import Game, Rules
+from durak_core.bots import GreedyBot, IsmctsBot, RandomBot
+from durak_widgets.tutorial import (
+    check_prediction,
+    check_transfer_finder,
+    deal,
+    duel,
+    play_moves,
+    show_search,
+    strength,
+)
+
+
+def two_jacks() -> Game:
+    game = deal(["6♦ J♠ J♣ 6♣ 8♥ K♥", "Q♠ 8♠ 10♦ 7♣ J♥ A♣"], trump="9♦")
+    play_moves(game, "0 attack J♠ J♣")
+    return game
+
+
+def test_a_prediction_is_right_only_when_it_names_every_legal_action_and_no_other(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    game = two_jacks()
+    everything = {"1 defend J♠ with Q♠", "1 defend js with 10d", "1 defend J♣ with A♣",
+                  "1 defend J♣ with 10♦", "1 take"}  # any spelling the engine reads
+    assert check_prediction(game, 1, everything)
+    assert capsys.readouterr().out.endswith("all right\n")
+    assert not check_prediction(game, 1, everything - {"1 take"})
+    said = capsys.readouterr().out
+    assert said == "4 of 5 legal actions predicted; 1 missing, 0 that the engine refuses\n"
+    assert not check_prediction(game, 1, everything | {"1 defend J♣ with J♥"})
+    assert "refused  1 defend J♣ with J♥: J♥ cannot beat J♣" in capsys.readouterr().out
+
+
+def test_the_transfer_check_wants_a_game_where_some_seat_may_transfer() -> None:
+    assert not check_transfer_finder(lambda: None)
+    assert not check_transfer_finder(lambda: Game.new(Rules(), seed=1))
+    game = Game.new(Rules(variant="perevodnoy"), seed=0)
+    play_moves(game, str(game.legal_actions(game.attacker)[0]))
+    assert check_transfer_finder(lambda: game) == any(
+        type(a).__name__ == "Transfer" for a in game.legal_actions())
+
+
+def test_a_duel_plays_every_deal_twice_with_the_seats_swapped() -> None:
+    won, lost, drawn = duel(GreedyBot, lambda: RandomBot(seed=1), deals=3)
+    assert won + lost + drawn == 6
+    mirrored = duel(lambda: RandomBot(seed=1), GreedyBot, deals=3)
+    assert mirrored == (lost, won, drawn)
+
+
+def test_strength_gives_the_rate_of_decided_games_inside_its_interval() -> None:
+    rate, low, high = strength("ismcts?iterations=3", games=4)
+    assert 0 <= low <= rate <= high <= 1
+
+
+def test_show_search_prints_the_root_the_bot_searched(capsys: pytest.CaptureFixture[str]) -> None:
+    game = Game.new(Rules(), seed=2)
+    show_search(IsmctsBot(seed=1, iterations=30), game, game.attacker)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("actions deep") and "3 compared" in lines[0]
+    assert sum("<- chosen" in line for line in lines) == 1
