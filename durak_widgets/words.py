@@ -559,7 +559,15 @@ def table_repr(names: Sequence[str]) -> str:
 # Sentences for the records of durak_core.bots.reasons (why the AI prefers a move):
 # the hint shows the top one beside its move, the review beside each marked move.
 
-from durak_core.bots.reasons import KeepTrumps, NoHigher, Reason, Solved  # noqa: E402
+from durak_core.bots.reasons import (  # noqa: E402
+    BeatCheaply,
+    CannotBeat,
+    KeepHigh,
+    KeepTrumps,
+    NoHigher,
+    Reason,
+    Solved,
+)
 
 #: Suit names in the plural, by suit number (spades, clubs, diamonds, hearts).
 SUITS_PLURAL = (_("spades"), _("clubs"), _("diamonds"), _("hearts"))
@@ -587,6 +595,30 @@ def say_reason(reason: Reason) -> str:
                      "higher {suit}").format(card=reason.taken, suit=suit)
         return _("the defender took rather than beat {card} before: they probably hold "
                  "no higher {suit}").format(card=reason.taken, suit=suit)
+    if isinstance(reason, CannotBeat):
+        who = _("the opponent") if reason.heads_up else _("the defender")
+        if reason.certain:
+            return _("{who} holds nothing that beats {card}: you know all their "
+                     "cards").format(who=who, card=reason.card)
+        if reason.chance < 0.05:
+            return _("{who} almost surely holds nothing that beats {card}").format(
+                who=who, card=reason.card)
+        return _("{who} probably holds nothing that beats {card} (about {p:.0f}% that "
+                 "they do)").format(who=who, card=reason.card, p=100 * reason.chance)
+    if isinstance(reason, BeatCheaply):
+        return n_("beat {attack} with {card}: it costs no trump, and taking would add "
+                  "{n} card to your hand",
+                  "beat {attack} with {card}: it costs no trump, and taking would add "
+                  "{n} cards to your hand",
+                  reason.taken).format(attack=reason.attack, card=reason.card, n=reason.taken)
+    if isinstance(reason, KeepHigh):
+        count = len(reason.beaters_out)
+        if not count:
+            return _("play low and keep your {card}: no card still out beats it").format(
+                card=reason.card)
+        return n_("play low and keep your {card}: only {n} card still out beats it",
+                  "play low and keep your {card}: only {n} cards still out beat it",
+                  count).format(card=reason.card, n=count)
     if not isinstance(reason, KeepTrumps):
         raise TypeError(f"not a reason: {reason!r}")
     count = len(reason.higher_out)

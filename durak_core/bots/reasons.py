@@ -21,11 +21,25 @@ test can check it against the game:
     :data:`NO_HIGHER`, at least one such card is unseen, and the seat knows of no
     card of that suit above ``taken`` in the opponent's hand.  The compared move
     plays no card of that suit.
+:class:`CannotBeat`
+    The move leads or throws in ``card`` to ``opponent`` (the defender), and in at
+    most :data:`CANNOT_BEAT` of :data:`DEALS` deals made as the AI makes them (the
+    inference's weights, a generator seeded from the position) the opponent holds a
+    card that beats it (``chance``; of a lead of several cards, the one hardest to
+    beat).  The compared move, if an attack too, plays no card as hard to beat (its
+    chance is at least 0.2 higher).
 :class:`KeepTrumps`
     The move plays no trump (a shown trump stays in the hand), the compared move
     plays ``trump`` (its lowest trump); ``higher_out`` are the trumps above it that
     are still out: neither in the seat's hand, nor on the table, nor discarded
     (they are in other hands or the talon).
+:class:`BeatCheaply`
+    The move beats ``attack`` with ``card``, a plain card, where the compared move
+    takes; taking would put the ``taken`` cards on the table into the seat's hand.
+:class:`KeepHigh`
+    Both moves lead or throw in plain cards only; the compared move's highest card
+    ``card`` is high (a jack or above) and outranks every card of the move;
+    ``beaters_out`` are the cards still out (as for :class:`KeepTrumps`) that beat it.
 
 >>> from durak_core import Game, Rules, parse_action
 >>> from durak_core.bots import MoveEstimate
@@ -41,12 +55,13 @@ test can check it against the game:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
-from ..actions import Action, Attack, Defend, Transfer
-from ..cards import Card
+from ..actions import Action, Attack, Defend, Take, Transfer
+from ..cards import BEATERS, Card
 from ..events import Attacked, Defended, Discarded, Event, PickedUp, TakeDeclared, Transferred
 from ..game import Game
 from .inference import Inference
@@ -56,6 +71,13 @@ from .ismcts import MoveEstimate
 #: the suit below this (1: nothing learnt; a take lowers a cheap beater to 0.35, and
 #: the weights fade back towards 1 as the opponent draws).
 NO_HIGHER = 0.5
+
+#: :class:`CannotBeat` is given when the opponent holds a beater in at most this share
+#: of the deals, and :data:`DEALS` deals are made to count it.
+CANNOT_BEAT = 0.35
+DEALS = 64
+#: :class:`KeepHigh` speaks of cards from this rank up (a jack).
+HIGH = 11
 
 Outcome = Literal["win", "draw", "loss"]
 
@@ -96,7 +118,40 @@ class KeepTrumps:
     higher_out: tuple[Card, ...]
 
 
-Reason = Solved | NoHigher | KeepTrumps
+@dataclass(frozen=True)
+class CannotBeat:
+    """In the AI's deals ``opponent`` holds a card that beats ``card`` only ``chance``
+    of the time."""
+
+    kind: ClassVar[str] = "cannot_beat"
+    opponent: int
+    card: Card
+    chance: float
+    heads_up: bool
+    #: The seat knows every card of the opponent (``chance`` is then 0).
+    certain: bool = False
+
+
+@dataclass(frozen=True)
+class BeatCheaply:
+    """Beating ``attack`` costs ``card``, no trump; taking would cost ``taken`` cards."""
+
+    kind: ClassVar[str] = "beat_cheaply"
+    attack: Card
+    card: Card
+    taken: int
+
+
+@dataclass(frozen=True)
+class KeepHigh:
+    """The compared move spends the high ``card``; only ``beaters_out`` beat it."""
+
+    kind: ClassVar[str] = "keep_high"
+    card: Card
+    beaters_out: tuple[Card, ...]
+
+
+Reason = Solved | NoHigher | CannotBeat | KeepTrumps | BeatCheaply | KeepHigh
 
 
 def played_cards(action: Action) -> tuple[Card, ...]:
@@ -155,13 +210,18 @@ def explain(
     no_higher = _no_higher(view, seat, events, move, against, inference)
     if no_higher is not None:
         out.append(no_higher)
+    else:
+        cannot = _cannot_beat(view, seat, events, move, against, inference)
+        if cannot is not None:
+            out.append(cannot)
     if against is not None:
         rivals = [against]
     else:
         rivals = [e.action for e in estimates if e.action != move]
-    keep = _keep_trumps(view, seat, move, rivals)
-    if keep is not None:
-        out.append(keep)
+    for reason in (_keep_trumps(view, seat, move, rivals), _beat_cheaply(view, move, rivals),
+                   _keep_high(view, seat, move, rivals)):
+        if reason is not None:
+            out.append(reason)
     return out
 
 
@@ -180,19 +240,106 @@ def _keep_trumps(
     return None
 
 
-def trumps_out(view: Game, seat: int, above: Card) -> tuple[Card, ...]:
-    """Trumps higher than ``above`` that are still out as ``seat`` sees ``view``: not in
-    its hand, on the table or in the discard pile."""
+def cards_out(view: Game, seat: int) -> set[Card]:
+    """The cards still out as ``seat`` sees ``view``: in the deck, and not in its hand,
+    on the table or in the discard pile (so in other hands or the talon)."""
     gone = set(view.hand(seat)) | set(view.discarded)
     for attack, defence in view.table:
         gone.add(attack)
         if defence is not None:
             gone.add(defence)
-    ranks = range(above.rank + 1, 15)
-    return tuple(
-        c for c in (Card(r, int(view.trump_suit)) for r in ranks)
-        if c not in gone and _in_deck(c, view)
-    )
+    return {c for c in (Card.from_index(i) for i in range(52))
+            if c not in gone and _in_deck(c, view)}
+
+
+def trumps_out(view: Game, seat: int, above: Card) -> tuple[Card, ...]:
+    """Trumps higher than ``above`` that are still out (:func:`cards_out`)."""
+    out = cards_out(view, seat)
+    return tuple(sorted((c for c in out if c.suit == view.trump_suit and c.rank > above.rank),
+                        key=lambda c: c.rank))
+
+
+def beaters_out(view: Game, seat: int, card: Card) -> tuple[Card, ...]:
+    """The cards still out (:func:`cards_out`) that beat ``card``."""
+    beaters = BEATERS[int(view.trump_suit)][card.index]
+    return tuple(sorted((c for c in cards_out(view, seat) if beaters & c.bit),
+                        key=lambda c: c.index))
+
+
+def beat_chance(
+    view: Game, opponent: int, cards: Sequence[Card], inference: Inference, deals: int = DEALS
+) -> list[float]:
+    """For each of ``cards``, the share of ``deals`` deals made by ``inference`` (as the
+    AI deals) in which ``opponent`` holds a card that beats it.  The generator is seeded
+    from the position, so the same position gives the same chances."""
+    trump = int(view.trump_suit)
+    known = 0
+    for c in view.hand(opponent):
+        known |= c.bit
+    seed = hash((tuple(c.index for c in view.unseen), known, tuple(c.index for c in cards)))
+    rng = random.Random(seed)
+    masks = [BEATERS[trump][c.index] for c in cards]
+    if view.unknown_count(opponent) == 0:
+        return [1.0 if m & known else 0.0 for m in masks]
+    hits = [0] * len(cards)
+    for _ in range(deals):
+        hand = known
+        for c in inference.hidden_hands(view, rng)[0][opponent]:
+            hand |= c.bit
+        for i, m in enumerate(masks):
+            if m & hand:
+                hits[i] += 1
+    return [h / deals for h in hits]
+
+
+def _cannot_beat(
+    view: Game,
+    seat: int,
+    events: Sequence[Event],
+    move: Action,
+    against: Action | None,
+    inference: Inference,
+) -> CannotBeat | None:
+    if not isinstance(move, Attack) or move.player != seat:
+        return None
+    opponent = view.defender
+    if opponent == seat:
+        return None
+    rival = list(against.cards) if isinstance(against, Attack) else []
+    chances = beat_chance(view, opponent, [*move.cards, *rival], inference)
+    mine = list(zip(chances[: len(move.cards)], move.cards, strict=True))
+    chance, card = min(mine, key=lambda x: (x[0], x[1].index))
+    if chance > CANNOT_BEAT:
+        return None
+    if rival and min(chances[len(move.cards):]) < chance + 0.2:
+        return None
+    return CannotBeat(opponent, card, chance, view.players == 2,
+                      view.unknown_count(opponent) == 0)
+
+
+def _beat_cheaply(view: Game, move: Action, rivals: Sequence[Action]) -> BeatCheaply | None:
+    if not isinstance(move, Defend) or move.card.suit == view.trump_suit:
+        return None
+    if not any(isinstance(r, Take) for r in rivals):
+        return None
+    taken = sum(1 + (d is not None) for _, d in view.table)
+    return BeatCheaply(move.attack_card, move.card, taken)
+
+
+def _keep_high(
+    view: Game, seat: int, move: Action, rivals: Sequence[Action]
+) -> KeepHigh | None:
+    trump = view.trump_suit
+    if not isinstance(move, Attack) or any(c.suit == trump for c in move.cards):
+        return None
+    top = max(c.rank for c in move.cards)
+    for rival in rivals:
+        if not isinstance(rival, Attack) or any(c.suit == trump for c in rival.cards):
+            continue
+        high = max(rival.cards, key=lambda c: (c.rank, c.index))
+        if high.rank > top and high.rank >= HIGH:
+            return KeepHigh(high, beaters_out(view, seat, high))
+    return None
 
 
 def _in_deck(card: Card, view: Game) -> bool:

@@ -57,3 +57,33 @@ def test_each_marked_move_of_the_review_shows_its_top_reason() -> None:
         if sentence is not None:
             assert f"Why: {sentence}" in page and f"Why: {sentence}" in text
     assert page.count("Why:") == len(told)
+
+
+def test_every_kind_of_reason_has_words_and_no_seat_numbers() -> None:
+    from durak_core import Card
+    from durak_core.bots.reasons import (
+        BeatCheaply,
+        CannotBeat,
+        KeepHigh,
+        KeepTrumps,
+        NoHigher,
+        Solved,
+    )
+
+    c = Card.parse
+    reasons = [
+        Solved("win", None, False), Solved("loss", None, True), Solved("draw", "loss", False),
+        NoHigher(3, c("7h"), c("9h"), 0.35, False), NoHigher(1, c("7h"), c("9h"), 0.35, True),
+        CannotBeat(2, c("Jd"), 0.2, False), CannotBeat(1, c("Jd"), 0.0, True, certain=True),
+        CannotBeat(1, c("Jd"), 0.01, True),
+        KeepTrumps(c("9h"), ()), KeepTrumps(c("9h"), (c("Ah"),)),
+        BeatCheaply(c("6d"), c("9d"), 3), KeepHigh(c("Kc"), (c("Ac"),)), KeepHigh(c("Ac"), ()),
+    ]
+    said = [words.say_reason(r) for r in reasons]
+    assert len(set(said)) == len(said)  # each says something of its own
+    for r, text in zip(reasons, said, strict=True):
+        assert not re.search(r"\b(seat|player)s? \d", text), text
+        seat = getattr(r, "opponent", None)
+        if seat is not None:  # the opponent is "the opponent" or "the defender"
+            assert not re.search(rf"(?<![\d%])\b{seat}\b(?!%)", text), text
+        assert r.kind  # a stable code for each kind, no words in it
