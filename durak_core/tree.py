@@ -103,6 +103,7 @@ class Walk:
         tail_nodes: int = 2000,
         throw: bool = False,
         widen: float = 0.0,
+        reply_view: float = 0.0,
     ) -> None:
         if not compiled and (greedy is None or next_to_act is None or rollout is None):
             raise ValueError("a walk without the compiled policy needs greedy, next_to_act "
@@ -128,6 +129,9 @@ class Walk:
         self.tail_nodes = tail_nodes
         self.throw = throw
         self.widen = widen
+        # The share of iterations whose first searched reply is judged on a deal from
+        # the replying seat's own view (the searcher's hidden cards dealt anew).
+        self.reply_view = reply_view if model else 0.0
         self.refined = self.solver is not None or throw
 
     def choice(self, game: Game, actor: int, legal: Sequence[Action]) -> Action:
@@ -163,6 +167,12 @@ class Walk:
         replies = self.replies
         reply_width = self.reply_width
         reply_greedy = self.reply_greedy
+        # reply_view: the opponent's first searched reply is scored on ``shadow``, the
+        # position as that opponent sees it with the searcher's hidden cards dealt anew,
+        # so the reply does not answer a hand the opponent cannot see.
+        shadow: Game | None = None
+        shadow_node: Node | None = None
+        viewing = False
         while True:
             children = node.children
             if first is not None:
@@ -188,6 +198,8 @@ class Walk:
                 greedy_now: Action | None = None
                 if actor != seat:
                     replies -= 1
+                    if self.reply_view and shadow_node is None:
+                        viewing = rng.get().random() < self.reply_view
                     if reply_width and len(legal) > reply_width:
                         # Only the replies a sensible opponent would consider: weak
                         # ones, each tried once, would drag the root means around.
@@ -236,10 +248,17 @@ class Walk:
                                 children[a].avail += 1
                         child = Node()
                         children[action] = child
+                        if viewing:
+                            viewing = False
+                            shadow, shadow_node = self._shadow(game, actor, action, rng), child
                         game.apply(action)
                         path.append((child, actor))
                         break
                     action = self.select(node, legal)
+                if viewing:
+                    viewing = False
+                    shadow = self._shadow(game, actor, action, rng)
+                    shadow_node = children[action]
                 game.apply(action)
                 node = children[action]
                 path.append((node, actor))
@@ -267,21 +286,33 @@ class Walk:
                     break
                 actor = nxt
             legal = game.legal_actions(actor)
-        rollout = self.rollout
-        if rollout is None:
-            if self.refined:
-                rewards = finish(game, self.solver, self.tail, self.tail_nodes, self.throw)
-            else:
-                playout(game)
-                rewards = outcome(game)
-        else:
-            rewards = rollout(game, rng)
+        rewards = self.rewards(game, rng)
+        seen = rewards if shadow is None else self.rewards(shadow, rng)
         for child, who in path:
             child.visits += 1
-            reward = rewards[who]
+            reward = seen[who] if child is shadow_node else rewards[who]
             child.reward += reward
             if reward:
                 child.safe += 1
+
+    def rewards(self, game: Game, rng: Lazy) -> list[float]:
+        """Play ``game`` out with the rollout policy: every seat's reward."""
+        rollout = self.rollout
+        if rollout is None:
+            if self.refined:
+                return finish(game, self.solver, self.tail, self.tail_nodes, self.throw)
+            playout(game)
+            return outcome(game)
+        return rollout(game, rng)
+
+    def _shadow(self, game: Game, actor: int, action: Action, rng: Lazy) -> Game:
+        """``game`` as ``actor`` sees it, dealt anew (the cards ``actor`` has not seen are
+        shuffled among the other hands and the talon), with ``action`` applied: where
+        ``actor``'s reply is scored under ``reply_view``.  The reply stays legal: it
+        depends only on ``actor``'s own hand and the table, which the deal keeps."""
+        shadow = opponent_deal(game, actor, rng.get())
+        shadow.apply(action)
+        return shadow
 
     def select(self, node: Node, legal: list[Action]) -> Action:
         """UCB1 over the children available now; bumps their availability counts."""
@@ -298,3 +329,10 @@ class Walk:
             if score > best_score:
                 best, best_score = a, score
         return best
+
+
+def opponent_deal(game: Game, seat: int, rng: random.Random) -> Game:
+    """A full game as ``seat`` could believe it to be: ``game`` (a full game) seen from
+    ``seat`` and dealt again at random.  ``seat``'s hand, the table, the discards and
+    every card seen in the open stay; the other hidden cards change places."""
+    return game.view(seat).determinize(rng)

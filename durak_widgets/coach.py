@@ -28,8 +28,9 @@ from typing import Any
 
 from durak_core import Event
 from durak_core.bots import MoveEstimate
-from durak_core.bots.coach import ITERATIONS, hint
+from durak_core.bots.coach import ITERATIONS, hint, hint_reasons
 from durak_core.bots.coach import review as review_of
+from durak_core.bots.reasons import Reason
 
 from . import words
 from .browser import threads_available
@@ -48,9 +49,12 @@ def position_key(observation: dict[str, Any]) -> str:
     return json.dumps(observation, sort_keys=True, ensure_ascii=False)
 
 
-def hint_table(estimates: Sequence[MoveEstimate], moment: Moment) -> str:
-    """The hint as HTML: the AI's move, then each move with its chance, in the table's
-    words (:func:`~durak_widgets.words.say_action`; ``moment``: the position's table)."""
+def hint_table(
+    estimates: Sequence[MoveEstimate], moment: Moment, reasons: Sequence[Reason] = ()
+) -> str:
+    """The hint as HTML: the AI's move (with the top of ``reasons``, why), then each move
+    with its chance, in the table's words (:func:`~durak_widgets.words.say_action`;
+    ``moment``: the position's table)."""
     esc = html.escape
     if not estimates:
         return words.HINT_NOTHING
@@ -66,8 +70,10 @@ def hint_table(estimates: Sequence[MoveEstimate], moment: Moment) -> str:
     more = len(estimates) - HINT_ROWS
     if more > 0:
         rows.append(f"<tr><td>{esc(words.more_moves(more))}</td><td></td></tr>")
+    why = f" {words.hint_why(esc(words.say_reason(reasons[0])))}" if reasons else ""
     return (
-        f"{words.hint_best(esc(say_action(best.action, moment)))} {esc(words.HINT_CHANCES)}"
+        f"{words.hint_best(esc(say_action(best.action, moment)))}{why} "
+        f"{esc(words.HINT_CHANCES)}"
         f"<table>{''.join(rows)}</table>"
     )
 
@@ -113,6 +119,7 @@ class TableCoach:
         self.hint_on = False
         self._hint_key: str | None = None  # the position the hint is (being) computed for
         self._hint: list[MoveEstimate] | None = None
+        self._hint_reasons: list[Reason] = []
         self._hint_error: str | None = None
         self._review: Review | None = None
         self._review_for: Any = None  # the game the review is (being) computed for
@@ -141,7 +148,7 @@ class TableCoach:
             if self._hint_error:
                 return words.hint_failed(html.escape(self._hint_error))
             if self._hint is not None:
-                return hint_table(self._hint, Moment.of(observation))
+                return hint_table(self._hint, Moment.of(observation), self._hint_reasons)
         return words.HINT_THINKING
 
     def request_hint(self, seat: int, observation: dict[str, Any], revealed: bool) -> None:
@@ -153,6 +160,7 @@ class TableCoach:
             return
         self._hint_key = key
         self._hint = None
+        self._hint_reasons = []
         self._hint_error = None
         history = getattr(self.backend, "seat_history", None)
         events: list[Event] = list(history(seat)) if history is not None else []
@@ -160,22 +168,29 @@ class TableCoach:
 
     def _think_hint(self, key: str, observation: dict[str, Any], events: list[Event]) -> None:
         result: list[MoveEstimate] | None = None
+        reasons: list[Reason] = []
         error: str | None = None
         try:
             result = hint(
                 observation, events, iterations=self.iterations, ms=self.ms, seed=self.seed
             )
+            reasons = hint_reasons(observation, events, result)
         except Exception as exc:
             log.exception("the coach's hint failed")
             error = f"{type(exc).__name__}: {exc}"
-        self.handoff.post(lambda: self._hint_arrived(key, result, error))
+        self.handoff.post(lambda: self._hint_arrived(key, result, error, reasons))
 
     def _hint_arrived(
-        self, key: str, result: list[MoveEstimate] | None, error: str | None
+        self,
+        key: str,
+        result: list[MoveEstimate] | None,
+        error: str | None,
+        reasons: Sequence[Reason] = (),
     ) -> None:
         if self._closed or key != self._hint_key:
             return  # about a position that is gone
         self._hint = result
+        self._hint_reasons = list(reasons)
         self._hint_error = error
         self._refresh()
 
@@ -254,6 +269,7 @@ class TableCoach:
         self._review_error = None
         self._hint_key = None
         self._hint = None
+        self._hint_reasons = []
 
     # ------------------------------------------------------------ threads
 

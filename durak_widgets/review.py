@@ -225,10 +225,13 @@ _NO_MOMENT = Moment(True, None, False)
 
 def _drop_line(d: Decision, who: str, moments: dict[int, Moment]) -> str:
     moment = moments.get(d.number, _NO_MOMENT)
-    return words.review_drop(
+    line = words.review_drop(
         d.number, words.whose(who), say_action(d.played, moment), d.chance,
         say_action(d.best.action, moment), d.best.safe,
     )
+    if d.reasons:
+        return words.review_why(line, words.say_reason(d.reasons[0]))
+    return line
 
 
 def review_html(

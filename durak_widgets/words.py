@@ -715,3 +715,103 @@ def table_repr(names: Sequence[str]) -> str:
     drawn (a saved output whose kernel is gone, a terminal, a static page)."""
     return _("<Durak table: {players} — run this cell in Jupyter to play>").format(
         players=_(" vs ").join(names))
+
+
+# ---------------------------------------------------------------- the coach's reasons
+# Sentences for the records of durak_core.bots.reasons (why the AI prefers a move):
+# the hint shows the top one beside its move, the review beside each marked move.
+
+from durak_core.bots.reasons import (  # noqa: E402
+    BeatCheaply,
+    CannotBeat,
+    KeepHigh,
+    KeepTrumps,
+    NoHigher,
+    Reason,
+    Solved,
+)
+
+#: Suit names in the plural, by suit number (spades, clubs, diamonds, hearts).
+SUITS_PLURAL = (_("spades"), _("clubs"), _("diamonds"), _("hearts"))
+
+_OUTCOMES = {"win": _("wins"), "draw": _("draws"), "loss": _("loses")}
+
+
+def say_reason(reason: Reason) -> str:
+    """A reason in the player's words (no seat numbers: "the opponent", "the defender").
+
+    >>> from durak_core import Card
+    >>> say_reason(KeepTrumps(Card.parse("9h"), tuple(Card.parse(c) for c in ("Jh", "Ah"))))
+    'keep your trumps: 2 higher trumps than 9♥ are still out'
+    >>> say_reason(NoHigher(1, Card.parse("7h"), Card.parse("9h"), 0.35, True))
+    'the opponent took rather than beat 7♥: they probably hold no higher hearts'
+    >>> say_reason(Solved("win", None, False))
+    'the talon is empty: from here the game is solved, and this move wins'
+    """
+    if isinstance(reason, Solved):
+        return _solved(reason)
+    if isinstance(reason, NoHigher):
+        suit = SUITS_PLURAL[reason.taken.suit]
+        if reason.heads_up:
+            return _("the opponent took rather than beat {card}: they probably hold no "
+                     "higher {suit}").format(card=reason.taken, suit=suit)
+        return _("the defender took rather than beat {card} before: they probably hold "
+                 "no higher {suit}").format(card=reason.taken, suit=suit)
+    if isinstance(reason, CannotBeat):
+        who = _("the opponent") if reason.heads_up else _("the defender")
+        if reason.certain:
+            return _("{who} holds nothing that beats {card}: you know all their "
+                     "cards").format(who=who, card=reason.card)
+        if reason.chance < 0.05:
+            return _("{who} almost surely holds nothing that beats {card}").format(
+                who=who, card=reason.card)
+        return _("{who} probably holds nothing that beats {card} (about {p:.0f}% that "
+                 "they do)").format(who=who, card=reason.card, p=100 * reason.chance)
+    if isinstance(reason, BeatCheaply):
+        return n_("beat {attack} with {card}: it costs no trump, and taking would add "
+                  "{n} card to your hand",
+                  "beat {attack} with {card}: it costs no trump, and taking would add "
+                  "{n} cards to your hand",
+                  reason.taken).format(attack=reason.attack, card=reason.card, n=reason.taken)
+    if isinstance(reason, KeepHigh):
+        count = len(reason.beaters_out)
+        if not count:
+            return _("play low and keep your {card}: no card still out beats it").format(
+                card=reason.card)
+        return n_("play low and keep your {card}: only {n} card still out beats it",
+                  "play low and keep your {card}: only {n} cards still out beat it",
+                  count).format(card=reason.card, n=count)
+    if not isinstance(reason, KeepTrumps):
+        raise TypeError(f"not a reason: {reason!r}")
+    count = len(reason.higher_out)
+    if not count:
+        return _("keep your trumps: {card} is the highest trump left in the game").format(
+            card=reason.trump)
+    return n_("keep your trumps: {n} higher trump than {card} is still out",
+              "keep your trumps: {n} higher trumps than {card} are still out",
+              count).format(n=count, card=reason.trump)
+
+
+def _solved(reason: Solved) -> str:
+    solved = _("the talon is empty: from here the game is solved")
+    if reason.against is not None:
+        return _("{solved}: the AI's move {value}, the move played {against}").format(
+            solved=solved, value=_OUTCOMES[reason.value], against=_OUTCOMES[reason.against])
+    if reason.every and reason.value == "loss":
+        return _("{solved}, and every move loses if the opponent plays well").format(
+            solved=solved)
+    if reason.every:
+        return _("{solved}, and every move {value}").format(
+            solved=solved, value=_OUTCOMES[reason.value])
+    return _("{solved}, and this move {value}").format(
+        solved=solved, value=_OUTCOMES[reason.value])
+
+
+def hint_why(reason: str) -> str:
+    """The hint's reason line; ``reason`` is :func:`say_reason`'s words, escaped."""
+    return _("<b>Why:</b> {reason}.").format(reason=reason)
+
+
+def review_why(line: str, reason: str) -> str:
+    """A marked move of the review (:func:`review_drop`'s ``line``) with its reason."""
+    return _("{line}. Why: {reason}").format(line=line, reason=reason)

@@ -30,6 +30,7 @@ from ..events import Event
 from ..game import Game
 from .driver import seat_events
 from .ismcts import IsmctsBot, MoveEstimate
+from .reasons import Reason, explain
 
 #: Rollouts per decision for hints and reviews when no budget is given.
 ITERATIONS = 400
@@ -66,17 +67,32 @@ def hint(
     return bot.analyse(observation, legal)
 
 
+def hint_reasons(
+    observation: dict[str, Any], events: Sequence[Event], estimates: Sequence[MoveEstimate]
+) -> list[Reason]:
+    """Why the AI suggests its move (:func:`~durak_core.bots.reasons.explain`), strongest
+    first: from the same observation, events and estimates as :func:`hint`."""
+    if not estimates:
+        return []
+    view = Game.from_observation(observation)
+    return explain(view, int(observation["seat"]), events, estimates)
+
+
 @dataclass(frozen=True)
 class Decision:
     """One decision of the reviewed seat: what it played and what the AI thought.
 
     number: the move's number in the game (1 for the first action of the game).
     estimates: every legal move with its estimate, the AI's preference first.
+    reasons: why the AI's move is better than the move played, strongest first
+        (:func:`~durak_core.bots.reasons.explain`); empty when the seat played the
+        AI's move or no reason applies.
     """
 
     number: int
     played: Action
     estimates: tuple[MoveEstimate, ...]
+    reasons: tuple[Reason, ...] = ()
 
     @property
     def best(self) -> MoveEstimate:
@@ -153,8 +169,13 @@ def review(
             bot = coach_bot(None if seed is None else seed * 100_003 + number, iterations, ms)
             bot.start(seat, game.rules)
             bot.on_events(seen)
-            estimates = bot.analyse(replay.observation(seat), legal)
-            decisions.append(Decision(number, action, tuple(estimates)))
+            observation = replay.observation(seat)
+            estimates = bot.analyse(observation, legal)
+            why: list[Reason] = []
+            if estimates and estimates[0].action != action:
+                why = explain(Game.from_observation(observation), seat, seen, estimates,
+                              estimates[0].action, action)
+            decisions.append(Decision(number, action, tuple(estimates), tuple(why)))
         events = replay.apply(action)
         seen.extend(seat_events(seat, events, replay))
     return GameReview(seat, tuple(decisions), tuple(replay.losers), iterations, seed)

@@ -183,19 +183,28 @@ class Inference:
         (exponential keys divided by the weight, smallest first); the talon
         takes the rest in random order.
         """
-        pool = view.unseen
-        order: list[Card] = []
-        for s in range(self.players):
-            u = view.unknown_count(s)
-            if not u:
-                continue
-            w = self._w[s]
-            keyed = sorted(pool, key=lambda c: -math.log(1.0 - rng.random()) / w[c.index])
-            order += keyed[:u]
-            pool = keyed[u:]
+        hands, pool = self.hidden_hands(view, rng)
+        order: list[Card] = [c for hand in hands for c in hand]
         rng.shuffle(pool)
         order += pool
         return view.deal_unseen(order)
+
+    def hidden_hands(self, view: Game, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
+        """The first step of :meth:`deal`: each seat's unknown cards, drawn by the
+        weights, and the cards left for the talon (in no particular order).  Cheaper than
+        a whole deal for a question about the hands (the coach's reasons ask one)."""
+        pool = view.unseen
+        hands: list[list[Card]] = []
+        for s in range(self.players):
+            u = view.unknown_count(s)
+            if not u:
+                hands.append([])
+                continue
+            w = self._w[s]
+            keyed = sorted(pool, key=lambda c: -math.log(1.0 - rng.random()) / w[c.index])
+            hands.append(keyed[:u])
+            pool = keyed[u:]
+        return hands, pool
 
 
 def _bits(mask: int) -> list[int]:

@@ -510,6 +510,7 @@ class IsmctsBot(Bot):
             tail_nodes=self.config.tail_nodes,
             throw=self.config.throw,
             widen=self.config.widen,
+            reply_view=self.config.reply_view,
         )
 
     def _iterate(

@@ -90,6 +90,11 @@ class IsmctsConfig:
     #: searched opponent decision instead of choosing one by UCB (0: always searched;
     #: 1: always the model's).
     reply_greedy: float = 0.5
+    #: With ``model``: the share of iterations on which an opponent's first searched
+    #: reply is scored on a deal from that opponent's own view (this bot's hidden cards
+    #: dealt anew, :func:`durak_core.tree.opponent_deal`; one more rollout), so the
+    #: reply does not answer a hand the opponent cannot see; 0: off.
+    reply_view: float = 0.0
     #: Once an opponent has made a move the greedy policy could not have made
     #: (:mod:`durak_core.bots.style`), ``reply_greedy`` is 0 for the rest of the game.
     adapt: bool = False
@@ -166,11 +171,14 @@ class IsmctsConfig:
             raise ValueError(f"epsilon must lie in 0..1, not {self.epsilon!r}")
         if not _number(self.reply_greedy) or not 0 <= self.reply_greedy <= 1:
             raise ValueError(f"reply_greedy is a probability, in 0..1, not {self.reply_greedy!r}")
+        if not _number(self.reply_view) or not 0 <= self.reply_view <= 1:
+            raise ValueError(f"reply_view is a share, in 0..1, not {self.reply_view!r}")
         if not _number(self.endgame_ms) or not 0 < self.endgame_ms <= 1:
             raise ValueError(f"endgame_ms is a share of ms, in (0, 1], not {self.endgame_ms!r}")
         if not _number(self.widen) or not self.widen >= 0:
             raise ValueError(f"widen must be 0 (off) or a positive number, not {self.widen!r}")
         object.__setattr__(self, "reply_greedy", float(self.reply_greedy))
+        object.__setattr__(self, "reply_view", float(self.reply_view))
         object.__setattr__(self, "widen", float(self.widen))
 
     def _at_least(self, low: int, name: str, wants: str) -> None:
