@@ -732,9 +732,10 @@ from durak_core.bots.reasons import (  # noqa: E402
 )
 
 #: Suit names in the plural, by suit number (spades, clubs, diamonds, hearts).
-SUITS_PLURAL = (_("spades"), _("clubs"), _("diamonds"), _("hearts"))
+#: The suits as "no higher ..." names them, by suit index (translated when read).
+SUITS_PLURAL = (N_("spades"), N_("clubs"), N_("diamonds"), N_("hearts"))
 
-_OUTCOMES = {"win": _("wins"), "draw": _("draws"), "loss": _("loses")}
+_OUTCOMES = {"win": N_("wins"), "draw": N_("draws"), "loss": N_("loses")}
 
 
 def say_reason(reason: Reason) -> str:
@@ -751,60 +752,61 @@ def say_reason(reason: Reason) -> str:
     if isinstance(reason, Solved):
         return _solved(reason)
     if isinstance(reason, NoHigher):
-        suit = SUITS_PLURAL[reason.taken.suit]
+        suit = _(SUITS_PLURAL[reason.taken.suit])
         if reason.heads_up:
             return _("the opponent took rather than beat {card}: they probably hold no "
-                     "higher {suit}").format(card=reason.taken, suit=suit)
+                     "higher {suit}").format(card=card_text(reason.taken), suit=suit)
         return _("the defender took rather than beat {card} before: they probably hold "
-                 "no higher {suit}").format(card=reason.taken, suit=suit)
+                 "no higher {suit}").format(card=card_text(reason.taken), suit=suit)
     if isinstance(reason, CannotBeat):
         who = _("the opponent") if reason.heads_up else _("the defender")
         if reason.certain:
             return _("{who} holds nothing that beats {card}: you know all their "
-                     "cards").format(who=who, card=reason.card)
+                     "cards").format(who=who, card=card_text(reason.card))
         if reason.chance < 0.05:
             return _("{who} almost surely holds nothing that beats {card}").format(
-                who=who, card=reason.card)
+                who=who, card=card_text(reason.card))
         return _("{who} probably holds nothing that beats {card} (about {p:.0f}% that "
-                 "they do)").format(who=who, card=reason.card, p=100 * reason.chance)
+                 "they do)").format(who=who, card=card_text(reason.card), p=100 * reason.chance)
     if isinstance(reason, BeatCheaply):
         return n_("beat {attack} with {card}: it costs no trump, and taking would add "
                   "{n} card to your hand",
                   "beat {attack} with {card}: it costs no trump, and taking would add "
                   "{n} cards to your hand",
-                  reason.taken).format(attack=reason.attack, card=reason.card, n=reason.taken)
+                  reason.taken).format(attack=card_text(reason.attack),
+                                       card=card_text(reason.card), n=reason.taken)
     if isinstance(reason, KeepHigh):
         count = len(reason.beaters_out)
         if not count:
             return _("play low and keep your {card}: no card still out beats it").format(
-                card=reason.card)
+                card=card_text(reason.card))
         return n_("play low and keep your {card}: only {n} card still out beats it",
                   "play low and keep your {card}: only {n} cards still out beat it",
-                  count).format(card=reason.card, n=count)
+                  count).format(card=card_text(reason.card), n=count)
     if not isinstance(reason, KeepTrumps):
         raise TypeError(f"not a reason: {reason!r}")
     count = len(reason.higher_out)
     if not count:
         return _("keep your trumps: {card} is the highest trump left in the game").format(
-            card=reason.trump)
+            card=card_text(reason.trump))
     return n_("keep your trumps: {n} higher trump than {card} is still out",
               "keep your trumps: {n} higher trumps than {card} are still out",
-              count).format(n=count, card=reason.trump)
+              count).format(n=count, card=card_text(reason.trump))
 
 
 def _solved(reason: Solved) -> str:
     solved = _("the talon is empty: from here the game is solved")
     if reason.against is not None:
         return _("{solved}: the AI's move {value}, the move played {against}").format(
-            solved=solved, value=_OUTCOMES[reason.value], against=_OUTCOMES[reason.against])
+            solved=solved, value=_(_OUTCOMES[reason.value]), against=_(_OUTCOMES[reason.against]))
     if reason.every and reason.value == "loss":
         return _("{solved}, and every move loses if the opponent plays well").format(
             solved=solved)
     if reason.every:
         return _("{solved}, and every move {value}").format(
-            solved=solved, value=_OUTCOMES[reason.value])
+            solved=solved, value=_(_OUTCOMES[reason.value]))
     return _("{solved}, and this move {value}").format(
-        solved=solved, value=_OUTCOMES[reason.value])
+        solved=solved, value=_(_OUTCOMES[reason.value]))
 
 
 def hint_why(reason: str) -> str:
