@@ -413,7 +413,7 @@ def test_a_killed_peer_resumes_its_game_from_the_journal(tmp_path: Path) -> None
         "--timeout",
         "60",
         "--delay",
-        "0.01",
+        "0.05",
     ]
     ann_args = ["--name", "Ann", "--auto-accept", "--seed", "1", "--journal", str(journal), *common]
     ben = subprocess.Popen(
@@ -435,7 +435,14 @@ def test_a_killed_peer_resumes_its_game_from_the_journal(tmp_path: Path) -> None
         for line in ann.stderr:  # wait until the game is under way
             if "dealt" in line:
                 break
-        time.sleep(0.4)
+        # Kill it once a few moves are journaled: a condition, not a fixed sleep, which
+        # on a loaded machine could outlast the whole game (then nothing is left to resume).
+        deadline = time.monotonic() + 30
+        entries_before = 0
+        while entries_before < 3 and time.monotonic() < deadline:
+            logs = list(journal.glob("*.jsonl"))
+            entries_before = logs[0].read_text().count('"t":"entry"') if len(logs) == 1 else 0
+            time.sleep(0.005)
         ann.kill()
         ann.wait(timeout=10)
         (log_file,) = journal.glob("*.jsonl")
