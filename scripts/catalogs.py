@@ -31,8 +31,9 @@ TEMPLATE = LOCALE / "messages.pot"
 DOMAIN = "durak"
 #: The markers of durak_widgets/words.py, as Babel's keyword specs.
 KEYWORDS = {"_": None, "N_": None, "n_": (1, 2)}
-#: The files that hold words (the LAN modules' words are not marked yet).
-METHOD_MAP = [("words.py", "python"), ("reasons.py", "python"), ("play.py", "python")]
+#: The files that hold words (the LAN modules mark theirs where they are said).
+METHOD_MAP = [("words.py", "python"), ("reasons.py", "python"), ("play.py", "python"),
+              ("lan.py", "python"), ("lan_table.py", "python"), ("lan_seating.py", "python")]
 
 
 def extract() -> Catalog:
