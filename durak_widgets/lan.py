@@ -648,15 +648,15 @@ class LanLobby:
                 self.joining = None
                 self.join_name = None  # refused: do not ask again by itself
                 self.notice = html.escape(_("No seat at {name}'s table: {reason}").format(
-                    name=_name(event.peer.name), reason=plain(event.reason)))
+                    name=_name(event.peer.name), reason=plain(reason_words(event.reason))))
             elif event.outgoing and self.hosting and peer is None:
                 self.notice = html.escape(_("{name} did not sit down: {reason}").format(
-                    name=_name(event.peer.name), reason=plain(event.reason)))
+                    name=_name(event.peer.name), reason=plain(reason_words(event.reason))))
             elif event.outgoing:
                 self.notice = html.escape(f"{_name(event.peer.name)}: "
-                                          f"{plain(event.reason)}")
+                                          f"{plain(reason_words(event.reason))}")
             elif peer is None and event.invite == self.sid:
-                self.notice = html.escape(plain(event.reason))
+                self.notice = html.escape(plain(reason_words(event.reason)))
         elif (isinstance(event, ev.SessionAgreed) and self.hosting and event.inviter
                 and event.table == self.sid):
             # A player paired for a seat of our table: its words beside its seat.

@@ -51,7 +51,13 @@ NOT_THE_SAME = N_("the pairing words differed: someone may be in the middle")
 #: The reasons for leaving our own programs send, shown in the table's language (a
 #: reason from another program is shown as it came).
 REASON_WORDS = {"closed the table": N_("closed the table"), "left the game": N_("left the game"),
-                "left": N_("left"), NOT_THE_SAME: NOT_THE_SAME}
+                "left": N_("left"), NOT_THE_SAME: NOT_THE_SAME,
+                "played all games": N_("played all games"), "game stopped": N_("game stopped"),
+                "declined": N_("declined"), "no answer": N_("no answer"),
+                "already playing": N_("already playing"),
+                "cancelled by the inviter": N_("cancelled by the inviter"),
+                "no seat offered": N_("no seat offered"),
+                "the host gave no seat": N_("the host gave no seat")}
 
 
 def reason_words(reason: str) -> str:

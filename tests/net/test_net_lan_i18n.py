@@ -123,3 +123,20 @@ def test_a_hosted_table_of_three_reads_in_russian_without_seat_numbers() -> None
             boris.close()
     finally:
         anya.close()
+
+
+def test_a_declined_invitation_says_why_in_russian() -> None:
+    """A reason our own programs send (here "declined") reads in the table's language."""
+    port = free_udp_port()
+    anya = make("Аня", port)
+    boris = make("Борис", port)
+    try:
+        pump_until([anya, boris], lambda: bool(boris.peers))
+        boris.invite("Аня")
+        pump_until([anya, boris], lambda: bool(anya.incoming))
+        anya.decline()
+        pump_until([anya, boris], lambda: "отказ" in boris.status.value)
+        assert english_in({text_of(boris.status.value)}, [anya, boris]) == []
+    finally:
+        anya.close()
+        boris.close()
