@@ -132,3 +132,12 @@ def test_a_bad_lang_is_refused_with_the_option_named(capsys: pytest.CaptureFixtu
     assert main(["--name", "Me", "--lang", "ru ru!"]) == 64
     assert "ru ru!" in capsys.readouterr().err
     i18n.use("en")
+
+
+def test_the_terminals_team_notes_read_in_russian(russian: None) -> None:
+    from durak_net.teams import seat_team_note, team_choices
+
+    rules = Rules(players=4, teams=True)
+    assert seat_team_note(rules, 2, ["Аня", "", "", ""]) == "команда 0, напарник Аня"
+    labels = [label for label, _team in team_choices(rules, ["Аня", "Бот", "", ""])]
+    assert labels == ["любая команда", "команда 0, с Аня", "команда 1, с Бот"]
