@@ -57,8 +57,10 @@ from typing import Any, NoReturn, TextIO
 from durak_core import Action, Game, IllegalAction, Rules, parse_action
 
 from . import events as ev
+from . import i18n
 from .botplay import BotDriver, build_bot
 from .crypto import normalise_pin
+from .i18n import N_, _, n_
 from .journal import private_folder
 from .node import LanNode, parse_hostport
 from .policy import LobbyPolicy
@@ -89,6 +91,26 @@ EXIT_CODES: dict[int, str] = {
     EXIT_USAGE: "a bad command line (one line on stderr says which option and why)",
     EXIT_INTERNAL: "an internal error (a bug: one line on stderr, never a traceback)",
 }
+#: A seat's state as the host tells it (SeatStatus), a sentence about its player.
+SEAT_STATES = {"lost": N_("{name} lost its connection; the game waits"),
+               "back": N_("{name} is back"), "left": N_("{name} left"),
+               "bot": N_("{name} is played by a bot in the host's kernel until they are back")}
+#: How a move its seat did not choose is marked (events.FORCED_WORDS, translated).
+FORCED_WORDS = {"timeout": N_("timed out"), "bot": N_("played by a bot for the absent player")}
+FORCED_FOR_US = {"timeout": N_("timed out"),
+                 "bot": N_("played for you by a bot while you were away")}
+#: What a player back at its seat is told when its hand was opened (events.OPENED_WORDS).
+OPENED_WORDS = N_("While you were away your hand was opened to the table, and a bot "
+                  "played for you.")
+#: The variants' names as a person reads them (the rules' values, translated).
+VARIANTS = {"podkidnoy": N_("podkidnoy"), "perevodnoy": N_("perevodnoy")}
+
+
+def variant_words(variant: str) -> str:
+    """A variant's name in the terminal's language."""
+    return _(VARIANTS[variant]) if variant in VARIANTS else variant
+
+
 #: What a lobby accepts as a display name (see durak_net.lobby.Lobby).
 NAME_MAX = 40
 
@@ -217,6 +239,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="resume the newest unfinished session in --journal DIR")
     p.add_argument("--timeout", type=float, metavar="SECONDS",
                    help="give up after this long (exit status 3)")
+    p.add_argument("--lang", metavar="LANG",
+                   help="the language of the messages, ru or en (default: from DURAK_LANG, "
+                        "LANGUAGE, LC_ALL, LC_MESSAGES, LANG); --json lines stay English")
     return p
 
 
@@ -240,27 +265,31 @@ def render(game: Game, seat: int, names: Sequence[str]) -> str:
     obs = game.observation(seat)
     n = game.players
     out = set(obs["out"])
-    role = {obs["attacker"]: "attacks", obs["defender"]: "defends"}
+    role = {obs["attacker"]: _("attacks"), obs["defender"]: _("defends")}
     for thrower in game.throwers() if obs["table"] and not game.is_over else ():
-        role.setdefault(thrower, "throws in")
-    table = "  ".join(f"{a}/{d or '.'}" for a, d in obs["table"]) or "(empty)"
-    lines = [f"trump {obs['trump_card']}  talon {obs['talon']}  "
-             f"discarded {len(obs['discarded'])}"]
+        role.setdefault(thrower, _("throws in"))
+    table = "  ".join(f"{a}/{d or '.'}" for a, d in obs["table"]) or _("(empty)")
+    lines = [_("trump {card}  talon {talon}  discarded {discarded}").format(
+        card=obs["trump_card"], talon=obs["talon"], discarded=len(obs["discarded"]))]
     for k in range(1, n):
         other = (seat + k) % n
         hand = obs["hands"][other]
-        state = "out" if other in out else role.get(other, "waits")
-        name = _name(names[other]) if other < len(names) else f"seat {other}"
-        lines.append(f"{name}: {hand['count']} cards, {state}"
-                     + (f" (shown: {' '.join(hand['known'])})" if hand["known"] else ""))
+        state = _("out") if other in out else role.get(other, _("waits"))
+        name = _name(names[other]) if other < len(names) else _("a player")
+        lines.append(n_("{name}: {count} card, {state}", "{name}: {count} cards, {state}",
+                        hand["count"]).format(name=name, count=hand["count"], state=state)
+                     + (_(" (shown: {cards})").format(cards=" ".join(hand["known"]))
+                        if hand["known"] else ""))
     lines += [
-        f"table: {table}" + ("  (defender takes)" if obs["taking"] else ""),
-        f"you:   {' '.join(obs['hand'])}  ({role.get(seat, 'wait')})",
+        _("table: {table}").format(table=table)
+        + (_("  (defender takes)") if obs["taking"] else ""),
+        _("you:   {hand}  ({role})").format(hand=" ".join(obs["hand"]),
+                                            role=role.get(seat, _("wait"))),
     ]
     legal = game.legal_actions(seat)
     if legal and not game.is_over:
         choices = "  ".join(f"[{i}] {str(a).split(' ', 1)[1]}" for i, a in enumerate(legal, 1))
-        lines.append(f"moves: {choices}")
+        lines.append(_("moves: {choices}").format(choices=choices))
     return "\n".join(lines)
 
 
@@ -365,7 +394,7 @@ class Peer:
             self.maybe_join()
             self.bot_move()
         except (SessionError, IllegalAction, ValueError) as exc:
-            self.say(f"error: {plain(exc)}")
+            self.say(_("error: {reason}").format(reason=plain(exc)))
 
     def _read_stdin(self) -> None:
         for line in sys.stdin:
@@ -375,24 +404,26 @@ class Peer:
     def resume(self) -> None:
         found = self.node.resumable()
         if not found:
-            self.say("nothing to resume")
+            self.say(_("nothing to resume"))
             return
         path, head = found[0]
         self.active = self.node.resume(path)
-        who = _name(head.get("peer_name") or "the peer")
-        self.say(f"resuming the game with {who} from {path}")
+        who = _name(head.get("peer_name") or _("the peer"))
+        self.say(_("resuming the game with {name} from {path}").format(name=who, path=path))
         view = self.node.view(self.active)
         if view is not None and view.sas:
-            self.say(f"pairing words: {view.sas} (as when the session began)")
+            self.say(_("pairing words: {words} (as when the session began)").format(
+                words=view.sas))
 
     def host(self) -> None:
         """Host a table (``--host``) and seat our bots (``--add-bot``)."""
         args = self.args
         self.active = self.node.host_table(self.rules, clock=args.clock, grace=args.grace,
                                            bots=args.add_bot)
-        self.say(f"hosting table {self.active:x} of {self.rules.players} seats "
-                 f"({self.rules.variant}, {self.rules.deck_size} cards)"
-                 + (f", {args.clock} s per move" if args.clock else ""))
+        self.say(_("hosting table {table} of {count} seats ({variant}, {cards} cards)").format(
+            table=f"{self.active:x}", count=self.rules.players,
+            variant=variant_words(self.rules.variant), cards=self.rules.deck_size)
+            + (_(", {seconds} s per move").format(seconds=args.clock) if args.clock else ""))
         self.seating()
         self.maybe_start()
 
@@ -401,15 +432,16 @@ class Peer:
         if view is None:
             return
         names = [_name(name) for name in view.names]
-        seats = [("(open)" if kind == "open" else f"{name} ({kind})" if kind == "bot"
-                  else name) for name, kind in zip(names, view.kinds, strict=True)]
+        seats = [(_("(open)") if kind == "open" else _("{name} (bot)").format(name=name)
+                  if kind == "bot" else name)
+                 for name, kind in zip(names, view.kinds, strict=True)]
         if view.rules is not None and view.rules.teams:
             seats = [f"{label} [{seat_team_note(view.rules, i, view.seated)}]"
                      for i, label in enumerate(seats)]
-        self.say("seats: " + ", ".join(f"{i}: {label}" for i, label in enumerate(seats)))
+        self.say(_("seats, in order round the table: {seats}").format(seats=", ".join(seats)))
         if view.table_words:
-            self.say(f"table words: {view.table_words} (every screen at the table must "
-                     "show the same)")
+            self.say(_("table words: {words} (every screen at the table must show the "
+                       "same)").format(words=view.table_words))
 
     def maybe_start(self) -> None:
         """A headless host deals as soon as every seat is taken; a person types start."""
@@ -417,7 +449,7 @@ class Peer:
         if view is None or view.started or view.seat != 0 or "open" in view.kinds:
             return
         if self.interactive:
-            self.say("the table is full: type `start` to deal")
+            self.say(_("the table is full: type `start` to deal"))
             return
         # A seat's hello may still be on its way: the next SeatTaken tries again.
         with contextlib.suppress(RuntimeError):
@@ -438,22 +470,25 @@ class Peer:
         if peer is None:
             return
         if peer.incompatible:
-            self.say(f"not joining {_label(peer)}: it {plain(peer.incompatible)}")
+            self.say(_("not joining {name}: it {reason}").format(
+                name=_label(peer), reason=plain(peer.incompatible)))
         elif peer.table is None:
-            self.say(f"{_label(peer)} hosts no table (yet)")
+            self.say(_("{name} hosts no table (yet)").format(name=_label(peer)))
         elif not peer.open_seats:
-            self.say(f"{_label(peer)}'s table has no free seat")
+            self.say(_("{name}'s table has no free seat").format(name=_label(peer)))
         else:
             try:
                 self.join_sent = self.node.join(peer.node, team=self.args.team)
             except ValueError as exc:  # a team the table does not have
-                self.say(f"not joining {_label(peer)}: {plain(exc)}")
+                self.say(_("not joining {name}: {reason}").format(name=_label(peer),
+                                                                  reason=plain(exc)))
                 self.args.join = None
                 if not self.interactive:
                     self.status, self.done = 1, True
                 return
-            self.say(f"asking {_label(peer)} for a seat"
-                     + (f" in team {self.args.team}" if self.args.team != ANY_TEAM else ""))
+            self.say(_("asking {name} for a seat in team {team}").format(
+                name=_label(peer), team=self.args.team) if self.args.team != ANY_TEAM
+                else _("asking {name} for a seat").format(name=_label(peer)))
 
     def maybe_invite(self) -> None:
         name = self.args.invite
@@ -469,10 +504,12 @@ class Peer:
         if peer is not None and not peer.incompatible:
             self.last_invite = time.monotonic()
             self.invite_sent = self.node.invite(peer.node, pin=self.args.pin)
-            self.say(f"inviting {_label(peer)}" + (" with a PIN" if self.args.pin else ""))
+            self.say((_("inviting {name} with a PIN") if self.args.pin
+                      else _("inviting {name}")).format(name=_label(peer)))
         elif peer is not None:
             self.last_invite = time.monotonic()
-            self.say(f"not inviting {_label(peer)}: it {plain(peer.incompatible)}")
+            self.say(_("not inviting {name}: it {reason}").format(
+                name=_label(peer), reason=plain(peer.incompatible)))
 
     def ask_which(self, verb: str, exc: ValueError) -> None:
         """``--invite NAME`` or ``--join NAME`` found two peers announcing the name:
@@ -483,16 +520,17 @@ class Peer:
         else:
             self.args.join = None
         if self.interactive:
-            self.say(f"{plain(exc, 400)}: type `{verb} ID`")
+            self.say(_("{reason}: type `{verb} ID`").format(reason=plain(exc, 400), verb=verb))
         else:
-            doing = {"invite": "inviting", "join": "joining"}[verb]
-            self.say(f"not {doing}: {plain(exc, 400)}; run again with --{verb} ID")
+            self.say((_("not inviting: {reason}; run again with --invite ID") if verb == "invite"
+                      else _("not joining: {reason}; run again with --join ID")).format(
+                          reason=plain(exc, 400)))
             self.status, self.done = 1, True
 
     def bot_move(self) -> None:
         if self.driver is None or self.active is None:
             return
-        for _ in range(1000):
+        for _attempt in range(1000):
             view = self.node.view(self.active)
             action = self.driver.choose(view)
             if action is None:
@@ -512,17 +550,17 @@ class Peer:
         node = self.node
         if isinstance(event, ev.PeerSeen):
             if self.interactive:
-                notes = [n for n, on in (("busy", event.peer.busy),
-                                         ("another player uses this name",
+                notes = [n for n, on in ((_("busy"), event.peer.busy),
+                                         (_("another player uses this name"),
                                           event.peer.same_name),
                                          (plain(event.peer.incompatible),
                                           bool(event.peer.incompatible)))
                          if on]
-                self.say(f"seen: {_label(event.peer)}" + (f" ({'; '.join(notes)})" if notes
-                                                        else ""))
+                self.say(_("seen: {name}").format(name=_label(event.peer))
+                         + (f" ({'; '.join(notes)})" if notes else ""))
         elif isinstance(event, ev.PeerGone):
             if self.interactive:
-                self.say(f"gone: {_name(event.peer.name)}")
+                self.say(_("gone: {name}").format(name=_name(event.peer.name)))
         elif isinstance(event, ev.InviteReceived):
             decision = self.policy.answer(event, playing=self.active is not None)
             if decision.kind == "decline":
@@ -531,22 +569,23 @@ class Peer:
                 node.accept(event.invite, pin=decision.pin)
             else:
                 self.incoming.append(event.invite)
-                how = "`accept PIN`" if event.pin else "`accept`"
-                self.say(f"{_label(event.peer)} invites you ({event.rules.variant}, "
-                         f"{event.rules.deck_size} cards"
-                         + (", with a PIN" if event.pin else "")
-                         + f"): type {how} or `decline`")
+                self.say((_("{name} invites you ({variant}, {cards} cards, with a PIN): type "
+                            "`accept PIN` or `decline`") if event.pin else
+                          _("{name} invites you ({variant}, {cards} cards): type `accept` or "
+                            "`decline`")).format(name=_label(event.peer),
+                                                 variant=variant_words(event.rules.variant),
+                                                 cards=event.rules.deck_size))
         elif isinstance(event, ev.InviteClosed) and event.invite == self.join_sent:
-            self.say(f"no seat at {_name(event.peer.name)}'s table: "
-                     f"{plain(event.reason)}")
+            self.say(_("no seat at {name}'s table: {reason}").format(
+                name=_name(event.peer.name), reason=plain(event.reason)))
             self.join_sent = None
             self.args.join = None
             if not self.interactive:
                 self.status, self.done = 1, True
         elif isinstance(event, ev.InviteClosed):
-            self.say(f"invitation {'to' if event.outgoing else 'from'} "
-                     f"{_name(event.peer.name)} "
-                     f"closed: {plain(event.reason)}")
+            self.say((_("invitation to {name} closed: {reason}") if event.outgoing
+                      else _("invitation from {name} closed: {reason}")).format(
+                          name=_name(event.peer.name), reason=plain(event.reason)))
             if event.outgoing and event.invite == self.invite_sent:
                 self.invite_sent = None
                 if not LobbyPolicy.invite_again(event):
@@ -556,23 +595,28 @@ class Peer:
             if event.invite in self.incoming:
                 self.incoming.remove(event.invite)
         elif isinstance(event, ev.SessionAgreed):
-            words = (f"pairing words: {event.sas} ({_name(event.peer.name)}'s screen must "
-                     "show the same; type `notsame` if it does not)"
-                     + (" · PIN checked" if event.pin else ""))
+            words = (_("pairing words: {words} ({name}'s screen must show the same; type "
+                       "`notsame` if it does not)").format(words=event.sas,
+                                                           name=_name(event.peer.name))
+                     + (_(" · PIN checked") if event.pin else ""))
             if event.table and event.inviter:  # a player paired for a seat of our table
-                self.say(f"{_label(event.peer)} takes seat {event.seat}; {words}")
+                self.say(_("{name} takes seat {seat}; {words}").format(
+                    name=_label(event.peer), seat=event.seat, words=words))
                 return
             self.active = event.table or event.sid
             if event.table:
                 team = seat_team_note(event.rules, event.seat, ())
-                self.say(f"seated at {_label(event.peer)}'s table {event.table:x}, seat "
-                         f"{event.seat}" + (f" ({team})" if team else ""))
+                self.say(_("seated at {name}'s table {table}, seat {seat}").format(
+                    name=_label(event.peer), table=f"{event.table:x}", seat=event.seat)
+                    + (f" ({team})" if team else ""))
             else:
-                self.say(f"playing {_label(event.peer)}, session {event.sid:x}, "
-                         f"{'you invited' if event.inviter else 'you were invited'}")
+                self.say((_("playing {name}, session {session}, you invited") if event.inviter
+                          else _("playing {name}, session {session}, you were invited")
+                          ).format(name=_label(event.peer), session=f"{event.sid:x}"))
             self.say(words)
         elif isinstance(event, ev.SeatTaken):
-            self.say(f"{_name(event.name)} sits at seat {event.seat}")
+            self.say(_("{name} sits at seat {seat}").format(name=_name(event.name),
+                                                           seat=event.seat))
             self.seating()
             self.maybe_start()
         elif isinstance(event, ev.TableChanged):
@@ -580,63 +624,71 @@ class Peer:
                 self.seating()
         elif isinstance(event, ev.SeatStatus):
             who = self.name_of(event.seat)
-            text = {"lost": "lost its connection; the game waits",
-                    "back": "is back", "left": "left",
-                    "bot": "is played by a bot in the host's kernel until they are back",
-                    }.get(event.state, event.state)
+            text = _(SEAT_STATES[event.state]).format(name=who) if (
+                event.state in SEAT_STATES) else f"{who} {plain(event.state)}"
             if event.state == "timeout":  # ours: we must lead, and our time is up
-                self.say("your move clock ran out: your cheapest card is led for you")
+                self.say(_("your move clock ran out: your cheapest card is led for you"))
             elif event.state == "opened":  # ours: we are back after a hand-over
-                self.say(ev.OPENED_WORDS)
+                self.say(_(OPENED_WORDS))
             else:
-                self.say(f"{who} {plain(text)}"
-                         + (f" ({plain(event.detail)})" if event.detail else ""))
+                self.say(text + (f" ({plain(event.detail)})" if event.detail else ""))
         elif isinstance(event, ev.GameStarted):
-            self.say(f"game {event.game} {'resumed' if event.resumed else 'dealt'}; "
-                     f"you are seat {event.seat} · hidden hands · verified")
+            self.say((_("game {number} resumed; you are seat {seat} · hidden hands · verified")
+                      if event.resumed else
+                      _("game {number} dealt; you are seat {seat} · hidden hands · verified")
+                      ).format(number=event.game, seat=event.seat))
             if event.shown is not None and not event.resumed:
                 seat, card = event.shown
                 if seat == event.seat:
-                    self.say(f"you show {card}, the lowest trump, and attack first")
+                    self.say(_("you show {card}, the lowest trump, and attack first").format(
+                        card=card))
                 else:
-                    self.say(f"{self.name_of(seat)} shows {card}, the lowest trump, and "
-                             "attacks first")
+                    self.say(_("{name} shows {card}, the lowest trump, and attacks first"
+                               ).format(name=self.name_of(seat), card=card))
             self.show_table()
         elif isinstance(event, ev.ActionApplied):
             if self.interactive:
-                who = "you" if event.by_me else self.name_of(event.action.player)
-                marks = ev.FORCED_FOR_US if event.by_me else ev.FORCED_WORDS
-                mark = f" ({marks.get(event.forced, event.forced)})" if event.forced else ""
+                who = _("you") if event.by_me else self.name_of(event.action.player)
+                marks = FORCED_FOR_US if event.by_me else FORCED_WORDS
+                mark = (f" ({_(marks[event.forced]) if event.forced in marks else event.forced})"
+                        if event.forced else "")
                 self.say(f"{who}: {str(event.action).split(' ', 1)[1]}{mark}")
                 self.show_table()
         elif isinstance(event, ev.ActionRefused):
-            self.say(f"refused: {event.action} ({plain(event.reason)})")
+            self.say(_("refused: {move} ({reason})").format(
+                move=str(event.action).split(" ", 1)[-1], reason=plain(event.reason)))
         elif isinstance(event, ev.GameFinished):
             self.game_finished(event)
         elif isinstance(event, ev.GameStopped):
-            self.say(f"game {event.game} stopped: {plain(event.detail)} (auditing...)")
+            self.say(_("game {number} stopped: {detail} (auditing...)").format(
+                number=event.game, detail=plain(event.detail)))
         elif isinstance(event, ev.GameAudited):
             self.game_audited(event)
         elif isinstance(event, ev.NextGameRequested):
             if self.finished < self.args.games and (self.driver or self.args.auto_accept):
                 node.start_next_game(event.sid, event.game)
             elif self.interactive:
-                self.say("the peer wants another game: type `again`")
+                self.say(_("the peer wants another game: type `again`"))
         elif isinstance(event, ev.PeerLost):
-            self.say(f"connection to {self.name_of(event.seat)} lost, waiting...")
+            self.say(_("connection to {name} lost, waiting...").format(
+                name=self.name_of(event.seat)))
         elif isinstance(event, ev.PeerBack):
-            self.say(f"connection to {self.name_of(event.seat)} back")
+            self.say(_("connection to {name} back").format(name=self.name_of(event.seat)))
         elif isinstance(event, (ev.DesyncDetected, ev.ProtocolViolation)):
-            self.say(f"PROBLEM: {plain(event, 400)}")
+            self.say(_("PROBLEM: {detail}").format(detail=plain(event, 400)))
             self.emit_json({"event": type(event).__name__, "detail": str(event)})
             self.status = 2
         elif isinstance(event, ev.SessionClosed) and event.sid == self.active:
             self.active = None
             if self.finished >= self.args.games or not self.driver:
-                self.say(f"session closed ({plain(event.reason) or 'bye'})")
+                self.say(_("session closed ({reason})").format(
+                    reason=plain(event.reason) or _("bye")))
                 self.done = not self.interactive or self.finished >= self.args.games
             else:
-                self.say(f"the peer left after {self.finished} of {self.args.games} games")
+                self.say(n_("the peer left after {count} of {games} game",
+                            "the peer left after {count} of {games} games",
+                            self.args.games).format(count=self.finished,
+                                                    games=self.args.games))
                 self.status = self.status or 1
                 self.done = True
 
@@ -647,7 +699,7 @@ class Peer:
     def name_of(self, seat: int | None) -> str:
         names = self.names()
         if seat is None or not 0 <= seat < len(names):
-            return "the peer"
+            return _("the peer")
         return _name(names[seat])
 
     def show_table(self) -> None:
@@ -661,11 +713,15 @@ class Peer:
         self.finished += 1
         view = self.node.view(event.sid)
         seat = view.seat if view is not None else None
-        outcome = ("draw" if event.durak is None
-                   else "you lost" if event.durak == seat
-                   else "you won" if len(self.names()) <= 2
-                   else f"you are out; {self.name_of(event.durak)} is the durak")
-        self.say(f"game {event.game} over: {outcome} ({event.actions} actions); auditing...")
+        outcome = (_("draw") if event.durak is None
+                   else _("you lost") if event.durak == seat
+                   else _("you won") if len(self.names()) <= 2
+                   else _("you are out; {name} is the durak").format(
+                       name=self.name_of(event.durak)))
+        self.say(n_("game {number} over: {outcome} ({count} action); auditing...",
+                    "game {number} over: {outcome} ({count} actions); auditing...",
+                    event.actions).format(number=event.game, outcome=outcome,
+                                          count=event.actions))
         self._finished[event.game] = event
 
     def game_audited(self, event: ev.GameAudited) -> None:
@@ -674,7 +730,11 @@ class Peer:
         view = self.node.view(event.sid)
         seat = view.seat if view is not None else None
         finished = self._finished.pop(event.game, None)
-        self.say(f"game {event.game} {plain(event.verdict, 400)}")
+        verdict = (_("audited: fair (unfinished)") if "unfinished" in event.verdict
+                   else _("audited: fair")) if event.fair else _("audit: {detail}").format(
+                       detail=event.verdict.removeprefix("audit: "))
+        self.say(_("game {number}: {verdict}").format(number=event.game,
+                                                      verdict=plain(verdict, 400)))
         abandoned = event.code == "abandoned"
         if abandoned:
             self.status = self.status or EXIT_ABANDONED
@@ -715,7 +775,7 @@ class Peer:
         elif self.driver is not None or self.args.auto_accept:
             self.node.start_next_game(event.sid)
         else:
-            self.say("type `again` for another game, `quit` to leave")
+            self.say(_("type `again` for another game, `quit` to leave"))
 
     # -------------------------------------------------------------- commands
 
@@ -736,8 +796,9 @@ class Peer:
             elif verb == "peers":
                 for peer in node.peers():
                     table = peer.table
-                    note = (f" (table of {len(table['seats'])}, {peer.open_seats} free)"
-                            if table is not None else " (busy)" if peer.busy else "")
+                    note = (_(" (table of {count}, {free} free)").format(
+                        count=len(table["seats"]), free=peer.open_seats)
+                        if table is not None else _(" (busy)") if peer.busy else "")
                     self.say(f"  {_label(peer)}{note}")
             elif verb == "invite" and len(words) > 1:
                 pin = words[-1] if len(words) > 2 and words[-1].isdigit() else None
@@ -745,7 +806,7 @@ class Peer:
                 self.invite_sent = node.invite(target, pin=pin)
             elif verb in ("accept", "decline"):
                 if not self.incoming:
-                    self.say("no invitation to answer")
+                    self.say(_("no invitation to answer"))
                     return
                 invite = self.incoming[-1]
                 if verb == "accept":
@@ -764,20 +825,21 @@ class Peer:
                 name, team = parse_join(words[1:])
                 self.join_sent = node.join(name, team=team)
                 if team != ANY_TEAM:
-                    self.say(f"asking {name} for a seat in team {team}")
+                    self.say(_("asking {name} for a seat in team {team}").format(
+                        name=name, team=team))
             elif verb == "bot" and self.active is not None:
                 seat = node.add_bot(self.active, words[1] if len(words) > 1 else "greedy")
-                self.say(f"a bot takes seat {seat}")
+                self.say(_("a bot takes seat {seat}").format(seat=seat))
             elif verb == "table":
                 self.show_table()
             else:
                 self.move(line)
         except (ValueError, RuntimeError) as exc:
-            self.say(f"error: {plain(exc)}")
+            self.say(_("error: {reason}").format(reason=plain(exc)))
 
     def move(self, line: str) -> None:
         if self.active is None:
-            self.say("no game in progress (type `help`)")
+            self.say(_("no game in progress (type `help`)"))
             return
         view = self.node.view(self.active)
         if view is None or view.game is None:
@@ -787,7 +849,7 @@ class Peer:
             legal = view.game.legal_actions(view.seat)
             index = int(line) - 1
             if not 0 <= index < len(legal):
-                self.say(f"choose a move from 1 to {len(legal)}")
+                self.say(_("choose a move from 1 to {count}").format(count=len(legal)))
                 return
             action = legal[index]
         else:
@@ -795,7 +857,7 @@ class Peer:
         try:
             self.node.act(self.active, action)
         except IllegalAction as exc:
-            self.say(f"illegal: {plain(exc)}")
+            self.say(_("illegal: {reason}").format(reason=plain(exc)))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -830,6 +892,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             normalise_pin(args.pin)
         if args.journal:
             private_folder(Path(args.journal))
+        i18n.use(args.lang)
     except (ValueError, OSError) as exc:
         print(f"durak-lan: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -18,6 +18,8 @@ from collections.abc import Iterable, Sequence
 
 from durak_core import Rules
 
+from .i18n import _
+
 #: A Join's team when the joiner has no wish ("any team").
 ANY_TEAM = -1
 
@@ -104,14 +106,15 @@ def team_choices(rules: Rules, names: Sequence[str]) -> list[tuple[str, int]]:
     """
     if not rules.teams:
         return []
-    choices = [("any team", ANY_TEAM)]
+    choices = [(_("any team"), ANY_TEAM)]
     for team in range(team_count(rules)):
         seats = team_seats(rules, team)
         if all(s < len(names) and names[s] for s in seats):
             continue  # full
         seated = [names[s] for s in seats if s < len(names) and names[s]]
-        choices.append((f"team {team}" + (f", with {' and '.join(seated)}" if seated
-                                          else ", both seats open"), team))
+        label = (_("team {team}, with {names}").format(team=team, names=_(" and ").join(seated))
+                 if seated else _("team {team}, both seats open").format(team=team))
+        choices.append((label, team))
     return choices
 
 
@@ -128,10 +131,9 @@ def seat_team_note(rules: Rules, seat: int, names: Sequence[str]) -> str:
     other = partner(rules, seat)
     if other is None:
         return ""
+    team = rules.team_of(seat)
     if other >= len(names):
-        partner_words = f"partner of seat {other}"
-    elif names[other]:
-        partner_words = f"{names[other]}'s partner"
-    else:
-        partner_words = f"partner of seat {other} (open)"
-    return f"team {rules.team_of(seat)}, {partner_words}"
+        return _("team {team}, partner of seat {seat}").format(team=team, seat=other)
+    if names[other]:
+        return _("team {team}, {name}'s partner").format(team=team, name=names[other])
+    return _("team {team}, partner of seat {seat} (open)").format(team=team, seat=other)

@@ -35,13 +35,14 @@ game can be resumed from the journal); ``close()`` stops the thread and frees th
 from __future__ import annotations
 
 import contextlib
+import functools
 import getpass
 import html
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import ipywidgets as widgets
 
@@ -54,25 +55,45 @@ from durak_net.journal import default_journal_dir
 from durak_net.node import LanNode
 from durak_net.policy import LobbyPolicy
 from durak_net.session import SessionError
-from durak_net.teams import ANY_TEAM, seat_team_note, team_choices
+from durak_net.teams import ANY_TEAM
 from durak_net.text import NAME_LIMIT, plain
 from durak_net.wire import DISCOVERY_PORT
 
+from . import i18n
 from .browser import IN_BROWSER, LAN_NEEDS_LOCAL_PYTHON
 from .controller import TableController
 from .handoff import Handoff
-from .lan_seating import SeatingPanel, table_summary, table_words_html
-from .lan_table import LanBackend
+from .lan_seating import (
+    SeatingPanel,
+    rules_in_words,
+    table_summary,
+    table_words_html,
+    team_choices,
+    team_note,
+)
+from .lan_table import NOT_THE_SAME, LanBackend, reason_words
+from .words import _, bot_name
 
 __all__ = ["LanBackend", "LanLobby", "lan"]
 
-#: Why "Not the same" ends the session (the other player reads this).
-NOT_THE_SAME = "the pairing words differed: someone may be in the middle"
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 #: Open lobbies by player name: re-running ``lan(name=...)`` closes the previous one.
 _OPEN: dict[str, LanLobby] = {}
+
+
+def _speaks(method: Callable[..., T]) -> Callable[..., T]:
+    """Run a lobby method in the lobby's language (its notices and labels are words)."""
+
+    @functools.wraps(method)
+    def speaking(self: LanLobby, *args: Any, **kwargs: Any) -> T:
+        with i18n.speaking(self.lang):
+            return method(self, *args, **kwargs)
+
+    return speaking
 
 
 def _name(text: str) -> str:
@@ -105,7 +126,23 @@ class LanLobby:
         auto_start: bool = False,
         join: str | None = None,
         team: int = ANY_TEAM,
+        lang: str | None = None,
     ) -> None:
+        #: The lobby's and its table's language, normalised ("ru", "en").
+        self.lang = i18n.normalize(lang) if lang is not None else i18n.default_language()
+        with i18n.speaking(self.lang):
+            self._init(name, connect=connect, rules=rules, port=port, bot=bot, seed=seed,
+                       auto_accept=auto_accept, invite=invite, pin=pin,
+                       journal_dir=journal_dir, loss=loss, handoff=handoff, table=table,
+                       clock=clock, grace=grace, add_bots=add_bots, auto_start=auto_start,
+                       join=join, team=team)
+
+    def _init(self, name: str, *, connect: str | Sequence[str] | None, rules: Rules | None,
+              port: int, bot: str | Bot | None, seed: int | None, auto_accept: bool,
+              invite: str | None, pin: str | None, journal_dir: Path | str | None,
+              loss: float, handoff: Handoff | None, table: Rules | None, clock: int,
+              grace: int, add_bots: Sequence[str], auto_start: bool, join: str | None,
+              team: int) -> None:
         self.handoff = handoff if handoff is not None else Handoff()
         self._entropy = os.urandom
         self.auto_accept = auto_accept
@@ -166,8 +203,8 @@ class LanLobby:
         self.sid, self.is_table, self.hosting = sid, True, True
         self._peer_names[sid] = self.node.name
         self.notice = html.escape(
-            f"Hosting a table of {rules.players}: players on the LAN see it in their lobby "
-            "and join; add bots to free seats, then Start.")
+            _("Hosting a table of {count}: players on the LAN see it in their lobby and "
+              "join; add bots to free seats, then Start.").format(count=rules.players))
 
     # ------------------------------------------------------------ widgets
 
@@ -181,16 +218,16 @@ class LanLobby:
         self.invite_box.add_class("durak-lan-invites")
         self.resume_box = widgets.VBox()
         self.table_box = widgets.VBox()
-        self.leave_button = widgets.Button(description="Leave the game")
+        self.leave_button = widgets.Button(description=_("Leave the game"))
         self.leave_button.add_class("durak-lan-leave")
         self.leave_button.on_click(lambda _b: self._post_call(self.leave))
         # Pairing: the four words, "Same" and "Not the same".
         self.sas_label = widgets.HTML()
         self.sas_label.add_class("durak-lan-sas")
-        self.same_button = widgets.Button(description="Same", button_style="success")
+        self.same_button = widgets.Button(description=_("Same"), button_style="success")
         self.same_button.add_class("durak-lan-same")
         self.same_button.on_click(lambda _b: self._post_call(self.confirm_words))
-        self.differ_button = widgets.Button(description="Not the same", button_style="danger")
+        self.differ_button = widgets.Button(description=_("Not the same"), button_style="danger")
         self.differ_button.add_class("durak-lan-not-same")
         self.differ_button.on_click(lambda _b: self._post_call(self.words_differ))
         self.sas_box = widgets.HBox([self.sas_label, self.same_button, self.differ_button])
@@ -221,19 +258,20 @@ class LanLobby:
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.root._repr_mimebundle_(**kwargs)
 
+    @_speaks
     def _render(self) -> None:
         """Redraw the lobby part (UI thread).  Rows are reused; only the lists change."""
         node = self.node
         esc = html.escape
         self.title.value = (
-            f"<b>Durak on the LAN</b> · you are <b>{esc(node.name)}</b> · game port "
-            f"{node.game_port}"
-        )
+            _("<b>Durak on the LAN</b> · you are <b>{name}</b> · game port {port}").format(
+                name=esc(node.name), port=node.game_port))
         status = self.notice
         if node.discovery_error:
-            status += f" ({esc(node.discovery_error)}: use connect=HOST:PORT)"
+            status += _(" ({error}: use connect=HOST:PORT)").format(
+                error=esc(node.discovery_error))
         if not self.peers and self.sid is None:
-            status = status or "Looking for players on the LAN…"
+            status = status or _("Looking for players on the LAN…")
         self.status.value = status
         playing = self.sid is not None
         for node_id in list(self._peer_rows):
@@ -243,20 +281,20 @@ class LanLobby:
             row = self._peer_rows.get(node_id)
             if row is None:
                 label = widgets.HTML()
-                button = widgets.Button(description="Invite")
+                button = widgets.Button(description=_("Invite"))
                 button.add_class("durak-lan-invite")
                 button.on_click(lambda _b, n=node_id: self._post_call(lambda: self.invite(n)))
-                with_pin = widgets.Button(description="Invite with a PIN",
+                with_pin = widgets.Button(description=_("Invite with a PIN"),
                                           layout=widgets.Layout(width="auto"))
                 with_pin.add_class("durak-lan-invite-pin")
                 with_pin.on_click(
                     lambda _b, n=node_id: self._post_call(lambda: self.invite(n, pin=True)))
                 # At a table of teams: which team to sit in (options set below).
-                team = widgets.Dropdown(options=[("any team", ANY_TEAM)], value=ANY_TEAM,
-                                        description="Sit in", layout=widgets.Layout(
+                team = widgets.Dropdown(options=[(_("any team"), ANY_TEAM)], value=ANY_TEAM,
+                                        description=_("Sit in"), layout=widgets.Layout(
                                             width="auto", display="none"))
                 team.add_class("durak-lan-team-choice")
-                join = widgets.Button(description="Join", button_style="success")
+                join = widgets.Button(description=_("Join"), button_style="success")
                 join.add_class("durak-lan-join")
                 join.on_click(lambda _b, n=node_id, t=team: self._post_call(
                     lambda: self.join(n, team=int(t.value))))
@@ -268,22 +306,22 @@ class LanLobby:
                 label_text = table_summary(peer)
             else:
                 label_text = (esc(f"{_name(peer.name)} ({peer.addr[0]}:{peer.addr[1]})")
-                              + (" · playing" if peer.busy else ""))
+                              + (_(" · playing") if peer.busy else ""))
             if peer.same_name:
-                label_text += (" · <b>⚠ another player uses this name</b>: check the pairing "
-                               "words")
+                label_text += _(" · <b>⚠ another player uses this name</b>: check the "
+                                "pairing words")
             if peer.incompatible:
                 label_text += f" · {esc(plain(peer.incompatible))}"
             if row[1].value != label_text:
                 row[1].value = label_text
             inviting = any(p.node == node_id for p in self.outgoing.values())
-            row[2].description = "Invited…" if inviting else "Invite"
+            row[2].description = _("Invited…") if inviting else _("Invite")
             blocked = playing or inviting or peer.busy or bool(peer.incompatible)
             row[2].disabled = blocked
             row[3].disabled = blocked
             asked = hosts and self.joining is not None and peer.table is not None and (
                 self.joining == peer.table["table"])
-            row[4].description = "Asking…" if asked else "Join"
+            row[4].description = _("Asking…") if asked else _("Join")
             row[4].disabled = (playing or self.joining is not None or not peer.open_seats
                                or bool(peer.incompatible))
             for button in row[2:4]:
@@ -294,13 +332,14 @@ class LanLobby:
         rows = []
         for invite, received in self.incoming.items():
             text = widgets.HTML(
-                f"<b>{esc(_name(received.peer.name))}</b> invites you "
-                f"({esc(received.rules.variant)}, {received.rules.deck_size} cards)"
-                + (" · type the PIN they read out" if received.pin else "")
+                _("<b>{name}</b> invites you ({rules})").format(
+                    name=esc(_name(received.peer.name)),
+                    rules=esc(rules_in_words(received.rules)))
+                + (_(" · type the PIN they read out") if received.pin else "")
             )
-            accept = widgets.Button(description="Accept", button_style="success")
+            accept = widgets.Button(description=_("Accept"), button_style="success")
             accept.add_class("durak-lan-accept")
-            decline = widgets.Button(description="Decline")
+            decline = widgets.Button(description=_("Decline"))
             decline.add_class("durak-lan-decline")
             accept.on_click(lambda _b, i=invite: self._post_call(lambda: self.accept(i)))
             decline.on_click(lambda _b, i=invite: self._post_call(lambda: self.decline(i)))
@@ -308,7 +347,7 @@ class LanLobby:
             if received.pin:
                 box = self._pin_inputs.get(invite)
                 if box is None:
-                    box = widgets.Text(placeholder="PIN", layout=widgets.Layout(width="8em"))
+                    box = widgets.Text(placeholder=_("PIN"), layout=widgets.Layout(width="8em"))
                     box.add_class("durak-lan-pin")
                     self._pin_inputs[invite] = box
                 items.append(box)
@@ -319,7 +358,9 @@ class LanLobby:
         if not playing:
             for path, head in self.node.resumable()[:3]:
                 button = widgets.Button(
-                    description=f"Resume the game with {head.get('peer_name') or 'your peer'}",
+                    description=(_("Resume the game with {name}").format(
+                        name=head["peer_name"]) if head.get("peer_name")
+                        else _("Resume the game")),
                     layout=widgets.Layout(width="auto"),
                 )
                 button.on_click(lambda _b, p=path: self._post_call(lambda: self.resume(p)))
@@ -329,8 +370,8 @@ class LanLobby:
         seated = playing and (self.is_table or self.controller is not None)
         self.lobby_box.layout.display = "none" if seated else None
         self.leave_button.layout.display = None if playing else "none"
-        self.leave_button.description = ("Leave the table" if self.is_table
-                                         else "Leave the game")
+        self.leave_button.description = (_("Leave the table") if self.is_table
+                                         else _("Leave the game"))
 
     @staticmethod
     def _render_team_choice(choice: widgets.Dropdown, peer: ev.PeerInfo) -> None:
@@ -371,11 +412,12 @@ class LanLobby:
         """Run a click's work on the UI thread; a refused command becomes the status line."""
 
         def run() -> None:
-            try:
-                fn()
-            except (ValueError, SessionError, OSError) as exc:
-                self.notice = html.escape(str(exc))
-            self._render()
+            with i18n.speaking(self.lang):
+                try:
+                    fn()
+                except (ValueError, SessionError, OSError) as exc:
+                    self.notice = html.escape(str(exc))
+                self._render()
 
         self.handoff.post(run)
 
@@ -386,27 +428,30 @@ class LanLobby:
             self.sas_box.layout.display = "none"
         else:
             self.sas_box.layout.display = None
-            peer = esc(self._peer_names.get(self.sid, "the other player"))
+            peer = esc(self._peer_names.get(self.sid, "") or _("the other player"))
             if self.sas_confirmed:
-                text = f"Paired with {peer}: <b>{esc(self.sas)}</b> ✓"
+                text = _("Paired with {name}: <b>{words}</b> ✓").format(
+                    name=peer, words=esc(self.sas))
             else:
-                text = (f"Pairing words — check that {peer}'s screen shows the same: "
-                        f"<b>{esc(self.sas)}</b>")
+                text = _("Pairing words — check that {name}'s screen shows the same: "
+                         "<b>{words}</b>").format(name=peer, words=esc(self.sas))
             if self.pin_paired:
-                text += " · PIN checked ✓"
+                text += _(" · PIN checked ✓")
             self.sas_label.value = text
             self.same_button.layout.display = "none" if self.sas_confirmed else None
             self.differ_button.layout.display = "none" if self.sas_confirmed else None
         backend = self.backend
         if backend is not None and backend.sid == self.sid and backend.game is not None:
             verdict = backend.verdict_html()
-            self.badge.value = ("<span class='durak-hidden-badge'>🔒 hidden hands · verified"
-                                "</span>" + (f" · {verdict}" if verdict else ""))
+            self.badge.value = ("<span class='durak-hidden-badge'>"
+                                + _("🔒 hidden hands · verified") + "</span>"
+                                + (f" · {verdict}" if verdict else ""))
         elif backend is not None and backend.verdicts:
             self.badge.value = backend.verdict_html()
         else:
             self.badge.value = ""
 
+    @_speaks
     def invite(self, peer: int | str, pin: bool | str = False) -> int:
         """Invite a peer (node id or name).  ``pin``: ask for a PIN (True: a new random
         one, shown to read out to the other player; or the PIN itself)."""
@@ -415,13 +460,15 @@ class LanLobby:
         info = next((p for p in self.peers.values() if peer in (p.node, p.name)), None)
         if info is not None:
             self.outgoing[invite] = info
-            self.notice = f"Inviting {html.escape(info.name)}…"
+            self.notice = _("Inviting {name}…").format(name=html.escape(info.name))
             if code is not None:
                 self.pin = code
-                self.notice += (f" Read this PIN out to {html.escape(info.name)}: "
-                                f"<b class='durak-lan-pin-shown'>{code}</b>")
+                self.notice += " " + _("Read this PIN out to {name}: {pin}").format(
+                    name=html.escape(info.name),
+                    pin=f"<b class='durak-lan-pin-shown'>{code}</b>")
         return invite
 
+    @_speaks
     def accept(self, invite: int | None = None, pin: str | None = None) -> None:
         """Accept an invitation (the only/latest one by default), with the PIN typed in
         its box (or given here) when the inviter asked for one."""
@@ -433,12 +480,13 @@ class LanLobby:
             box = self._pin_inputs.get(invite)
             pin = box.value if box is not None and box.value.strip() else None
             if pin is None:
-                raise ValueError(f"{received.peer.name} asked for a PIN: type the PIN they "
-                                 "read out, then Accept")
+                raise ValueError(_("{name} asked for a PIN: type the PIN they read out, "
+                                   "then Accept").format(name=received.peer.name))
         self.node.accept(invite, pin=pin)
         self.incoming.pop(invite, None)
         self._pin_inputs.pop(invite, None)
 
+    @_speaks
     def join(self, peer: int | str, team: int = ANY_TEAM) -> int:
         """Ask a peer (node id or name) for a seat at the table it hosts; returns the
         table id.  The seat, or the reason there is none, comes back by itself.
@@ -446,33 +494,36 @@ class LanLobby:
         team: at a table of teams, the team to sit in (the host gives its free seat,
         opposite the partner); ``ValueError`` for a team the table does not have."""
         if self.sid is not None:
-            raise ValueError("you are at a table already: leave it first")
+            raise ValueError(_("you are at a table already: leave it first"))
         if self.joining is not None:
-            raise ValueError("already asking for a seat")
+            raise ValueError(_("already asking for a seat"))
         table = self.node.join(peer, team=team)
         self.joining = table
         info = next((p for p in self.peers.values() if peer in (p.node, p.name)), None)
         who = info.name if info is not None else str(peer)
-        self.notice = html.escape(f"Asking {who} for a seat"
-                                  + (f" in team {team}" if team != ANY_TEAM else "") + "…")
+        self.notice = html.escape(
+            _("Asking {name} for a seat in team {team}…").format(name=who, team=team)
+            if team != ANY_TEAM else _("Asking {name} for a seat…").format(name=who))
         return table
 
+    @_speaks
     def add_bot(self, spec: str = "greedy", seat: int | None = None) -> int:
         """Host: seat a bot of ours (``random``, ``greedy``, ``ismcts``) at a free seat
         (the lowest, or ``seat``); it plays in this kernel.  Returns the seat."""
         if not self.hosting or self.sid is None:
             raise ValueError("only the host of a table adds bots (lan(table=Rules(...)))")
         seat = self.node.add_bot(self.sid, spec, seat)
-        self.notice = html.escape(f"A {spec} bot takes seat {seat}.")
+        self.notice = html.escape(_("A {bot} bot sits down.").format(bot=bot_name(spec)))
         self._maybe_start()
         return seat
 
+    @_speaks
     def start(self) -> None:
         """Host: deal the first game (every seat must be taken)."""
         if not self.hosting or self.sid is None:
             raise ValueError("only the host starts the table")
         self.node.start_table(self.sid)
-        self.notice = "Dealing…"
+        self.notice = _("Dealing…")
 
     def _maybe_start(self) -> None:
         """``auto_start``: deal as soon as every seat is taken (unattended demos)."""
@@ -488,6 +539,7 @@ class LanLobby:
         """The person saw the same pairing words on both screens."""
         self.sas_confirmed = True
 
+    @_speaks
     def words_differ(self) -> None:
         """The pairing words differ: someone may be in the middle; end the session."""
         if self.sid is None:
@@ -496,9 +548,10 @@ class LanLobby:
         if self.backend is not None and self.backend.sid == sid:
             self.backend.closed = True
         self.node.leave(sid, NOT_THE_SAME)
-        self.notice = ("You ended the session: the pairing words differed, so someone may "
-                       "be in the middle. Invite again and compare the words.")
+        self.notice = _("You ended the session: the pairing words differed, so someone may "
+                        "be in the middle. Invite again and compare the words.")
 
+    @_speaks
     def decline(self, invite: int | None = None) -> None:
         invite = invite if invite is not None else next(reversed(self.incoming), None)
         if invite is None:
@@ -506,6 +559,7 @@ class LanLobby:
         self.node.decline(invite)
         self.incoming.pop(invite, None)
 
+    @_speaks
     def leave(self) -> None:
         """Leave the current game or table (the others are told; the lobby comes back)."""
         if self.backend is not None and self.sid is not None:
@@ -513,6 +567,7 @@ class LanLobby:
         elif self.sid is not None:
             self.node.leave(self.sid)
 
+    @_speaks
     def resume(self, path: Path | str) -> int:
         """Resume a journaled game (a restarted kernel)."""
         sid = self.node.resume(path)
@@ -546,6 +601,10 @@ class LanLobby:
         self.handoff.post(lambda: self._on_event(event))
 
     def _on_event(self, event: Any) -> None:
+        with i18n.speaking(self.lang):
+            self._on_event_words(event)
+
+    def _on_event_words(self, event: Any) -> None:
         if isinstance(event, ev.PeerSeen):
             self.peers[event.peer.node] = event.peer
             self._peer_names[event.peer.node] = event.peer.name
@@ -553,9 +612,9 @@ class LanLobby:
                 # Two players announce the name: the person picks one (both rows are
                 # flagged) and compares the pairing words.
                 self.invite_name = self.join_name = None
-                self.notice = html.escape(f"Two players announce the name "
-                                          f"{_name(event.peer.name)}: pick one in the list "
-                                          "and compare the pairing words.")
+                self.notice = html.escape(_("Two players announce the name {name}: pick one "
+                                            "in the list and compare the pairing words."
+                                            ).format(name=_name(event.peer.name)))
             if (self.invite_name and event.peer.name == self.invite_name and self.sid is None
                     and not self.outgoing and not event.peer.incompatible):
                 # Once: after a game, a decline or a leave the lobby does not call again
@@ -569,8 +628,8 @@ class LanLobby:
                     self.join(event.peer.node, team=self.join_team)
                 except ValueError as exc:  # a team the table does not have
                     self.join_name = None
-                    self.notice = html.escape(f"Not joining {_name(event.peer.name)}: "
-                                              f"{plain(exc)}")
+                    self.notice = html.escape(_("Not joining {name}: {reason}").format(
+                        name=_name(event.peer.name), reason=plain(exc)))
         elif isinstance(event, ev.PeerGone):
             self.peers.pop(event.peer.node, None)
         elif isinstance(event, ev.InviteReceived):
@@ -588,22 +647,22 @@ class LanLobby:
             if event.outgoing and event.invite == self.joining:
                 self.joining = None
                 self.join_name = None  # refused: do not ask again by itself
-                self.notice = html.escape(f"No seat at {_name(event.peer.name)}'s table: "
-                                          f"{plain(event.reason)}")
+                self.notice = html.escape(_("No seat at {name}'s table: {reason}").format(
+                    name=_name(event.peer.name), reason=plain(reason_words(event.reason))))
             elif event.outgoing and self.hosting and peer is None:
-                self.notice = html.escape(f"{_name(event.peer.name)} did not sit down: "
-                                          f"{plain(event.reason)}")
+                self.notice = html.escape(_("{name} did not sit down: {reason}").format(
+                    name=_name(event.peer.name), reason=plain(reason_words(event.reason))))
             elif event.outgoing:
                 self.notice = html.escape(f"{_name(event.peer.name)}: "
-                                          f"{plain(event.reason)}")
+                                          f"{plain(reason_words(event.reason))}")
             elif peer is None and event.invite == self.sid:
-                self.notice = html.escape(plain(event.reason))
+                self.notice = html.escape(plain(reason_words(event.reason)))
         elif (isinstance(event, ev.SessionAgreed) and self.hosting and event.inviter
                 and event.table == self.sid):
             # A player paired for a seat of our table: its words beside its seat.
             self.seat_words[event.seat] = (event.peer.name, event.sas)
-            self.notice = html.escape(f"{_name(event.peer.name)} joins at seat "
-                                      f"{event.seat}.")
+            self.notice = html.escape(_("{name} joins the table.").format(
+                name=_name(event.peer.name)))
         elif isinstance(event, ev.SessionAgreed):
             self.sid = event.table or event.sid
             self.is_table = bool(event.table)
@@ -611,39 +670,43 @@ class LanLobby:
             self.outgoing.clear()
             self.incoming.clear()
             self.sas, self.sas_confirmed, self.pin_paired = event.sas, False, event.pin
-            team = seat_team_note(event.rules, event.seat, ()) if event.table else ""
+            team = team_note(event.rules, event.seat, ()) if event.table else ""
+            host = _name(event.peer.name)
             self.notice = html.escape(
-                f"Seated at {_name(event.peer.name)}'s table, seat {event.seat}"
-                + (f" ({team})." if team else ".") if event.table
-                else f"Playing {_name(event.peer.name)}: dealing…")
+                (_("Seated at {name}'s table ({team}).").format(name=host, team=team) if team
+                 else _("Seated at {name}'s table.").format(name=host)) if event.table
+                else _("Playing {name}: dealing…").format(name=host))
             self._peer_names[self.sid] = event.peer.name
         elif getattr(event, "sid", None) == self.sid and self.sid is not None:
             self._on_session_event(event)
         self._render()
 
     def _on_session_event(self, event: Any) -> None:
-        peer = html.escape(_name(self._peer_names.get(event.sid, "The other player")))
+        peer = html.escape(_name(self._peer_names.get(event.sid, "") or _("The other player")))
         if isinstance(event, ev.SessionClosed):
             # Back to the lobby (even before a table opened, e.g. "Not the same" right
             # after the pairing); the last table stays in view until the next game.
             if self.backend is not None and self.backend.sid == event.sid:
                 self.backend.on_event(event)
             self._early.clear()
+            reason = html.escape(plain(reason_words(event.reason)))
             if event.by_peer:
-                self.notice = f"{peer} left the game ({html.escape(plain(event.reason))})."
+                self.notice = _("{name} left the game ({reason}).").format(
+                    name=peer, reason=reason)
             elif event.reason == NOT_THE_SAME:
-                self.notice = ("You ended the session: the pairing words differed, so someone "
-                               "may be in the middle.")
+                self.notice = _("You ended the session: the pairing words differed, so "
+                                "someone may be in the middle.")
             else:
-                self.notice = "You left the game."
+                self.notice = _("You left the game.")
             if self.is_table and self.hosting:
-                self.notice = ("You closed the table." if event.reason in (
+                self.notice = (_("You closed the table.") if event.reason in (
                     "closed the table", "left the game", "left")
-                    else f"The table ended: {html.escape(plain(event.reason))}.")
+                    else _("The table ended: {reason}.").format(reason=reason))
             elif self.is_table and event.by_peer:
-                self.notice = f"{peer} closed the table ({html.escape(plain(event.reason))})."
+                self.notice = _("{name} closed the table ({reason}).").format(
+                    name=peer, reason=reason)
             elif self.is_table and event.reason != NOT_THE_SAME:
-                self.notice = "You left the table."
+                self.notice = _("You left the table.")
             self.sid = None
             self.sas = ""
             self.is_table = self.hosting = False
@@ -666,21 +729,25 @@ class LanLobby:
                     if state == "bot"]
             parts = []
             if lost:
-                parts.append(f"Connection lost: {', '.join(lost)}; the table waits.")
-            if away:
-                where = "your kernel" if self.hosting else f"{self.backend.host_name}'s kernel"
-                parts.append(f"A bot in {where} plays for {', '.join(away)} until they are "
-                             "back.")
+                parts.append(_("Connection lost: {names}; the table waits.").format(
+                    names=", ".join(lost)))
+            if away and self.hosting:
+                parts.append(_("A bot in your kernel plays for {names} until they are "
+                               "back.").format(names=", ".join(away)))
+            elif away:
+                parts.append(_("A bot in {name}'s kernel plays for {names} until they are "
+                               "back.").format(name=self.backend.host_name,
+                                               names=", ".join(away)))
             back = isinstance(event, ev.PeerBack) or (
                 isinstance(event, ev.SeatStatus) and event.state == "back")
             names = self.backend.names
             if not parts and back and 0 <= event.seat < len(names):
-                parts.append(f"{_name(names[event.seat])} is back.")
+                parts.append(_("{name} is back.").format(name=_name(names[event.seat])))
             self.notice = html.escape(" ".join(parts))
         elif isinstance(event, ev.PeerLost):
-            self.notice = f"Connection to {peer} lost, waiting…"
+            self.notice = _("Connection to {name} lost, waiting…").format(name=peer)
         elif isinstance(event, ev.PeerBack):
-            self.notice = f"Playing {peer}."
+            self.notice = _("Playing {name}.").format(name=peer)
 
     def _seating_event(self, event: Any) -> bool:
         """While a table fills (no game yet): who sat down, who got up, lost links.
@@ -689,25 +756,26 @@ class LanLobby:
         names = view.names if view is not None else ()
 
         def name(seat: int) -> str:
-            return _name(names[seat]) if 0 <= seat < len(names) else f"seat {seat}"
+            return _name(names[seat]) if 0 <= seat < len(names) else _("a player")
 
         if isinstance(event, ev.SeatTaken):
-            self.notice = html.escape(f"{_name(event.name)} sits at seat {event.seat}.")
+            self.notice = html.escape(_("{name} sits down.").format(name=_name(event.name)))
             self._maybe_start()
         elif isinstance(event, ev.TableChanged):
             pass  # the seating is drawn from the session's view
         elif isinstance(event, ev.SeatStatus) and not (view is not None and view.started):
             if event.state == "left":
                 self.seat_words.pop(event.seat, None)
-                self.notice = html.escape(f"{name(event.seat)} got up: seat {event.seat} is "
-                                          "open again.")
+                self.notice = html.escape(_("{name} got up: the seat is open again.").format(
+                    name=name(event.seat)))
             else:
                 self.notice = html.escape(f"{name(event.seat)}: {event.state}")
         elif isinstance(event, (ev.PeerLost, ev.PeerBack)) and not (
                 view is not None and view.started):
             lost = isinstance(event, ev.PeerLost)
-            self.notice = html.escape(f"Connection to {name(event.seat)} "
-                                      + ("lost, waiting…" if lost else "is back."))
+            self.notice = html.escape(
+                (_("Connection to {name} lost, waiting…") if lost
+                 else _("Connection to {name} is back.")).format(name=name(event.seat)))
         else:
             return False
         return True
@@ -728,12 +796,12 @@ class LanLobby:
             peer = ", ".join(others)
         else:
             me = self.node.name
-            peer = view.peer_name or self._peer_names.get(self.sid, "Opponent")
+            peer = view.peer_name or self._peer_names.get(self.sid, "") or _("Opponent")
             names = [me, peer] if view.seat == 0 else [peer, me]
             self.backend = LanBackend(self.node, self.sid, names, view.seat, self.bot)
-        self.controller = TableController(self.backend, self.handoff)
+        self.controller = TableController(self.backend, self.handoff, lang=self.lang)
         self.table_box.children = (self.controller.widget,)
-        self.notice = html.escape(f"Playing {peer}.")
+        self.notice = html.escape(_("Playing {name}.").format(name=peer))
         for early in self._early:
             self.backend.on_event(early)
         self._early.clear()
@@ -760,6 +828,7 @@ def lan(
     auto_start: bool = False,
     join: str | None = None,
     team: int = ANY_TEAM,
+    lang: str | None = None,
 ) -> LanLobby:
     """Open the LAN lobby in a notebook cell (it displays as the lobby, then the table).
 
@@ -792,6 +861,9 @@ def lan(
     team: with ``join``, at a table of teams (``Rules(teams=True)``), the team to sit in
         (0, 1, or 2 at six seats; partners sit opposite): what ``durak-lan --team`` asks
         for.  Without it, the lowest free seat.  The lobby's Join offers the same choice.
+
+    lang: the lobby's and the table's language, ``"ru"`` or ``"en"`` (None: the
+        environment's, see ``durak_widgets.i18n``), as ``play(lang=...)``.
 
     Re-running the cell closes the previous lobby of the same name.  In a browser
     (JupyterLite) it raises RuntimeError: a web page has no UDP sockets.
@@ -837,6 +909,7 @@ def lan(
     lobby = LanLobby(name, connect=connect, rules=rules, port=port, bot=bot, seed=seed,
                      auto_accept=auto_accept, invite=invite, pin=pin, journal_dir=folder,
                      loss=loss, handoff=handoff, table=table, clock=clock, grace=grace,
-                     add_bots=add_bots, auto_start=auto_start, join=join, team=team)
+                     add_bots=add_bots, auto_start=auto_start, join=join, team=team,
+                     lang=lang)
     _OPEN[lobby.node.name] = lobby
     return lobby

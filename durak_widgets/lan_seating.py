@@ -15,21 +15,26 @@ lobby's list of tables a player may join.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import ipywidgets as widgets
 
 from durak_core import Rules
 from durak_net import events as ev
 from durak_net.node import SessionView
-from durak_net.teams import seat_team_note
+from durak_net.teams import ANY_TEAM, partner, team_count, team_seats
+
+from .words import N_, _, bot_name
 
 #: The bots a host may seat at a free seat (built into durak_core).
 BOT_CHOICES = ("greedy", "random", "ismcts")
+#: A seat's state beside its player (the others as the session names them).
+_STATES = {"lost": N_("connection lost"), "left": N_("left"), "bot": N_("a bot plays for them"),
+           "back": N_("back")}
 #: The most seats a table has (one row each, made up front).
 MAX_SEATS = 6
 #: What the people at a table are asked to do with the table words.
-WORDS_HINT = "every screen at this table must show the same four words"
+WORDS_HINT = N_("every screen at this table must show the same four words")
 
 
 def rules_in_words(rules: Rules) -> str:
@@ -40,18 +45,63 @@ def rules_in_words(rules: Rules) -> str:
     >>> rules_in_words(Rules(players=4, teams=True, match=True, deck_size=52))
     'podkidnoy, 52 cards, everyone throws in, teams of two, a match'
     """
-    parts = ["perevodnoy (transfer)" if rules.variant == "perevodnoy" else "podkidnoy",
-             f"{rules.deck_size} cards"]
+    parts = [_("perevodnoy (transfer)") if rules.variant == "perevodnoy" else _("podkidnoy"),
+             _("{count} cards").format(count=rules.deck_size)]
     if rules.players > 2:
-        parts.append("only the defender's neighbours throw in"
-                     if rules.throw_in == "neighbours" else "everyone throws in")
+        parts.append(_("only the defender's neighbours throw in")
+                     if rules.throw_in == "neighbours" else _("everyone throws in"))
     if rules.transfer_by_showing_trump:
-        parts.append("transfer by showing a trump")
+        parts.append(_("transfer by showing a trump"))
     if rules.teams:
-        parts.append("teams of two" if rules.players == 4 else "teams")
+        parts.append(_("teams of two") if rules.players == 4 else _("teams"))
     if rules.match:
-        parts.append("a match")
+        parts.append(_("a match"))
     return ", ".join(parts)
+
+
+def team_note(rules: Rules | None, seat: int, names: Sequence[str]) -> str:
+    """A seat's team and partner, in words, for the seating ("" without teams): no seat
+    numbers (a partner is named, or "opposite" you).  ``names``: each seat's player,
+    ``""`` open; empty when the seating is not known yet.
+
+    >>> team_note(Rules(players=4, teams=True), 2, ["Ann", "", "", ""])
+    "team 0, Ann's partner"
+    >>> team_note(Rules(players=4, teams=True), 1, ["Ann", "", "", ""])
+    'team 1, the partner sits opposite (open)'
+    """
+    if rules is None:
+        return ""
+    other = partner(rules, seat)
+    if other is None:
+        return ""
+    team = rules.team_of(seat)
+    if other < len(names) and names[other]:
+        return _("team {team}, {name}'s partner").format(team=team, name=names[other])
+    if other < len(names):
+        return _("team {team}, the partner sits opposite (open)").format(team=team)
+    return _("team {team}, the partner sits opposite").format(team=team)
+
+
+def team_choices(rules: Rules, names: Sequence[str]) -> list[tuple[str, int]]:
+    """What a joiner may ask for at a table (``names``: each seat's player, ``""``
+    open), as (label, team): any team, then each team with an open seat, its players
+    named (durak_net.teams.team_choices, in the table's language).
+
+    >>> team_choices(Rules(players=4, teams=True), ["Ann", "random bot", "", ""])
+    [('any team', -1), ('team 0, with Ann', 0), ('team 1, with random bot', 1)]
+    """
+    if not rules.teams:
+        return []
+    choices = [(_("any team"), ANY_TEAM)]
+    for team in range(team_count(rules)):
+        seats = team_seats(rules, team)
+        if all(s < len(names) and names[s] for s in seats):
+            continue  # full
+        seated = [names[s] for s in seats if s < len(names) and names[s]]
+        label = (_("team {team}, with {names}").format(team=team, names=_(" and ").join(seated))
+                 if seated else _("team {team}, both seats open").format(team=team))
+        choices.append((label, team))
+    return choices
 
 
 def table_summary(peer: ev.PeerInfo) -> str:
@@ -65,14 +115,16 @@ def table_summary(peer: ev.PeerInfo) -> str:
     try:
         rules = rules_in_words(Rules.from_dict(dict(peer.rules)))
     except (TypeError, ValueError):
-        rules = "rules this version does not know"
+        rules = _("rules this version does not know")
     taken = sum(1 for name in seats if name)
     clock = int(table.get("clock", 0))
-    state = ("playing" if table["started"]
-             else f"{taken} of {len(seats)} seats taken, {peer.open_seats} free")
-    return (f"<b>{esc(peer.name)}</b>'s table of {len(seats)} · {esc(rules)} · "
-            + (f"{clock} s a move · " if clock else "no move clock · ")
-            + f"{esc(state)} <span class='durak-lan-addr'>({esc(peer.addr[0])}:"
+    state = (_("playing") if table["started"]
+             else _("{taken} of {count} seats taken, {free} free").format(
+                 taken=taken, count=len(seats), free=peer.open_seats))
+    return (_("<b>{name}</b>'s table of {count}").format(name=esc(peer.name), count=len(seats))
+            + f" · {esc(rules)} · "
+            + (_("{seconds} s a move").format(seconds=clock) if clock else _("no move clock"))
+            + f" · {esc(state)} <span class='durak-lan-addr'>({esc(peer.addr[0])}:"
             f"{peer.addr[1]})</span>")
 
 
@@ -91,10 +143,11 @@ class SeatingPanel:
         for seat in range(MAX_SEATS):
             label = widgets.HTML()
             label.add_class("durak-lan-seat-label")
-            choice = widgets.Dropdown(options=list(BOT_CHOICES), value=BOT_CHOICES[0],
+            choice = widgets.Dropdown(options=[(bot_name(b), b) for b in BOT_CHOICES],
+                                      value=BOT_CHOICES[0],
                                       layout=widgets.Layout(width="8em"))
             choice.add_class("durak-lan-bot-choice")
-            add = widgets.Button(description="Add bot", layout=widgets.Layout(width="auto"))
+            add = widgets.Button(description=_("Add bot"), layout=widgets.Layout(width="auto"))
             add.add_class("durak-lan-add-bot")
             add.on_click(lambda _b, s=seat, c=choice: self._add_bot(s, str(c.value)))
             row = widgets.HBox([label, choice, add])
@@ -102,7 +155,7 @@ class SeatingPanel:
             row.add_class(f"durak-lan-seat-{seat}")
             row.layout.display = "none"
             self.rows.append((row, label, choice, add))
-        self.start_button = widgets.Button(description="Start", button_style="success",
+        self.start_button = widgets.Button(description=_("Start"), button_style="success",
                                            disabled=True)
         self.start_button.add_class("durak-lan-start")
         self.start_button.on_click(lambda _b: self._start())
@@ -126,12 +179,14 @@ class SeatingPanel:
         hosting = view.seat == 0
         n = len(view.names)
         taken = sum(1 for k in view.kinds if k != "open")
-        whose = "Your" if hosting else esc(host_name) + "'s"
+        whose = _("Your table") if hosting else _("{name}'s table").format(
+            name=esc(host_name))
         teams = view.rules is not None and view.rules.teams
-        self.title.value = (f"<b>{whose} table</b> · "
-                            f"{taken} of {n} seats taken"
-                            + (" · in teams, partners opposite" if teams else "")
-                            + (f" · {view.clock} s a move" if view.clock else ""))
+        self.title.value = (f"<b>{whose}</b> · "
+                            + _("{taken} of {count} seats taken").format(taken=taken, count=n)
+                            + (_(" · in teams, partners opposite") if teams else "")
+                            + (_(" · {seconds} s a move").format(seconds=view.clock)
+                               if view.clock else ""))
         for seat, (row, label, choice, add) in enumerate(self.rows):
             if seat >= n:
                 row.layout.display = "none"
@@ -147,13 +202,13 @@ class SeatingPanel:
         self.start_button.layout.display = "" if hosting else "none"
         self.start_button.disabled = not ready
         if hosting:
-            self.hint.value = ("Everyone is seated: click Start to deal." if ready else
-                               "Seats are filling…" if full else
-                               "Start is possible once every seat is taken "
-                               "(players join from their lobby, or add bots).")
+            self.hint.value = (_("Everyone is seated: click Start to deal.") if ready else
+                               _("Seats are filling…") if full else
+                               _("Start is possible once every seat is taken "
+                                 "(players join from their lobby, or add bots)."))
         else:
-            self.hint.value = (f"Waiting for {esc(host_name)} to start…" if full
-                               else "Waiting for the table to fill…")
+            self.hint.value = (_("Waiting for {name} to start…").format(name=esc(host_name))
+                               if full else _("Waiting for the table to fill…"))
         self.root.layout.display = ""
 
     @staticmethod
@@ -162,31 +217,30 @@ class SeatingPanel:
         esc = html.escape
         kind = view.kinds[seat]
         name = view.names[seat]
-        text = f"Seat {seat}: "
         team = ""
         if view.rules is not None and view.rules.teams:
-            team = f" · {esc(seat_team_note(view.rules, seat, view.seated))}"
+            team = f" · {esc(team_note(view.rules, seat, view.seated))}"
         if kind == "open":
-            return text + "<i>open</i>" + team
-        text += f"<b>{esc(name)}</b>"
+            return "<i>" + _("an open seat") + "</i>" + team
+        text = f"<b>{esc(name)}</b>"
         notes: list[str] = []
         if seat == view.seat:
-            notes.append("you")
+            notes.append(_("you"))
         if kind == "host":
-            notes.append("host")
+            notes.append(_("host"))
         elif kind == "bot":
-            notes.append("bot, runs in " + ("your kernel" if view.seat == 0
-                                             else f"{esc(view.names[0])}'s kernel"))
+            notes.append(_("bot, runs in your kernel") if view.seat == 0 else
+                         _("bot, runs in {name}'s kernel").format(name=esc(view.names[0])))
         state = view.seat_states[seat] if seat < len(view.seat_states) else ""
         if state:
-            notes.append({"lost": "connection lost"}.get(state, state))
+            notes.append(_(_STATES[state]) if state in _STATES else state)
         if notes:
             text += f" ({', '.join(notes)})"
         text += team
         paired = pairings.get(seat)
         if paired is not None and paired[1]:
-            text += (f" · pairing words <b>{esc(paired[1])}</b> ({esc(paired[0])}'s screen "
-                     "must show the same)")
+            text += " · " + _("pairing words <b>{words}</b> ({name}'s screen must show the "
+                              "same)").format(words=esc(paired[1]), name=esc(paired[0]))
         return text
 
 
@@ -194,5 +248,6 @@ def table_words_html(words: str) -> str:
     """The table words with what to do with them ("" until they are known)."""
     if not words:
         return ""
-    return f"Table words: <b>{html.escape(words)}</b> — {WORDS_HINT}."
+    return _("Table words: <b>{words}</b> — {hint}.").format(words=html.escape(words),
+                                                             hint=_(WORDS_HINT))
 

@@ -31,13 +31,48 @@ from durak_net.session import SessionError
 from . import words
 from .backend import Changed, Forced, Score, SeatNote, Update, waiting_on
 from .handoff import Handoff
+from .reasons import say_reason
+from .words import N_, _, n_
 
-#: How a move its seat did not choose is marked in the log (the same words as the
-#: terminal's: they live with the events).
-FORCED_WORDS, FORCED_FOR_US = ev.FORCED_WORDS, ev.FORCED_FOR_US
+#: How a move its seat did not choose is marked in the log (the terminal's words,
+#: durak_net.events.FORCED_WORDS, in the table's language: translated when read).
+FORCED_WORDS = {"timeout": N_("timed out"), "bot": N_("played by a bot for the absent player")}
+#: The same, for a move of our own seat (we are back, and see what was done for us).
+FORCED_FOR_US = {"timeout": N_("timed out"),
+                 "bot": N_("played for you by a bot while you were away")}
+#: What a player back at its seat is told when its hand was opened to the table.
+OPENED_WORDS = N_("While you were away your hand was opened to the table, and a bot "
+                  "played for you.")
 #: How a seat's state (SessionView.seat_states, SeatStatus) is shown beside it.
-STATE_WORDS = {"lost": "connection lost", "left": "left", "bot": "a bot plays for them",
-               "back": "back"}
+STATE_WORDS = {"lost": N_("connection lost"), "left": N_("left"),
+               "bot": N_("a bot plays for them"), "back": N_("back")}
+#: Why "Not the same" ends the session (the other player reads this).
+NOT_THE_SAME = N_("the pairing words differed: someone may be in the middle")
+#: The reasons for leaving our own programs send, shown in the table's language (a
+#: reason from another program is shown as it came).
+REASON_WORDS = {"closed the table": N_("closed the table"), "left the game": N_("left the game"),
+                "left": N_("left"), NOT_THE_SAME: NOT_THE_SAME,
+                "played all games": N_("played all games"), "game stopped": N_("game stopped"),
+                "declined": N_("declined"), "no answer": N_("no answer"),
+                "already playing": N_("already playing"),
+                "cancelled by the inviter": N_("cancelled by the inviter"),
+                "no seat offered": N_("no seat offered"),
+                "the host gave no seat": N_("the host gave no seat")}
+
+
+def reason_words(reason: str) -> str:
+    """A session's reason for ending, in the table's language when it is one of ours."""
+    return _(REASON_WORDS[reason]) if reason in REASON_WORDS else reason
+
+
+def verdict_words(event: ev.GameAudited) -> str:
+    """An audit's verdict for the table: fair (in the table's language), or the fault
+    the audit found (its detail as the session words it)."""
+    if event.fair:
+        return _("audited: fair (unfinished)") if "unfinished" in event.verdict else _(
+            "audited: fair")
+    detail = event.verdict.removeprefix("audit: ")
+    return _("audit: {detail}").format(detail=detail)
 
 
 def back_words(name: str, from_bot: bool) -> str:
@@ -46,8 +81,8 @@ def back_words(name: str, from_bot: bool) -> str:
     >>> back_words("Ben", True)
     'Ben is back and plays their seat again: the bot stops.'
     """
-    return (f"{name} is back and plays their seat again: the bot stops." if from_bot
-            else f"{name} is back.")
+    return (_("{name} is back and plays their seat again: the bot stops.") if from_bot
+            else _("{name} is back.")).format(name=name)
 
 
 class LanBackend:
@@ -94,7 +129,7 @@ class LanBackend:
         #: Per seat: the kind the host says ("host", "player", "bot").
         self.kinds: tuple[str, ...] = view.kinds if view is not None else ()
         self.clock_seconds = view.clock if view is not None else 0
-        self.host_name = self._names[0] if self._names else "the host"
+        self.host_name = self._names[0] if self._names else _("the host")
         self._durak_counts: tuple[int, ...] = (0,) * self._players
         self._ticking = False
         self.ticks = 0
@@ -149,7 +184,7 @@ class LanBackend:
         two, the host at a larger one (for the host: "the table")."""
         if self._players == 2:
             return self._names[1 - self.seat]
-        return self.host_name if self.seat != 0 else "The table"
+        return self.host_name if self.seat != 0 else _("The table")
 
     @property
     def lost(self) -> bool:
@@ -172,16 +207,17 @@ class LanBackend:
         if player != self.seat:
             who = self._names[player] if isinstance(player, int) and 0 <= player < len(
                 self._names) else self.peer
-            return f"Seat {player} is played by {who} over the network."
+            return _("That move is {name}'s, who plays over the network.").format(name=who)
         if self.closed:
-            return "The game has ended: the session is closed."
+            return _("The game has ended: the session is closed.")
         if self._game is None:
-            return "The cards are being dealt."
+            return _("The cards are being dealt.")
         if self._game.unknown_count(self.seat):
-            return "Your drawn cards are being dealt; a moment."
+            return _("Your drawn cards are being dealt; a moment.")
         refused = self._refused.get(str(action))
         if refused is not None:
-            return f"{self.peer} refused this move: {refused}"
+            return _("{name} refused this move: {reason}").format(
+                name=self.peer, reason=say_reason(refused, self._names, self.seat))
         return self._game.why_illegal(action)
 
     def submit(self, action: Action) -> None:
@@ -211,10 +247,15 @@ class LanBackend:
         try:
             number = self.node.start_next_game(self.sid)
         except (SessionError, ValueError) as exc:
-            self._notify([f"No new game: {exc}"])
+            self._notify([_("No new game: {reason}").format(reason=exc)])
             return
-        others = self._names[1 - self.seat] if self._players == 2 else "the others"
-        self._notify([f"Waiting for {others} to agree to game {number}…"])
+        if self._players == 2:
+            waiting = _("Waiting for {name} to agree to game {number}…").format(
+                name=self._names[1 - self.seat], number=number)
+        else:
+            waiting = _("Waiting for the others to agree to game {number}…").format(
+                number=number)
+        self._notify([waiting])
 
     def close(self) -> None:
         if not self.closed:
@@ -231,21 +272,23 @@ class LanBackend:
         for seat in range(self._players):
             kind = ""
             if seat < len(self.kinds) and self.kinds[seat] == "bot":
-                kind = ("bot, in your kernel" if self.seat == 0
-                        else f"bot, in {self.host_name}'s kernel")
+                kind = (_("bot, in your kernel") if self.seat == 0
+                        else _("bot, in {name}'s kernel").format(name=self.host_name))
             state = self.seat_states[seat]
             if seat in self.lost_seats and not state:
                 state = "lost"
             deadline = self.deadlines[seat]
             running = deadline is not None and not self.closed and (
                 self._game is not None and not self._game.is_over)
-            notes.append(SeatNote(kind=kind, state=STATE_WORDS.get(state, state),
+            said = _(STATE_WORDS[state]) if state in STATE_WORDS else state
+            notes.append(SeatNote(kind=kind, state=said,
                                   clock=deadline - now if running and deadline else None))
         return notes
 
     def table_line(self) -> str:
         """The table's move clock, if it has one."""
-        return f"move clock {self.clock_seconds} s" if self.clock_seconds else ""
+        return (_("move clock {seconds} s").format(seconds=self.clock_seconds)
+                if self.clock_seconds else "")
 
     def _read_view(self) -> SessionView | None:
         """Copy what the session knows of the seats (states, clocks, the score)."""
@@ -295,7 +338,7 @@ class LanBackend:
         return dict(view.refused)
 
     def _name(self, seat: int) -> str:
-        return self._names[seat] if 0 <= seat < len(self._names) else f"seat {seat}"
+        return self._names[seat] if 0 <= seat < len(self._names) else _("a player")
 
     def on_event(self, event: Any) -> None:
         """A session event, on the UI thread (posted through the hand-off)."""
@@ -305,14 +348,22 @@ class LanBackend:
             view = self.resync()
             self._awaiting = False
             self._history = []
-            updates.append(f"— game {event.game} {'resumed' if event.resumed else 'dealt'} "
-                           "(hidden hands) —")
+            updates.append((_("— game {number} resumed (hidden hands) —") if event.resumed
+                            else _("— game {number} dealt (hidden hands) —")).format(
+                                number=event.game))
             played = view.played_for_us if view is not None and event.resumed else 0
-            if played:
-                where = "your kernel" if self.seat == 0 else f"{self.host_name}'s kernel"
-                updates.append(f"While you were away a bot in {where} played {played} "
-                               f"move{'s' if played != 1 else ''} for you; the seat is "
-                               "yours again.")
+            if played and self.seat == 0:
+                updates.append(n_("While you were away a bot in your kernel played {count} "
+                                  "move for you; the seat is yours again.",
+                                  "While you were away a bot in your kernel played {count} "
+                                  "moves for you; the seat is yours again.",
+                                  played).format(count=played))
+            elif played:
+                updates.append(n_("While you were away a bot in {name}'s kernel played "
+                                  "{count} move for you; the seat is yours again.",
+                                  "While you were away a bot in {name}'s kernel played "
+                                  "{count} moves for you; the seat is yours again.",
+                                  played).format(count=played, name=self.host_name))
             if event.shown is not None and not event.resumed:
                 seat, card = event.shown
                 updates.append(words.shows_lowest_trump(seat, card, self._names, self.seat))
@@ -332,7 +383,8 @@ class LanBackend:
                 self._history.extend(event.events)
                 if event.forced and event.events:
                     forced_words = FORCED_FOR_US if player == self.seat else FORCED_WORDS
-                    why = forced_words.get(event.forced, event.forced)
+                    why = (_(forced_words[event.forced]) if event.forced in forced_words
+                           else event.forced)
                     updates.append(Forced(event.events[0], why))
                     updates.extend(event.events[1:])
                 else:
@@ -348,36 +400,42 @@ class LanBackend:
         elif isinstance(event, ev.ActionRefused):
             self._awaiting = False
             self._refused = self._refusals_now()
-            updates.append(f"Not played: {event.action} ({event.reason})")
+            updates.append(_("Not played: {move} ({reason})").format(
+                move=self._say(event.action),
+                reason=say_reason(event.reason, self._names, self.seat)))
         elif isinstance(event, ev.GameFinished):
             self._duraks.append(event.durak)
             self.results.append(event)
             self._read_view()
-            updates.append("Every seat now publishes its keys for the audit…"
+            updates.append(_("Every seat now publishes its keys for the audit…")
                            if self._players > 2 else
-                           "Both seats now publish their keys for the audit…")
+                           _("Both seats now publish their keys for the audit…"))
         elif isinstance(event, ev.GameStopped):
             self._read_view()
-            updates.append(f"Game {event.game} stopped: {event.detail}. Auditing…")
+            updates.append(_("Game {number} stopped: {detail}. Auditing…").format(
+                number=event.game, detail=event.detail))
         elif isinstance(event, ev.GameAudited):
             self.verdicts[event.game] = event
             if event.fair and event.full_game:
                 self.full_games[event.game] = Game.from_json(event.full_game)
-            updates.append(f"Game {event.game} {event.verdict}")
+            updates.append(_("Game {number}: {verdict}").format(
+                number=event.game, verdict=verdict_words(event)))
         elif isinstance(event, ev.NextGameRequested):
-            who = peer if self._players == 2 else "Another player"
-            updates.append(f"{who} wants another game: click New game.")
+            updates.append(_("{name} wants another game: click New game.").format(name=peer)
+                           if self._players == 2 else
+                           _("Another player wants another game: click New game."))
         elif isinstance(event, ev.PeerLost):
             seat = event.seat if event.seat >= 0 else 1 - self.seat
             self.lost_seats.add(seat)
             self._read_view()
             if self._players == 2:
-                updates.append(f"Connection to {peer} lost, waiting…")
+                updates.append(_("Connection to {name} lost, waiting…").format(name=peer))
             elif self.seat != 0:
-                updates.append(f"Connection to the host, {self.host_name}, lost: the table "
-                               "waits…")
+                updates.append(_("Connection to the host, {name}, lost: the table "
+                                 "waits…").format(name=self.host_name))
             else:
-                updates.append(f"Connection to {self._name(seat)} lost: the table waits…")
+                updates.append(_("Connection to {name} lost: the table waits…").format(
+                    name=self._name(seat)))
         elif isinstance(event, ev.PeerBack):
             seat = event.seat if event.seat >= 0 else 1 - self.seat
             was_bot = seat in self._stood_in
@@ -391,19 +449,23 @@ class LanBackend:
         elif isinstance(event, ev.SeatStatus):
             updates.extend(self._seat_status(event))
         elif isinstance(event, ev.DesyncDetected):
-            updates.append(f"Out of step with {peer} after move {event.index}: {event.detail}.")
+            updates.append(_("Out of step with {name} after move {number}: {detail}.").format(
+                name=peer, number=event.index, detail=event.detail))
         elif isinstance(event, ev.ProtocolViolation):
-            who = f"{peer}'s program" if self.seat != 0 or self._players == 2 else (
-                "A player's program")
-            updates.append(f"{who} broke the rules of the protocol: {event.detail}")
+            updates.append((_("{name}'s program broke the rules of the protocol: {detail}")
+                            if self.seat != 0 or self._players == 2 else
+                            _("A player's program broke the rules of the protocol: {detail}")
+                            ).format(name=peer, detail=event.detail))
         elif isinstance(event, ev.SessionClosed):
             self.closed = True
             if not event.by_peer:
-                updates.append("You left the table.")
+                updates.append(_("You left the table."))
             elif self._players == 2:
-                updates.append(f"{peer} left the table ({event.reason}).")
+                updates.append(_("{name} left the table ({reason}).").format(
+                    name=peer, reason=reason_words(event.reason)))
             else:
-                updates.append(f"{self.host_name} closed the table ({event.reason}).")
+                updates.append(_("{name} closed the table ({reason}).").format(
+                    name=self.host_name, reason=reason_words(event.reason)))
         self._notify(updates)
         self._schedule_bot()
         self._schedule_tick()
@@ -421,19 +483,20 @@ class LanBackend:
         name = self._name(event.seat)
         detail = f" ({event.detail})" if event.detail else ""
         if event.state == "timeout":
-            return ["Your move clock ran out: your cheapest card is led for you."]
+            return [_("Your move clock ran out: your cheapest card is led for you.")]
         if event.state == "opened":
-            return [ev.OPENED_WORDS]
+            return [_(OPENED_WORDS)]
         if seated and event.state in STATE_WORDS:
             self.seat_states[event.seat] = event.state
         if event.state == "lost":
-            return [f"Connection to {name} lost: the table waits…"]
+            return [_("Connection to {name} lost: the table waits…").format(name=name)]
         if event.state == "back":
             return [back_words(name, was_bot)]
         if event.state == "left":
-            return [f"{name} left the table{detail}."]
+            return [_("{name} left the table{detail}.").format(name=name, detail=detail)]
         if event.state == "bot":
-            return [f"A bot plays for {name} while they are away{detail}."]
+            return [_("A bot plays for {name} while they are away{detail}.").format(
+                name=name, detail=detail)]
         return [f"{name}: {event.state}{detail}"]
 
     def verdict_html(self) -> str:
@@ -442,8 +505,16 @@ class LanBackend:
             return ""
         latest = self.verdicts[max(self.verdicts)]
         colour = "#1b7f3b" if latest.fair else "#b3261e"
-        return (f"<span class='durak-audit' style='color:{colour}'>game {latest.game}: "
-                f"{html.escape(latest.verdict)}</span>")
+        said = _("game {number}: {verdict}").format(number=latest.game,
+                                                     verdict=verdict_words(latest))
+        return f"<span class='durak-audit' style='color:{colour}'>{html.escape(said)}</span>"
+
+    def _say(self, action: Action) -> str:
+        """A move in the table's words (names, not seat numbers)."""
+        game = self._game
+        moment = (words.Moment.of(game.observation(self.seat)) if game is not None
+                  else words.Moment(lead=False, attacker=None, taking=False))
+        return words.say_action(action, moment, self._names, self.seat)
 
     def _notify(self, updates: list[Update]) -> None:
         if self._changed is not None:

@@ -12,6 +12,12 @@ Every literal goes through :func:`_`, the marker gettext's extractors (Babel's
 msgid with its names as placeholders ("{name} takes"), never English glued from parts:
 other languages order and inflect differently.
 
+The LAN lobby and table (``lan.py``, ``lan_table.py``, ``lan_seating.py``) mark their
+own sentences with these same markers where they are said (network states, pairing,
+seating: words no other screen has), and scripts/catalogs.py extracts them into the
+same catalog; the words for moves, cards and people they share with every table come
+from here.
+
 >>> from durak_core import Card, Pass, parse_action
 >>> lead = Moment(lead=True, attacker=0, taking=False)
 >>> say_action(parse_action("0 attack 7s"), lead)

@@ -4,11 +4,14 @@
     python scripts/catalogs.py check      # exit 1 if a catalog is stale or incomplete
     python scripts/catalogs.py init de    # start a new language's .po
 
-The words are marked in durak_widgets (``_()``, ``n_()``, ``N_()``, see
-durak_widgets/words.py); Babel reads them (the keywords below, no source locations so
-the template changes only when the words do) into
-``durak_widgets/locale/messages.pot``, merges that into each
-``locale/<lang>/LC_MESSAGES/durak.po`` (a translator's file, kept in git) and compiles
+Two gettext domains: ``durak``, the notebook's words, marked in durak_widgets
+(``_()``, ``n_()``, ``N_()``, see durak_widgets/words.py), and ``durak_net``, the
+terminal peer's sentences (durak_net/cli.py and teams.py, see durak_net/i18n.py:
+durak_net sits below durak_widgets and has its own catalogs).  For each, Babel reads
+them (the keywords below, no source locations so the template changes only when the
+words do) into
+``<package>/locale/messages.pot``, merges that into each
+``locale/<lang>/LC_MESSAGES/<domain>.po`` (a translator's file, kept in git) and compiles
 each ``.po`` to the ``.mo`` the package ships and stdlib gettext reads at run time.
 Babel is a development tool (the ``dev`` extra); the table needs only the ``.mo``.
 """
@@ -31,15 +34,33 @@ TEMPLATE = LOCALE / "messages.pot"
 DOMAIN = "durak"
 #: The markers of durak_widgets/words.py, as Babel's keyword specs.
 KEYWORDS = {"_": None, "N_": None, "n_": (1, 2)}
-#: The files that hold words (the LAN modules' words are not marked yet).
-METHOD_MAP = [("words.py", "python"), ("reasons.py", "python"), ("play.py", "python")]
+#: The files that hold words (the LAN modules mark theirs where they are said).
+METHOD_MAP = [("words.py", "python"), ("reasons.py", "python"), ("play.py", "python"),
+              ("lan.py", "python"), ("lan_table.py", "python"), ("lan_seating.py", "python")]
+#: The terminal peer's domain: its package, its files with sentences.
+NET_DOMAIN = "durak_net"
+NET_PACKAGE = ROOT / "durak_net"
+NET_METHOD_MAP = [("cli.py", "python"), ("teams.py", "python")]
 
 
-def extract() -> Catalog:
-    """The catalog of every marked string in the package, as the code is now."""
+def domains() -> list[tuple[str, Path, list[tuple[str, str]]]]:
+    """Each domain: its name, its package (``locale/`` inside) and its files' map."""
+    return [(DOMAIN, PACKAGE, METHOD_MAP), (NET_DOMAIN, NET_PACKAGE, NET_METHOD_MAP)]
+
+
+def _where(domain: str) -> tuple[Path, Path, list[tuple[str, str]]]:
+    """A domain's package, locale folder and files' map (``LOCALE`` may be patched)."""
+    if domain == DOMAIN:
+        return PACKAGE, LOCALE, METHOD_MAP
+    return NET_PACKAGE, NET_PACKAGE / "locale", NET_METHOD_MAP
+
+
+def extract(domain: str = DOMAIN) -> Catalog:
+    """The catalog of every marked string in the domain's package, as the code is now."""
+    package, _locale, method_map = _where(domain)
     catalog = Catalog(project="durak", version="0.1.0", charset="utf-8")
     for filename, lineno, message, comments, context in extract_from_dir(
-        PACKAGE, METHOD_MAP, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
+        package, method_map, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
     ):
         catalog.add(message, locations=[(filename, lineno)], auto_comments=comments,
                     context=context)
@@ -52,17 +73,22 @@ def po_text(catalog: Catalog, **options: bool) -> str:
     return out.getvalue().decode("utf-8")
 
 
-def languages() -> list[str]:
-    return sorted(p.parent.parent.name for p in LOCALE.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+def languages(domain: str = DOMAIN) -> list[str]:
+    locale = _where(domain)[1]
+    return sorted(p.parent.parent.name for p in locale.glob(f"*/LC_MESSAGES/{domain}.po"))
 
 
-def po_path(lang: str) -> Path:
-    return LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+def po_path(lang: str, domain: str = DOMAIN) -> Path:
+    return _where(domain)[1] / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
-def read(path: Path, lang: str | None = None) -> Catalog:
+def template_path(domain: str = DOMAIN) -> Path:
+    return _where(domain)[1] / "messages.pot"
+
+
+def read(path: Path, lang: str | None = None, domain: str = DOMAIN) -> Catalog:
     with path.open("rb") as f:
-        return read_po(f, locale=lang, domain=DOMAIN)
+        return read_po(f, locale=lang, domain=domain)
 
 
 def mo_bytes(catalog: Catalog) -> bytes:
@@ -77,23 +103,40 @@ def keys(catalog: Catalog) -> set[tuple[object, str | None]]:
 
 
 def update_all() -> None:
-    """Write the template, merge it into every language's .po, compile every .mo."""
-    template = extract()
-    TEMPLATE.write_text(po_text(template, omit_header=False), encoding="utf-8")
-    for lang in languages():
-        catalog = read(po_path(lang), lang)
-        catalog.update(template, no_fuzzy_matching=True)
-        po_path(lang).write_text(po_text(catalog, ignore_obsolete=True), encoding="utf-8")
-        po_path(lang).with_suffix(".mo").write_bytes(mo_bytes(read(po_path(lang), lang)))
-        print(f"{lang}: {len(problems(lang))} problems")
+    """For each domain: write the template, merge it into every language's .po (a new
+    language of the notebook gets the terminal's .po too), compile every .mo."""
+    for domain, _package, _map in domains():
+        template = extract(domain)
+        template_path(domain).parent.mkdir(parents=True, exist_ok=True)
+        template_path(domain).write_text(po_text(template, omit_header=False),
+                                         encoding="utf-8")
+        for lang in languages(DOMAIN):
+            path = po_path(lang, domain)
+            if not path.is_file():
+                init(lang, domain)
+            catalog = read(path, lang, domain)
+            catalog.update(template, no_fuzzy_matching=True)
+            path.write_text(po_text(catalog, ignore_obsolete=True), encoding="utf-8")
+            path.with_suffix(".mo").write_bytes(mo_bytes(read(path, lang, domain)))
+            print(f"{domain} {lang}: {len(problems(lang, domain))} problems")
 
 
-def problems(lang: str) -> list[str]:
+def init(lang: str, domain: str = DOMAIN) -> None:
+    """Start ``lang``'s .po of ``domain`` (every message untranslated)."""
+    catalog = Catalog(locale=lang, domain=domain, project="durak", charset="utf-8")
+    catalog.update(extract(domain))
+    po_path(lang, domain).parent.mkdir(parents=True, exist_ok=True)
+    po_path(lang, domain).write_text(po_text(catalog), encoding="utf-8")
+
+
+def problems(lang: str, domain: str = DOMAIN) -> list[str]:
     """What is wrong with ``lang``'s catalog: messages missing, untranslated or fuzzy,
     a plural without every form, a placeholder the English has not, a stale .mo."""
     found: list[str] = []
-    template = extract()
-    catalog = read(po_path(lang), lang)
+    template = extract(domain)
+    if not po_path(lang, domain).is_file():
+        return [f"no {domain} catalog for {lang}"]
+    catalog = read(po_path(lang, domain), lang, domain)
     for message in template:
         if not message.id:
             continue
@@ -113,7 +156,7 @@ def problems(lang: str) -> list[str]:
             extra = set(_placeholders(s)) - allowed
             if extra:
                 found.append(f"{name!r}: unknown placeholders {sorted(extra)}")
-    mo = po_path(lang).with_suffix(".mo")
+    mo = po_path(lang, domain).with_suffix(".mo")
     if not mo.is_file() or _contents(_read_mo(mo)) != _contents(catalog):
         found.append(f"{mo.name} of {lang} is not compiled from its .po")
     return found
@@ -142,10 +185,10 @@ def _placeholders(text: str) -> list[str]:
     return re.findall(r"\{(\w+)[^}]*\}", text)
 
 
-def stale_template() -> list[str]:
+def stale_template(domain: str = DOMAIN) -> list[str]:
     """Messages the code has and messages.pot has not, or the other way round."""
-    code = keys(extract())
-    saved = keys(read(TEMPLATE))
+    code = keys(extract(domain))
+    saved = keys(read(template_path(domain), domain=domain))
     return ([f"not in messages.pot: {k[0]!r}" for k in code - saved]
             + [f"no longer in the code: {k[0]!r}" for k in saved - code])
 
@@ -156,14 +199,13 @@ def main(argv: list[str]) -> int:
         update_all()
         return 0
     if command == "init":
-        lang = argv[1]
-        catalog = Catalog(locale=lang, domain=DOMAIN, project="durak", charset="utf-8")
-        catalog.update(extract())
-        po_path(lang).parent.mkdir(parents=True, exist_ok=True)
-        po_path(lang).write_text(po_text(catalog), encoding="utf-8")
+        for domain, _package, _map in domains():
+            init(argv[1], domain)
         return 0
     if command == "check":
-        bad = stale_template() + [f"{lang}: {p}" for lang in languages() for p in problems(lang)]
+        bad = [f"{domain}: {p}" for domain, _package, _map in domains()
+               for p in stale_template(domain)
+               + [f"{lang}: {q}" for lang in languages(DOMAIN) for q in problems(lang, domain)]]
         print("\n".join(bad) or "catalogs: up to date and complete")
         return 1 if bad else 0
     print(__doc__)

@@ -128,10 +128,10 @@ def test_a_host_with_two_bots_and_a_joiner_fill_a_table_start_and_play_it(
     ben = lobbies("Ben", bot="random", seed=2)
     # The host's lobby shows the table filling: its bots labelled, one seat open.
     rows = [text(r[1]) for r in ann.seating.rows[:4]]
-    assert rows[0].startswith("Seat 0: <b>Ann</b> (you, host)")
-    assert rows[1] == "Seat 1: <b>random bot</b> (bot, runs in your kernel)"
-    assert rows[2] == "Seat 2: <b>greedy bot</b> (bot, runs in your kernel)"
-    assert rows[3] == "Seat 3: <i>open</i>"
+    assert rows[0].startswith("<b>Ann</b> (you, host)")
+    assert rows[1] == "<b>random bot</b> (bot, runs in your kernel)"
+    assert rows[2] == "<b>greedy bot</b> (bot, runs in your kernel)"
+    assert rows[3] == "<i>an open seat</i>"
     assert ann.seating.rows[3][3].layout.display == "" and ann.seating.start_button.disabled
     assert ann.seating.rows[4][0].layout.display == "none"  # a table of four has four rows
     # Ben's lobby lists Ann's table with its rules in words, free seats and Join.
@@ -148,7 +148,7 @@ def test_a_host_with_two_bots_and_a_joiner_fill_a_table_start_and_play_it(
                and bool(ben.sas) and ben.sas in text(ann.seating.rows[3][1])
                and all("open" not in text(r[1]) for r in ben.seating.rows[:4]))
     # Both show the same seating and the same table words, and say what to do with them.
-    assert text(ben.seating.rows[3][1]) == "Seat 3: <b>Ben</b> (you)"
+    assert text(ben.seating.rows[3][1]) == "<b>Ben</b> (you)"
     assert "bot, runs in Ann's kernel" in text(ben.seating.rows[1][1])
     assert ben.seating.start_button.layout.display == "none"  # only the host starts
     assert ann.table_words.value == ben.table_words.value
@@ -196,7 +196,7 @@ def test_seats_fill_by_clicking_add_bot_and_a_full_table_refuses_a_joiner(lobbie
     ann.seating.rows[1][2].value = "ismcts"
     ann.seating.rows[1][3].click()
     ann.handoff.pump()
-    assert text(ann.seating.rows[1][1]) == "Seat 1: <b>ismcts bot</b> (bot, runs in your kernel)"
+    assert text(ann.seating.rows[1][1]) == "<b>ismcts bot</b> (bot, runs in your kernel)"
     assert ann.seating.rows[1][3].layout.display == "none"
     assert ann.seating.start_button.disabled
     ann.seating.rows[2][3].click()
@@ -228,11 +228,11 @@ def test_joiners_choose_a_team_and_sit_opposite_their_partner_from_a_notebook_or
     ann = lobbies("Ann", table=Rules(players=6, teams=True), add_bots=["random"])
     assert "in teams, partners opposite" in text(ann.seating.title)
     rows = [text(r[1]) for r in ann.seating.rows[:6]]
-    assert rows[0] == "Seat 0: <b>Ann</b> (you, host) · team 0, partner of seat 3 (open)"
-    assert rows[1].endswith("(bot, runs in your kernel) · team 1, partner of seat 4 (open)")
-    assert rows[3] == "Seat 3: <i>open</i> · team 0, Ann's partner"
-    assert rows[4] == "Seat 4: <i>open</i> · team 1, random bot's partner"
-    assert rows[5] == "Seat 5: <i>open</i> · team 2, partner of seat 2 (open)"
+    assert rows[0] == "<b>Ann</b> (you, host) · team 0, the partner sits opposite (open)"
+    assert rows[1].endswith("(bot, runs in your kernel) · team 1, the partner sits opposite (open)")
+    assert rows[3] == "<i>an open seat</i> · team 0, Ann's partner"
+    assert rows[4] == "<i>an open seat</i> · team 1, random bot's partner"
+    assert rows[5] == "<i>an open seat</i> · team 2, the partner sits opposite (open)"
     # Ben's lobby: Join with the team choice, each team with a free seat and who is in it.
     ben = lobbies("Ben", connect=at(ann))
     pump_until([ann, ben], lambda: join_button(ben, "Ann") is not None)
@@ -259,9 +259,9 @@ def test_joiners_choose_a_team_and_sit_opposite_their_partner_from_a_notebook_or
                    and "Ben" in text(ann.seating.rows[3][1])
                    and "Ben" in text(ben.seating.rows[0][1]))
         assert text(ann.seating.rows[3][1]).startswith(
-            "Seat 3: <b>Ben</b> · team 0, Ann's partner")
+            "<b>Ben</b> · team 0, Ann's partner")
         assert text(ann.seating.rows[0][1]).endswith("· team 0, Ben's partner")
-        assert text(ben.seating.rows[3][1]) == "Seat 3: <b>Ben</b> (you) · team 0, Ann's partner"
+        assert text(ben.seating.rows[3][1]) == "<b>Ben</b> (you) · team 0, Ann's partner"
         # Team 0 is full: a notebook asking for it is refused with the reason.
         cid = lobbies("Cid", join="Ann", team=0, connect=at(ann))
         pump_until([ann, cid], lambda: "no free seat in that team" in text(cid.status))
@@ -270,7 +270,7 @@ def test_joiners_choose_a_team_and_sit_opposite_their_partner_from_a_notebook_or
         pump_until([ann, cid], lambda: "Dan" in text(ann.seating.rows[4][1])
                    and any("seated at" in line for line in said))
         assert text(ann.seating.rows[4][1]).startswith(
-            "Seat 4: <b>Dan</b> · team 1, random bot's partner")
+            "<b>Dan</b> · team 1, random bot's partner")
         assert ann.node.view(ann.sid).kinds == ("host", "bot", "open", "player", "player",
                                                 "open")
         # Cid's lobby now offers the one team with free seats.

@@ -237,3 +237,10 @@ def test_the_catalog_check_catches_an_untranslated_word_and_a_stale_mo(
     found = module.problems("ru")
     assert "untranslated or fuzzy: 'Take'" in found
     assert any("is not compiled from its .po" in p for p in found)
+
+
+def test_the_terminals_own_catalog_is_current_and_complete_too() -> None:
+    """durak-lan's sentences are a second domain (durak_net), checked like the table's."""
+    module = catalogs()
+    assert module.stale_template("durak_net") == []
+    assert module.problems("ru", "durak_net") == []

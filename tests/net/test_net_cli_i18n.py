@@ -1,0 +1,143 @@
+"""``durak-lan --lang ru``: the terminal's sentences read in Russian (its own gettext
+domain, durak_net: durak_net never imports the notebook's words), its catalog is
+complete, and the ``--json`` lines stay English for programs."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from durak_core import Card, Game, Rules, parse_action
+from durak_net import events as ev
+from durak_net import i18n
+from durak_net.cli import _LINE, build_parser, main
+
+from .test_net_cli_events import FailingNode, _peer
+
+REPO = Path(__file__).resolve().parents[2]
+LATIN = re.compile(r"[A-Za-z]")
+#: What stays Latin on a Russian terminal: what a person types (a command in
+#: backticks, a move's notation and its cards, an option), hexadecimal ids.
+TYPED = re.compile(r"`[^`]*`|--\w+ ID|\b(attack|defend|with|transfer|take|pass|show)\b"
+                   r"|\b[0-9a-f]{1,16}\b|PIN|(10|[2-9JQKA])[♠♥♦♣shdc]")
+
+
+def catalogs() -> ModuleType:
+    pytest.importorskip("babel", reason="the catalog checks need Babel (the dev extra)")
+    spec = importlib.util.spec_from_file_location("catalogs", REPO / "scripts" / "catalogs.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["catalogs"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def russian() -> Iterator[None]:
+    i18n.use("ru")
+    yield
+    i18n.use("en")
+
+
+def test_the_terminals_catalog_is_current_and_complete_in_russian() -> None:
+    module = catalogs()
+    assert module.stale_template("durak_net") == []
+    assert module.problems("ru", "durak_net") == []
+
+
+def test_the_terminals_language_comes_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for var in ("DURAK_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(var, raising=False)
+    assert i18n.default_language() == "en"
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")
+    assert i18n.default_language() == "ru"
+    monkeypatch.setenv("DURAK_LANG", "en")
+    assert i18n.default_language() == "en"
+    assert build_parser().parse_args(["--lang", "ru"]).lang == "ru"
+
+
+def _script(game: Game) -> list[Any]:
+    """One of every event the terminal prints a sentence for, at a game of two."""
+    anna = ev.PeerInfo(7, "Анна", ("10.0.0.5", 40123), {}, busy=True)
+    first = game.legal_actions()[0]
+    return [
+        ev.PeerSeen(anna, 0.0),
+        ev.PeerGone(anna, 0.0),
+        ev.InviteReceived(3, anna, Rules(), 0.0, pin=True),
+        ev.InviteReceived(4, anna, Rules(), 0.0),
+        ev.InviteClosed(4, anna, False, "отказ", 0.0),
+        ev.SessionAgreed(1, True, anna, b"", Rules(), 0.0, "яблоко колокол облако барабан",
+                         True),
+        ev.GameStarted(1, 1, 0, "00", 0.0, shown=(1, Card.parse("6h"))),
+        ev.GameStarted(1, 1, 0, "00", 0.0, shown=(0, Card.parse("6h"))),
+        ev.ActionApplied(1, 1, 0, first, (), False, "00", 0.0, forced="timeout"),
+        ev.ActionApplied(1, 1, 0, first, (), True, "00", 0.0, forced="bot"),
+        ev.ActionRefused(1, parse_action("0 take"), "причина", 0.0),
+        *(ev.SeatStatus(1, 1, state, "", 0.0)
+          for state in ("lost", "back", "left", "bot", "timeout", "opened")),
+        ev.PeerLost(1, 5.0, 0.0, 1),
+        ev.PeerBack(1, 0.0, 1),
+        ev.GameStopped(1, 1, 1, "причина", True, 0.0),
+        ev.GameFinished(1, 1, 1, (), 41, "00", "00", 0.0),
+        ev.GameAudited(1, 1, True, "audited: fair", "fair", None, "00", "00", 0.0),
+        ev.GameFinished(1, 2, None, (), 1, "00", "00", 0.0),
+        ev.GameAudited(1, 2, True, "audited: fair (unfinished)", "fair", None, "00", "00",
+                       0.0),
+        ev.NextGameRequested(1, 3, 0.0),
+    ]
+
+
+def test_the_terminal_prints_every_event_in_russian(russian: None) -> None:
+    game = Game.new(Rules(), seed=3)
+    node = FailingNode(ValueError("нет сеанса"), ("Вы", "Анна"), game)
+    peer = _peer(["--name", "Me"], node)
+    peer.active = None  # in the lobby until SessionAgreed
+    for event in _script(game):
+        peer.step(event)
+    for line in ("table", "peers", "accept", "9", "again"):
+        peer.step((_LINE, line))
+    peer.step(ev.SessionClosed(1, "", True, 0.0))
+    said = peer.out.getvalue().splitlines()
+    assert len(said) > 30
+    english = [line for line in said if LATIN.search(TYPED.sub("", line))]
+    assert english == []
+    text = "\n".join(said)
+    for words in ("козырь", "стол:", "проверено: честно", "вы выиграли", "приглашает вас",
+                  "за вас зашли самой младшей картой", "слова сверки"):
+        assert words in text, words
+
+
+def test_json_lines_stay_english_in_russian(russian: None) -> None:
+    game = Game.new(Rules(), seed=3)
+    node = FailingNode(ValueError("нет сеанса"), ("Вы", "Анна"), game)
+    peer = _peer(["--name", "Me", "--bot", "random", "--json"], node)
+    peer.step(ev.GameFinished(1, 1, 1, (), 41, "00", "00", 0.0))
+    peer.step(ev.GameAudited(1, 1, True, "audited: fair", "fair", None, "00", "00", 0.0))
+    (record,) = [json.loads(line) for line in peer.out.getvalue().splitlines()]
+    assert record["audit"] == "fair" and record["event"] == "game_over"
+    assert "игра 1 окончена" in peer.err.getvalue()
+
+
+def test_a_bad_lang_is_refused_with_the_option_named(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--name", "Me", "--lang", "ru ru!"]) == 64
+    assert "ru ru!" in capsys.readouterr().err
+    i18n.use("en")
+
+
+def test_the_terminals_team_notes_read_in_russian(russian: None) -> None:
+    from durak_net.teams import seat_team_note, team_choices
+
+    rules = Rules(players=4, teams=True)
+    assert seat_team_note(rules, 2, ["Аня", "", "", ""]) == "команда 0, напарник Аня"
+    labels = [label for label, _team in team_choices(rules, ["Аня", "Бот", "", ""])]
+    assert labels == ["любая команда", "команда 0, с Аня", "команда 1, с Бот"]
