@@ -789,10 +789,12 @@ class Peer:
             if verb in ("quit", "exit"):
                 self.done = True
             elif verb == "help":
-                self.say("peers | invite NAME [PIN] | accept [PIN] | decline | notsame | again "
-                         "| table | join NAME [team K] | bot [SPEC] | start | quit\n"
-                         "moves: attack 7s | defend 7s with 9s | transfer 7d | take | pass | "
-                         "a move's number")
+                # The commands are typed as they are in every language; only the labels
+                # around them are the terminal's words.
+                self.say(_("commands: {commands}\nmoves: {moves} | a move's number").format(
+                    commands="peers | invite NAME [PIN] | accept [PIN] | decline | notsame | "
+                             "again | table | join NAME [team K] | bot [SPEC] | start | quit",
+                    moves="attack 7s | defend 7s with 9s | transfer 7d | take | pass"))
             elif verb == "peers":
                 for peer in node.peers():
                     table = peer.table
