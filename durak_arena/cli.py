@@ -6,7 +6,8 @@ Example::
         "py:mybot.py:MyBot" "cmd:node examples/bots/random.js" \\
         --games 200 --jobs 2 --seed 1 --json results.json
 
-Bots: ``builtin:NAME?key=value&...`` (random, greedy, ismcts) run inside the
+Bots: ``builtin:NAME?key=value&...`` (a name of :data:`durak_core.bots.REGISTRY`:
+random, greedy, ismcts, ismcts-v1, ismcts-v2) run inside the
 workers; ``py:FILE.py:CLASS?key=value`` runs a :class:`durak_core.bots.Bot`
 subclass as a subprocess through :mod:`durak_arena.botrunner`;
 ``cmd:COMMAND`` runs any program that speaks docs/bot-protocol.md.
@@ -34,6 +35,7 @@ from concurrent.futures import BrokenExecutor
 from typing import Any, TextIO
 
 from durak_core import Rules
+from durak_core.bots import REGISTRY
 
 from .check import check_bots
 from .referee import BotSpec, GameRecord
@@ -55,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="durak-arena",
         description="Round-robin tournaments between Durak bots, with duplicate deals.",
-        epilog="Bots: builtin:NAME?k=v (random, greedy, ismcts; builtin:NAME#2 enters one "
+        epilog=f"Bots: builtin:NAME?k=v ({', '.join(REGISTRY)}; builtin:NAME#2 enters one "
         "twice), py:FILE.py:CLASS?k=v, cmd:COMMAND.  The protocol for cmd: bots is in "
         "docs/bot-protocol.md.  Ratings: Bradley-Terry on the Elo scale.",
     )

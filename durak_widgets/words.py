@@ -163,7 +163,7 @@ def with_names(sentence: str, names: Sequence[str], you: int | None = None) -> s
 
 #: The built-in bots' display names (their registry names are code, not words).
 _BOT_NAMES = {"random": N_("random"), "greedy": N_("greedy"), "ismcts": N_("ismcts"),
-              "ismcts-v1": N_("ismcts-v1")}
+              "ismcts-v1": N_("ismcts-v1"), "ismcts-v2": N_("ismcts-v2")}
 
 
 def person_name(index: int | None) -> str:

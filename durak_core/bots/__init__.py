@@ -5,9 +5,11 @@ A bot sees only what its seat may know: the seat's observation (see
 of those actions.  ``start`` and ``on_events`` are optional hooks.
 
 Built in: ``random`` (:class:`RandomBot`), ``greedy`` (:class:`GreedyBot`),
-``ismcts`` (:class:`IsmctsBot`, the AI) and ``ismcts-v1`` (:class:`IsmctsV1Bot`,
-the ISMCTS of before the endgame solver, kept as a yardstick).  :func:`play_game` plays in-process
-bots against each other in the fixed order of :func:`next_to_act`.
+``ismcts`` (:class:`IsmctsBot`, the AI), ``ismcts-v1`` (:class:`IsmctsV1Bot`,
+the ISMCTS of before the endgame solver, kept as a yardstick) and ``ismcts-v2``
+(:class:`IsmctsV2Bot`, the AI as it was when issue 36 began, frozen as the next bar).
+:func:`play_game` plays in-process bots against each other in the fixed order of
+:func:`next_to_act`.
 
 >>> from durak_core import Rules, Game
 >>> from durak_core.bots import RandomBot
@@ -26,12 +28,13 @@ from collections.abc import Callable
 from .base import Bot, RandomBot
 from .driver import next_to_act, play_game, seat_events
 from .greedy import GreedyBot, greedy_action
-from .ismcts import IsmctsBot, IsmctsV1Bot, MoveEstimate
+from .ismcts import IsmctsBot, IsmctsV1Bot, IsmctsV2Bot, MoveEstimate
 from .ismcts_config import IsmctsConfig
 from .options import check_options, parse_options
 
 __all__ = [
-    "REGISTRY", "Bot", "GreedyBot", "IsmctsBot", "IsmctsConfig", "IsmctsV1Bot", "MoveEstimate",
+    "REGISTRY", "Bot", "GreedyBot", "IsmctsBot", "IsmctsConfig", "IsmctsV1Bot", "IsmctsV2Bot",
+    "MoveEstimate",
     "RandomBot", "check_options", "greedy_action", "make_bot", "next_to_act", "parse_options",
     "play_game", "seat_events",
 ]
@@ -42,6 +45,7 @@ REGISTRY: dict[str, Callable[..., Bot]] = {
     "greedy": GreedyBot,
     "ismcts": IsmctsBot,
     "ismcts-v1": IsmctsV1Bot,
+    "ismcts-v2": IsmctsV2Bot,
 }
 
 

@@ -238,3 +238,14 @@ def test_a_results_file_written_in_the_checkout_is_ignored_by_git():
     if done.returncode == 128:
         pytest.skip("not a git checkout")
     assert done.returncode == 0, "results.json is not in .gitignore"
+
+
+def test_the_help_names_every_built_in_bot_and_v2_plays_in_the_arena(capsys):
+    """The epilog reads the registry, so a bot added there (``ismcts-v2``) is listed."""
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "random, greedy, ismcts, ismcts-v1, ismcts-v2;" in help_text
+    code = main(["builtin:ismcts-v2?iterations=5", "builtin:greedy", "--games", "2", "--seed", "3"])
+    assert code == 0
+    assert "builtin:ismcts-v2?iterations=5" in capsys.readouterr().out

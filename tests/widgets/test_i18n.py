@@ -14,8 +14,10 @@ from types import ModuleType
 import pytest
 
 from durak_core import Attack, Defend, Game, Pass, Rules, Take, Transfer, new_deck
+from durak_core.bots import REGISTRY
 from durak_widgets import Handoff, TableController, i18n, play
 from durak_widgets.reasons import TEMPLATES, match, say_reason
+from durak_widgets.words import bot_name
 
 from .widget_driver import click_one_move, game_of, play_to_the_end
 
@@ -132,6 +134,14 @@ def test_a_refusal_in_russian_names_the_player_and_the_cards_as_russians_do() ->
         assert said.startswith("Подождите, пока Боб отобьётся")
     assert say_reason("Only the defender, player 1, can take.", names, 0) == (
         "Only the defender, Боб, can take.")
+
+
+def test_every_built_in_bot_has_a_display_name_in_russian() -> None:
+    """A bot added to the registry (``ismcts-v2``) is named in the table's language too."""
+    with i18n.speaking("ru"):
+        shown = {name: bot_name(name) for name in REGISTRY}
+    assert shown["ismcts-v2"] == "ИИ v2"
+    assert all(shown[name] != name for name in REGISTRY), shown
 
 
 # ---------------------------------------------------------------- whole games
