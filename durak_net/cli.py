@@ -610,7 +610,14 @@ class Peer:
                 self.say(f"{who}: {str(event.action).split(' ', 1)[1]}{mark}")
                 self.show_table()
         elif isinstance(event, ev.ActionRefused):
-            self.say(f"refused: {event.action} ({plain(event.reason)})")
+            # Only a move the table had moved past is refused (the session checks): a
+            # race with another seat's move, not a mistake.  Our automatic pass is
+            # proposed again when it is due, and a bot simply plays on: nothing to say.
+            if self.interactive and not event.automatic:
+                self.say(f"too late for your {str(event.action).split(' ', 1)[1]}: the "
+                         f"table moved on before it reached {self.name_of(0)}; it was not "
+                         "played")
+                self.show_table()
         elif isinstance(event, ev.GameFinished):
             self.game_finished(event)
         elif isinstance(event, ev.GameStopped):
