@@ -23,6 +23,7 @@ from durak_net.wire import Propose
 from durak_widgets.handoff import Handoff
 from durak_widgets.lan_table import LanBackend
 
+from .helpers import FAST
 from .secrets_scan import hidden_positions, opened_by, pickled_candidates
 from .tables import Table, make_table
 from .test_net_cli_events import FailingNode, _peer
@@ -177,3 +178,16 @@ def test_at_a_table_of_three_only_overtaken_moves_are_refused_and_no_automatic_p
             assert not [line for line in lines if re.search(r"\d+ (pass|attack)|player \d",
                                                             line)]
     assert automatic and chosen  # (the seeds still race both ways)
+
+
+def test_a_seat_restored_from_its_journal_still_knows_its_automatic_pass_on_its_way() -> None:
+    """The journal says which proposal was the automatic pass (``auto``), so a seat
+    whose kernel restarts while it is on its way still shows no line if it is refused."""
+    table = make_table(3, Rules(players=3), games=1)
+    side = table.seats[1]
+    assert table.net.run(lambda: bool(side.session._automatic), limit=60.0)
+    side.collect()
+    restored = Session.restore(side.journal, table.net.now, config=FAST)
+    assert restored._automatic == side.session._automatic
+    assert set(restored.pending) == set(side.session.pending) >= restored._automatic
+    assert all(isinstance(restored.pending[pid], Pass) for pid in restored._automatic)
