@@ -655,8 +655,14 @@ class Peer:
                 self.say(f"{who}: {str(event.action).split(' ', 1)[1]}{mark}")
                 self.show_table()
         elif isinstance(event, ev.ActionRefused):
-            self.say(_("refused: {move} ({reason})").format(
-                move=str(event.action).split(" ", 1)[-1], reason=plain(event.reason)))
+            # Only a move the table had moved past is refused (the session checks): a
+            # race with another seat's move, not a mistake.  Our automatic pass is
+            # proposed again when it is due, and a bot simply plays on: nothing to say.
+            if self.interactive and not event.automatic:
+                self.say(_("too late for your {move}: the table moved on before it reached "
+                           "{host}; it was not played").format(
+                    move=str(event.action).split(" ", 1)[-1], host=self.name_of(0)))
+                self.show_table()
         elif isinstance(event, ev.GameFinished):
             self.game_finished(event)
         elif isinstance(event, ev.GameStopped):

@@ -187,12 +187,21 @@ class CardsRevealed:
 
 @dataclass(frozen=True)
 class ActionRefused:
-    """Our proposed action was refused by the sequencing peer (the state had moved on)."""
+    """Our proposed action was refused by the sequencing peer: the table had moved on
+    before it arrived (another seat's move got there first; the only refusal an honest
+    host makes, the session checks it).  ``reason``: the rules engine's, about the
+    host's state then, with seat numbers.
+
+    ``automatic``: the action was our seat's automatic pass, which the session proposed
+    by itself (the player made no move) and proposes again once it is the seat's only
+    move; nothing to tell a player.
+    """
 
     sid: int
     action: Action
     reason: str
     at: float
+    automatic: bool = False
 
 
 @dataclass(frozen=True)

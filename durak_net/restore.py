@@ -145,6 +145,8 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
                 0, pid, int(rec["game"]), str(rec["action"]), _reveals(rec),
                 int(rec.get("seen", 0)), bytes.fromhex(rec.get("seen_hash", "")),
                 bytes.fromhex(rec["sig"]))
+            if rec.get("auto"):
+                session._automatic.add(pid)
             session._next_pid = max(session._next_pid, pid + 1)
         elif kind == "proposal":  # a proposal the host received (its outcome follows)
             session._proposed[(int(rec["seat"]), int(rec["pid"]))] = (
@@ -154,6 +156,7 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
             if session.seat != HOST:
                 action_ = session.pending.pop(pid, None)
                 proposal = session._pending_frames.pop(pid, None)
+                session._automatic.discard(pid)
                 if action_ is not None and proposal is not None:
                     session.note_refusal(action_, reason, (proposal.game, proposal.seen))
                 session._next_pid = max(session._next_pid, pid + 1)

@@ -401,6 +401,8 @@ class Session:
         self._next_pid = 1
         self.pending: dict[int, Action] = {}
         self._pending_frames: dict[int, Propose] = {}
+        #: Our proposals that are the seat's automatic pass (the player made no move).
+        self._automatic: set[int] = set()
         self._handled: dict[tuple[int, int], str | None] = {}
         #: Host: the log length each refusal was made at (it goes with the reason).
         self._refused_at: dict[tuple[int, int], int] = {}
@@ -1732,7 +1734,11 @@ class Session:
             raise IllegalAction(f"{self.players[HOST].name or 'the host'} refused this move: "
                                 f"{reason}", action)
 
-    def _propose(self, action: Action, reveals: list[tuple[int, bytes]], now: float) -> None:
+    def _propose(self, action: Action, reveals: list[tuple[int, bytes]], now: float,
+                 automatic: bool = False) -> None:
+        """Send ``action`` to the host as proposal ``pid``; ``automatic``: our seat's
+        automatic pass, which no player chose (journaled, so a refusal after a restart
+        is still known as one)."""
         pid = self._next_pid
         self._next_pid += 1
         seen, seen_hash = self._head()
@@ -1742,9 +1748,12 @@ class Session:
         frame = Propose(0, pid, self.game_no, text, reveals, seen, seen_hash, sig)
         self.pending[pid] = action
         self._pending_frames[pid] = frame
+        extra: dict[str, Any] = {"auto": True} if automatic else {}
+        if automatic:
+            self._automatic.add(pid)
         self._record(t="propose", pid=pid, game=self.game_no, action=text,
                      reveals=[[p, k.hex()] for p, k in reveals], seen=seen,
-                     seen_hash=seen_hash.hex(), sig=sig.hex())
+                     seen_hash=seen_hash.hex(), sig=sig.hex(), **extra)
         self._push_to(self.links[HOST], frame, now)
 
     def _on_refused(self, link: Link, frame: Refused, now: float) -> None:
@@ -1773,7 +1782,9 @@ class Session:
         self._record(t="refused", seat=self.seat, pid=frame.pid, reason=frame.reason)
         if proposal is not None:  # (always: a proposal is pending with its frame)
             self.note_refusal(action, frame.reason, (proposal.game, proposal.seen))
-        self._emit(ev.ActionRefused(self.sid, action, frame.reason, now))
+        automatic = frame.pid in self._automatic
+        self._automatic.discard(frame.pid)
+        self._emit(ev.ActionRefused(self.sid, action, frame.reason, now, automatic))
         self._after_change(now)
 
     def _on_entry(self, link: Link, frame: Entry, now: float) -> None:
@@ -1849,6 +1860,7 @@ class Session:
             self._timeout_pids.discard(frame.pid)
             del self.pending[frame.pid]
             self._pending_frames.pop(frame.pid, None)
+            self._automatic.discard(frame.pid)
             dealer = self.dealer
             assert dealer is not None
             for card in action_cards(action):  # our proposal is logged: its cards open
@@ -1926,7 +1938,7 @@ class Session:
         if self.seat == HOST:
             self._append(automatic[0], 0, [], now)
         elif not self.pending:
-            self._propose(automatic[0], [], now)
+            self._propose(automatic[0], [], now, automatic=True)
 
     # -------------------------------------------------------- stops and audits
 

@@ -117,6 +117,8 @@ class LanBackend:
         self._bot_posted = False
         self._bot_started = 0
         self._refused: dict[str, str] = {}
+        #: Our last move sent and the table when it was chosen, for its words if refused.
+        self._submitted: tuple[str, words.Moment] | None = None
         #: Seats whose link this seat has lost (a seated player's only link: the host's).
         self.lost_seats: set[int] = set()
         #: Seats a bot of the host's plays (told by SeatStatus "bot"), until they are back.
@@ -224,8 +226,10 @@ class LanBackend:
         reason = self.why_illegal(action)
         if reason is not None:
             raise IllegalAction(reason, action)
+        moment = words.Moment.of(self.observation(self.seat))
         self.node.act(self.sid, action)  # raises IllegalAction if the session's game moved
         self._awaiting = True
+        self._submitted = (str(action), moment)
 
     def thinking(self) -> Sequence[int]:
         """The seats the game waits for (not our own, not one whose connection is lost)."""
@@ -398,11 +402,17 @@ class LanBackend:
                 else:
                     self.resync()
         elif isinstance(event, ev.ActionRefused):
-            self._awaiting = False
             self._refused = self._refusals_now()
-            updates.append(_("Not played: {move} ({reason})").format(
-                move=self._say(event.action),
-                reason=say_reason(event.reason, self._names, self.seat)))
+            # The host refuses only a move the table had moved past (the session checks
+            # that): a race, not a mistake.  Our automatic pass is proposed again when
+            # due and was nobody's click: nothing to say.  A move we made: too late.
+            if not event.automatic:
+                self._awaiting = False
+                submitted, self._submitted = self._submitted, None
+                moment = (submitted[1] if submitted is not None
+                          and submitted[0] == str(event.action)
+                          else words.Moment(lead=False, attacker=None, taking=False))
+                updates.append(words.too_late(event.action, moment))
         elif isinstance(event, ev.GameFinished):
             self._duraks.append(event.durak)
             self.results.append(event)

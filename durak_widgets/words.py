@@ -427,6 +427,19 @@ def shows_lowest_trump(seat: int, card: Card | str, names: Sequence[str], you: i
         name=names[seat], card=card_text(card))
 
 
+def too_late(action: Action, moment: Moment) -> str:
+    """A move of ours that another seat's move overtook on its way to the host (at a
+    LAN table moves cross: a card thrown in while our "Beaten" travels).  Not a mistake
+    and nothing was played; the table shows what changed.
+
+    >>> from durak_core import parse_action
+    >>> too_late(parse_action("2 attack 10s"), Moment(lead=False, attacker=0, taking=False))
+    'Too late to throw in 10♠: the table moved on while your move was on its way.'
+    """
+    return _("Too late to {move}: the table moved on while your move was on its way.").format(
+        move=say_action(action, moment))
+
+
 # ---------------------------------------------------------------- the table
 
 _TEXTS["TABLE_EMPTY"] = N_("the table is empty")

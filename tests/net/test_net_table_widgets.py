@@ -27,7 +27,7 @@ from tornado.ioloop import IOLoop
 from widgets.seat_oracle import box_of as seat_box
 from widgets.seat_oracle import check_roles, role_of
 
-from durak_core import Attack, Game, Rules, Take
+from durak_core import Attack, Game, Pass, Rules, Take
 from durak_net import events as ev
 from durak_net.node import SessionView
 from durak_widgets import lan
@@ -674,3 +674,39 @@ def test_play_again_at_three_seats_keeps_the_match_score(lobbies) -> None:
             assert lobby.backend.score().durak_counts[durak] == 1
             assert f"{names[durak]} 1" in score, score
         assert not lobby.node.handler_errors
+
+
+class _ProposingNode(StillNode):
+    """A StillNode that takes our moves (the host's answer comes as a test's event)."""
+
+    def act(self, sid: int, action: Any) -> None:
+        pass
+
+
+def test_a_move_overtaken_on_its_way_reads_too_late_in_the_words_it_was_made_in() -> None:
+    """Ben leads a card; before it reaches the host the table moves on (a restart, a
+    bot that played for him), and the host refuses it.  His table says his lead came
+    too late, as a lead (the words of the table he chose it on), with no seat number
+    and not "refused"; his automatic pass refused the same way shows nothing."""
+    rules = Rules(players=3)
+    ben = 1
+    game = next(g for g in (Game.new(rules, seed=s) for s in range(1, 60)) if g.attacker == ben)
+    view = SessionView(sid=1, seat=ben, peer_name="", game_no=1, game=game.view(ben),
+                       in_game=True, pending={}, lost=False, closed=False,
+                       names=("Ann", "Ben", "Cid"), kinds=("host", "player", "player"),
+                       table=1, seat_states=("", "", ""), deadlines=(None, None, None),
+                       duraks=(0, 0, 0), rules=rules)
+    backend = LanBackend(_ProposingNode(view), 1, None, ben)
+    shown: list[Any] = []
+    backend.attach(Handoff(mode="sync"), shown.extend)
+    lead = next(a for a in game.legal_actions(ben) if isinstance(a, Attack))
+    backend.submit(lead)
+    backend.on_event(ev.ActionRefused(1, lead, "made before entry 3, which a bot played "
+                                      "for this seat while it was away", 0.0))
+    card = str(lead.card)
+    assert [str(line) for line in shown] == [
+        f"Too late to lead {card}: the table moved on while your move was on its way."]
+    shown.clear()
+    backend.on_event(ev.ActionRefused(1, Pass(ben), "Wait for player 2 to "
+                                      "beat the cards", 0.0, automatic=True))
+    assert shown == []
