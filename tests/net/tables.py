@@ -19,6 +19,7 @@ from durak_net.botplay import BotDriver
 from durak_net.seats import seat_view
 from durak_net.session import Role, Session, SessionConfig
 from durak_net.simlink import SimNet
+from durak_net.wire import Deal
 
 from .helpers import FAST, Side
 
@@ -172,3 +173,29 @@ def drive(table: Table, now: float) -> None:
                 net.touch(addr)
         if session is net.endpoints.get(addr) and seat.bot_moves(now):  # not vanished
             net.touch(addr)
+
+
+def host_altering_seat2s_keys(seed: int, rules: Rules) -> tuple[Table, list[Deal]]:
+    """A table (no bots) whose host passes seat 2's first batch of keys on to seat 1 with
+    one key altered (the host signs nothing: it has only seat 2's signature over the
+    real message), and the list that receives the altered frame once it is sent; the
+    table is started."""
+    table = make_table(seed, rules, bots=False, start=False)
+    net, host = table.net, table.host
+    assert net.run(lambda: all(p.sign_key for p in host.players.values()), limit=30.0)
+    link = host.links[1]
+    honest_push = link.push
+    forged: list[Deal] = []
+
+    def push(frame: Any, now: float) -> None:
+        if (isinstance(frame, Deal) and frame.seat == 2 and not forged
+                and frame.data[:8].find(b"keys") >= 0):
+            data = bytearray(frame.data)
+            data[-1] ^= 1
+            frame = Deal(frame.seq, frame.game, 2, bytes(data), frame.sig)
+            forged.append(frame)
+        honest_push(frame, now)
+
+    link.push = push  # type: ignore[method-assign]
+    host.start(net.now)
+    return table, forged

@@ -10,14 +10,12 @@ nobody; only the accused, which knows it did not cheat, names the claimant.
 
 from __future__ import annotations
 
-from typing import Any
-
 from durak_core import Rules
 from durak_net import events as ev
 from durak_net.session import fault_signed
-from durak_net.wire import Deal, Fault
+from durak_net.wire import Fault
 
-from .tables import Table, make_table
+from .tables import Table, host_altering_seat2s_keys, make_table
 
 
 def _verdicts(table: Table, seat: int) -> list[ev.GameAudited]:
@@ -75,24 +73,8 @@ def test_at_a_table_of_two_a_fault_in_the_players_name_names_the_host() -> None:
 
 
 def test_a_host_that_alters_a_seats_deal_message_gets_no_honest_seat_named() -> None:
-    table = make_table(23, Rules(players=3, deck_size=36), bots=False, start=False)
-    net, host = table.net, table.host
-    assert net.run(lambda: all(p.sign_key for p in host.players.values()), limit=30.0)
-    link = host.links[1]
-    honest_push = link.push
-    forged: list[Deal] = []
-
-    def push(frame: Any, now: float) -> None:
-        if (isinstance(frame, Deal) and frame.seat == 2 and not forged
-                and frame.data[:8].find(b"keys") >= 0):
-            data = bytearray(frame.data)
-            data[-1] ^= 1
-            frame = Deal(frame.seq, frame.game, 2, bytes(data), frame.sig)
-            forged.append(frame)
-        honest_push(frame, now)
-
-    link.push = push  # type: ignore[method-assign]
-    host.start(net.now)
+    table, forged = host_altering_seat2s_keys(23, Rules(players=3, deck_size=36))
+    net = table.net
     assert net.run(lambda: _all_audited(table), limit=60.0) and forged
     # Seat 1 checks seat 2's signature before naming it: the host altered the message.
     stopped = next(e for e in table.seats[1].events if isinstance(e, ev.GameStopped))

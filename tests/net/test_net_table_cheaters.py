@@ -16,7 +16,7 @@ from durak_core import Rules, Take
 from durak_net import events as ev
 from durak_net.wire import Deal, Entry, Propose, SeatInfo, Seating
 
-from .tables import Table, make_table
+from .tables import Table, host_altering_seat2s_keys, make_table
 
 RULES = Rules(players=3, deck_size=36)
 
@@ -115,26 +115,8 @@ def test_a_host_that_tells_two_seats_different_moves_is_caught_by_the_next_propo
 
 
 def test_a_host_that_forges_a_seats_deal_message_is_named_by_the_audit() -> None:
-    table = make_table(23, RULES, bots=False, start=False)
-    net, host = table.net, table.host
-    assert net.run(lambda: all(p.sign_key for p in host.players.values()), limit=30.0)
-    link = host.links[1]
-    honest_push = link.push
-    forged: list[Deal] = []
-
-    def push(frame: Any, now: float) -> None:
-        # Pass seat 2's first batch of keys to seat 1 with one key replaced (the host
-        # signs nothing: it has only seat 2's signature over the real message).
-        if (isinstance(frame, Deal) and frame.seat == 2 and not forged
-                and frame.data[:8].find(b"keys") >= 0):
-            data = bytearray(frame.data)
-            data[-1] ^= 1
-            frame = Deal(frame.seq, frame.game, 2, bytes(data), frame.sig)
-            forged.append(frame)
-        honest_push(frame, now)
-
-    link.push = push  # type: ignore[method-assign]
-    host.start(net.now)
+    table, forged = host_altering_seat2s_keys(23, RULES)
+    net = table.net
     assert net.run(lambda: bool(_verdicts(table, 1)), limit=60.0)
     assert forged
     verdict = _verdicts(table, 1)[0]
