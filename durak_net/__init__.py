@@ -14,15 +14,50 @@ In a notebook, use :func:`durak_widgets.lan`; from a shell, ``durak-lan`` (see
   network for tests.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from . import events
-from .dealer import DealContext, Dealer, DealFault, MentalDealer
-from .journal import Journal, default_journal_dir, read_journal, resumable
-from .lobby import Lobby, LobbyConfig
-from .node import LanNode, SessionView, parse_hostport
-from .reliable import ReliableChannel, RtoConfig
-from .session import LogEntry, Role, Session, SessionConfig, SessionError, log_hash
-from .simlink import SimNet
-from .wire import DISCOVERY_PORT, MAX_DATAGRAM, PROTOCOL, PROTOCOL_VERSION
+
+if TYPE_CHECKING:
+    from .dealer import DealContext, Dealer, DealFault, MentalDealer
+    from .journal import Journal, default_journal_dir, read_journal, resumable
+    from .lobby import Lobby, LobbyConfig
+    from .node import LanNode, SessionView, parse_hostport
+    from .reliable import ReliableChannel, RtoConfig
+    from .session import LogEntry, Role, Session, SessionConfig, SessionError, log_hash
+    from .simlink import SimNet
+    from .wire import DISCOVERY_PORT, MAX_DATAGRAM, PROTOCOL, PROTOCOL_VERSION
+
+#: Where each name of the package lives.  They are imported on first use, so that a
+#: module that needs few libraries (``durak_net.mental``: hashlib and libsodium) can be
+#: imported where the others are missing (a web page's Python has no msgspec wheel).
+_HOMES = {
+    "DealContext": "dealer", "Dealer": "dealer", "DealFault": "dealer",
+    "MentalDealer": "dealer",
+    "Journal": "journal", "default_journal_dir": "journal", "read_journal": "journal",
+    "resumable": "journal",
+    "Lobby": "lobby", "LobbyConfig": "lobby",
+    "LanNode": "node", "SessionView": "node", "parse_hostport": "node",
+    "ReliableChannel": "reliable", "RtoConfig": "reliable",
+    "LogEntry": "session", "Role": "session", "Session": "session",
+    "SessionConfig": "session", "SessionError": "session", "log_hash": "session",
+    "SimNet": "simlink",
+    "DISCOVERY_PORT": "wire", "MAX_DATAGRAM": "wire", "PROTOCOL": "wire",
+    "PROTOCOL_VERSION": "wire",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DISCOVERY_PORT",

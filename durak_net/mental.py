@@ -1,6 +1,7 @@
 """Mental poker on ristretto255: commutative encryption of cards with per-card keys.
 
-The arithmetic is libsodium's (through pysodium): points of the prime-order group
+The arithmetic is libsodium's (through pysodium; in a web page, through libsodium's
+WebAssembly build, :mod:`durak_net.sodium_js`): points of the prime-order group
 ristretto255 and scalars modulo its order.  This module only composes those
 operations into the steps docs/lan-protocol.md specifies; it holds no curve
 arithmetic of its own.
@@ -30,6 +31,7 @@ Why this works:
 from __future__ import annotations
 
 import hashlib
+import sys
 from collections.abc import Sequence
 from functools import cache
 from typing import Any, Final
@@ -51,27 +53,73 @@ class MentalError(ValueError):
 
 
 class SodiumMissing(RuntimeError):
-    """libsodium (the C library under pysodium) is not installed."""
+    """libsodium is not there: the C library under pysodium on a computer, or, in a web
+    page's Python (Pyodide), libsodium's WebAssembly build (:mod:`durak_net.sodium_js`)
+    not loaded yet."""
 
 
 _sodium: Any = None
 
 
 def sodium() -> Any:
-    """The pysodium module, imported on first use with a clear error if libsodium is
-    missing (local play never needs it; LAN play does)."""
+    """libsodium, found on first use: pysodium on a computer, libsodium.js in a web
+    page's Python (``sys.platform == "emscripten"``); both give the same functions under
+    the same names.  A clear :class:`SodiumMissing` if it is not there (local play never
+    needs it; LAN and online play do)."""
     global _sodium
     if _sodium is None:
-        try:
-            import pysodium
-        except (ImportError, ValueError, OSError) as exc:
-            raise SodiumMissing(
-                "LAN play with hidden hands needs libsodium: install it with "
-                "'apt-get install libsodium23' (Debian/Ubuntu) or 'brew install libsodium' "
-                f"(macOS), and the Python package 'pysodium' ({exc})"
-            ) from None
-        _sodium = pysodium
+        _sodium = _in_page() if in_page() else _pysodium()
     return _sodium
+
+
+def in_page() -> bool:
+    """Is this Python running in a web page (Pyodide: JupyterLite, the site)?"""
+    return sys.platform == "emscripten"
+
+
+def _pysodium() -> Any:
+    try:
+        import pysodium
+    except (ImportError, ValueError, OSError) as exc:
+        raise SodiumMissing(
+            "LAN play with hidden hands needs libsodium: install it with "
+            "'apt-get install libsodium23' (Debian/Ubuntu) or 'brew install libsodium' "
+            f"(macOS), and the Python package 'pysodium' ({exc})"
+        ) from None
+    return pysodium
+
+
+def _in_page() -> Any:
+    from . import sodium_js
+
+    try:
+        library = sodium_js.loaded() or sodium_js.load_now()
+    except RuntimeError as exc:
+        raise SodiumMissing(f"hidden hands in a web page need libsodium.js: {exc}") from None
+    if library is None:
+        raise SodiumMissing(
+            "hidden hands in a web page need libsodium's WebAssembly build, which is not "
+            "loaded yet: run 'await durak_net.mental.load_sodium()' once before the deal"
+        )
+    return library
+
+
+async def load_sodium() -> None:
+    """Have libsodium ready before a deal.  In a web page's Python this loads its
+    WebAssembly build (which only an ``await`` can do; do it once, before the first
+    deal); on a computer it only finds pysodium.  :class:`SodiumMissing` if it cannot."""
+    global _sodium
+    if _sodium is not None:
+        return
+    if not in_page():
+        _sodium = _pysodium()
+        return
+    from . import sodium_js
+
+    try:
+        _sodium = await sodium_js.load()
+    except RuntimeError as exc:
+        raise SodiumMissing(f"hidden hands in a web page need libsodium.js: {exc}") from None
 
 
 def warm_up() -> None:
