@@ -6,7 +6,9 @@
 ``bash scripts/site.sh`` runs these in the project's environment.  The site needs no
 network at all once built: JupyterLab and the Pyodide kernel come from the
 ``jupyterlite-core`` and ``jupyterlite-pyodide-kernel`` packages, Pyodide itself from its
-npm package (the version the kernel was made for), and every Python package the kernel
+npm package (the version the kernel was made for), libsodium for the hidden-hand deal
+from libsodium.js's npm packages (its WebAssembly build, ``static/sodium/``: see
+durak_net/sodium_js.py), and every Python package the kernel
 and the notebooks import is a wheel in the site, listed in the site's own
 ``pyodide-lock.json`` (so a plain ``import durak_widgets`` loads it, the way Pyodide loads
 its own packages): the pinned pure-Python wheels of ``lite/requirements.txt`` from PyPI
@@ -20,7 +22,7 @@ Building takes a minute or two, so a finished build is kept in a cache folder ou
 git (``$DURAK_CACHE_DIR``, else ``~/.cache/durak``) under the hash of everything it is made
 from (durak's sources, the notebooks, ``lite/``, this script and the versions of the
 JupyterLite packages); an unchanged checkout copies it instead of building again.  The
-downloads (Pyodide's npm package, the wheels) are cached by version.
+downloads (the npm packages, the wheels) are cached by version.
 """
 
 from __future__ import annotations
@@ -62,6 +64,16 @@ PYODIDE_FILES = (
     "pyodide.mjs", "pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
     "package.json",
 )
+#: libsodium's own JavaScript/WebAssembly build (libsodium.js) for the deal in the kernel
+#: (durak_net/sodium_js.py): the npm packages of its wrappers and of the "sumo" build (the
+#: one with ristretto255), at one version, served in ``static/sodium/`` (the kernel finds
+#: it beside Pyodide's ``static/pyodide/``).
+LIBSODIUM_JS = ("libsodium-wrappers-sumo", "libsodium-sumo")
+LIBSODIUM_JS_VERSION = "0.8.4"
+SODIUM_DIR = "static/sodium"
+#: The wrappers' ES module imports the WebAssembly module by its npm name; the site
+#: serves no import map, so the build points that import at the file beside it.
+SODIUM_IMPORT = ('from"libsodium-sumo"', 'from"./libsodium-sumo.mjs"')
 #: Requirements of the served wheels that are deliberately not served, and why.  Any
 #: other requirement missing from lite/requirements.txt stops the build.
 NOT_SERVED = {
@@ -71,7 +83,7 @@ NOT_SERVED = {
     "jupyterlab": "the site is the JupyterLab",
     "msgspec": "LAN play only (durak_net), which a browser cannot do (no UDP)",
     "cryptography": "LAN play only (durak_net), which a browser cannot do (no UDP)",
-    "pysodium": "LAN play only (durak_net: the mental-poker deal), which a browser cannot do",
+    "pysodium": "the site's kernel takes libsodium from libsodium.js (LIBSODIUM_JS below)",
     "spake2": "LAN play only (durak_net: the PIN pairing), which a browser cannot do",
 }
 #: The environment markers of Pyodide 314 (Python 3.14, Emscripten), for Requires-Dist.
@@ -179,26 +191,59 @@ def input_hash() -> str:
 # ------------------------------------------------------------------ downloads
 
 
-def fetch_pyodide(version: str, cache: Path) -> Path:
-    """Pyodide's npm package, unpacked (``npm pack``: the npm registry, no CDN)."""
-    unpacked = cache / "npm" / f"pyodide-{version}"
-    if (unpacked / "pyodide.mjs").is_file():
-        return unpacked
+def npm_pack(spec: str, dest: Path, cache: Path) -> None:
+    """Unpack the npm package ``spec`` (``name@version``) into ``dest`` (``npm pack``:
+    the npm registry, no CDN)."""
     npm = shutil.which("npm")
     if npm is None:
-        raise SystemExit("site: npm is needed once to fetch Pyodide (apt-get install npm)")
+        raise SystemExit(f"site: npm is needed once to fetch {spec} (apt-get install npm)")
     (cache / "npm").mkdir(parents=True, exist_ok=True)
-    log(f"npm pack pyodide@{version}")
+    log(f"npm pack {spec}")
     with tempfile.TemporaryDirectory(dir=cache / "npm") as tmp:
         subprocess.run(
-            [npm, "pack", f"pyodide@{version}", "--pack-destination", tmp, "--silent"],
+            [npm, "pack", spec, "--pack-destination", tmp, "--silent"],
             check=True, stdout=subprocess.DEVNULL,
         )
-        (tarball,) = Path(tmp).glob("pyodide-*.tgz")
+        (tarball,) = Path(tmp).glob("*.tgz")
         with tarfile.open(tarball) as tar:
             tar.extractall(tmp, filter="data")
-        os.replace(Path(tmp) / "package", unpacked)
+        os.replace(Path(tmp) / "package", dest)
+
+
+def fetch_pyodide(version: str, cache: Path) -> Path:
+    """Pyodide's npm package, unpacked."""
+    unpacked = cache / "npm" / f"pyodide-{version}"
+    if not (unpacked / "pyodide.mjs").is_file():
+        npm_pack(f"pyodide@{version}", unpacked, cache)
     return unpacked
+
+
+def fetch_libsodium_js(version: str, cache: Path) -> list[Path]:
+    """libsodium.js's npm packages (:data:`LIBSODIUM_JS`), unpacked."""
+    folders = []
+    for name in LIBSODIUM_JS:
+        unpacked = cache / "npm" / f"{name}-{version}"
+        if not (unpacked / "package.json").is_file():
+            npm_pack(f"{name}@{version}", unpacked, cache)
+        folders.append(unpacked)
+    return folders
+
+
+def add_libsodium_js(target: Path, cache: Path) -> None:
+    """The ES modules of libsodium.js's wrappers and WebAssembly build, and its licence,
+    into ``target``; the wrappers' import of the build pointed at the file beside it."""
+    wrappers, build = fetch_libsodium_js(LIBSODIUM_JS_VERSION, cache)
+    target.mkdir(parents=True)
+    shutil.copy2(build / "dist" / "modules-sumo-esm" / "libsodium-sumo.mjs", target)
+    shutil.copy2(build / "LICENSE", target / "LICENSE")
+    code = (wrappers / "dist" / "modules-sumo-esm" / "libsodium-wrappers.mjs").read_text(
+        encoding="utf-8")
+    bare, relative = SODIUM_IMPORT
+    if code.count(bare) != 1:
+        raise SystemExit(f"site: libsodium-wrappers.mjs {LIBSODIUM_JS_VERSION} does not "
+                         f"import {bare!r} once; check SODIUM_IMPORT in {Path(__file__).name}")
+    (target / "libsodium-wrappers.mjs").write_text(code.replace(bare, relative),
+                                                   encoding="utf-8")
 
 
 def pinned_requirements() -> list[tuple[str, str]]:
@@ -431,6 +476,7 @@ def build_into(output: Path, cache: Path) -> None:
             env=dict(os.environ, JUPYTER_PLATFORM_DIRS="1"),
         )
         finish_pages(lite_dir / "_output", input_hash())
+        add_libsodium_js(lite_dir / "_output" / SODIUM_DIR, cache)  # static files as they are
         shutil.move(str(lite_dir / "_output"), output)
 
 

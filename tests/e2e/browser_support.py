@@ -837,6 +837,40 @@ def run_cell_source(page: Any, index: int, source: str) -> None:
     page.keyboard.press("Shift+Enter")
 
 
+#: Runs code in the kernel of the site's open notebook (the site exposes its JupyterLab
+#: as ``window.jupyterapp``) and gives what it printed, or the error, as text.
+_EXECUTE_JS = """
+async (code) => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  const out = [];
+  let error = null;
+  const future = kernel.requestExecute({code, store_history: false});
+  future.onIOPub = (msg) => {
+    const kind = msg.header.msg_type;
+    if (kind === 'stream') {
+      out.push(msg.content.text);
+    } else if (kind === 'error') {
+      error = msg.content.ename + ': ' + msg.content.evalue + '\\n'
+        + msg.content.traceback.join('\\n');
+    }
+  };
+  await future.done;
+  return {out: out.join(''), error};
+}
+"""
+
+
+def run_in_site_kernel(page: Any, code: str, timeout: float = 120.0) -> str:
+    """Run ``code`` in the kernel of the site's open notebook (no cell, no typing: the
+    kernel's own execute request) and give its printed output; AssertionError with the
+    traceback if it raises.  Top-level ``await`` works, as in a cell."""
+    page.set_default_timeout(timeout * 1000)
+    result = page.evaluate(_EXECUTE_JS, code)
+    if result["error"] is not None:
+        raise AssertionError(f"the site's kernel raised {result['error']}")
+    return str(result["out"])
+
+
 # ---------------------------------------------------------------- Voila
 
 

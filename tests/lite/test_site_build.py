@@ -47,6 +47,21 @@ def test_the_site_serves_pyodide_and_its_own_lock_with_only_the_wheels_it_has(si
     assert settings["disablePyPIFallback"] is True
 
 
+def test_the_site_serves_libsodium_js_where_the_kernel_looks_for_it(site: Path) -> None:
+    # durak_net/sodium_js.py imports the wrappers from beside Pyodide's folder.
+    from durak_net import sodium_js
+
+    folder = (site / "static" / "pyodide" / sodium_js.FROM_PYODIDE).resolve()
+    assert folder == (site / lite_site.SODIUM_DIR).resolve()
+    wrappers = (folder / sodium_js.WRAPPERS_FILE).read_text(encoding="utf-8")
+    # Its one import is the WebAssembly build beside it (no bare npm name, no CDN).
+    assert re.findall(r'\bfrom"([^"]+)"', wrappers) == ["./libsodium-sumo.mjs"]
+    assert "crypto_core_ristretto255_from_hash" in wrappers
+    build = (folder / "libsodium-sumo.mjs").read_text(encoding="utf-8")
+    assert "https://" not in build.replace("https://github.com", "")
+    assert "ISC" in (folder / "LICENSE").read_text(encoding="utf-8")
+
+
 def test_durak_is_served_as_a_pure_python_wheel(site: Path) -> None:
     (wheel,) = (site / "static" / "pyodide").glob("durak-*.whl")
     assert wheel.name.endswith("-py3-none-any.whl")

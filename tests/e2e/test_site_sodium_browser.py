@@ -1,0 +1,84 @@
+"""The site's kernel deals with libsodium: libsodium.js (libsodium's own WebAssembly
+build, bundled into the site by scripts/lite_site.py) through Pyodide's JavaScript
+bridge, behind the names the dealer takes from pysodium on a computer.
+
+In a real browser cut off from the network, the site's Pyodide kernel computes what
+docs/lan-vectors.json says libsodium gives: every card's point (hash-to-group), a
+seed's keys (scalar reduction), the three steps of a whole two-seat deal (scalar
+multiplication, product, inversion), the deck opened, both hands, a reveal checked,
+a non-point refused, and the escrow's key conversion and boxes (tests/net/sodium_check.py,
+the same code that runs over pysodium in tests/net).  Everything came from the local
+server.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
+pytest.importorskip("jupyterlite_core", reason="the site needs the [site] extra")
+
+from browser_support import (
+    REPO_ROOT,
+    OfflineContext,
+    open_lite_notebook,
+    run_in_site_kernel,
+)
+from playwright.sync_api import Page
+
+sys.path.insert(0, str(REPO_ROOT / "scripts"))
+import lite_site
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+CHECK = REPO_ROOT / "tests" / "net" / "sodium_check.py"
+VECTORS = REPO_ROOT / "docs" / "lan-vectors.json"
+
+
+@pytest.fixture(scope="module")
+def site_url() -> Iterator[str]:
+    try:
+        site = lite_site.build()
+    except SystemExit as exc:  # npm or a download missing: say so rather than error out
+        pytest.fail(f"the site could not be built: {exc}")
+    with lite_site.serving(site) as url:
+        yield url
+
+
+def test_the_sites_kernel_deals_the_vectors_with_libsodium_js(
+    site_url: str, offline: OfflineContext, offline_page: Page
+) -> None:
+    page = offline_page
+    open_lite_notebook(page, site_url, "02-engine.ipynb", timeout=240)
+
+    # A first use without an await: a notebook cell can block until the library loads.
+    first = run_in_site_kernel(page, (
+        "import sys\n"
+        "from durak_net import mental\n"
+        "print(sys.platform, mental.card_point(0).hex(), type(mental.sodium()).__name__)\n"
+    ), timeout=120)
+    vectors = json.loads(VECTORS.read_text(encoding="utf-8"))
+    assert first.split() == ["emscripten", vectors["cards"][0]["point"], "LibsodiumJs"]
+
+    # The vectors, through what the deal uses (awaiting the library, as a table does).
+    wanted = {k: vectors[k] for k in ("cards", "seed_derivations", "deal", "escrow")}
+    code = (
+        CHECK.read_text(encoding="utf-8")
+        + "\nimport json, sys\nfrom durak_net import mental\n"
+        + "await mental.load_sodium()\n"
+        + f"results = check(json.loads({json.dumps(json.dumps(wanted))}))\n"
+        + "print(json.dumps({'results': results, 'pysodium': 'pysodium' in sys.modules}))\n"
+    )
+    out = json.loads(run_in_site_kernel(page, code, timeout=180).strip().splitlines()[-1])
+    assert out["results"] == dict.fromkeys(out["results"], True), out["results"]
+    assert len(out["results"]) >= 10
+    assert out["pysodium"] is False
+
+    # libsodium.js came from the site itself, and nothing tried to leave this machine.
+    fetched = {url.split("?")[0].rsplit("/", 1)[-1] for _, url in offline.requests}
+    assert {"libsodium-wrappers.mjs", "libsodium-sumo.mjs"} <= fetched
+    assert offline.blocked == [], f"the site tried to reach: {offline.blocked}"
