@@ -13,7 +13,6 @@ libsodium.js in the site's kernel against the same vectors.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 import types
@@ -102,6 +101,16 @@ class LibsodiumJsStandIn:
                                      privateKey=Uint8Array(secret), keyType="ed25519")
 
 
+def finish(awaitable: Any) -> Any:
+    """Run a coroutine that awaits nothing pending to its end, with no event loop (as
+    Pyodide's ``run_sync`` does with JavaScript Promise Integration)."""
+    try:
+        awaitable.send(None)
+    except StopIteration as done:
+        return done.value
+    raise AssertionError("it awaited something")
+
+
 @pytest.fixture
 def fresh(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """No libsodium found yet (and none loaded into a page), no card point computed."""
@@ -184,17 +193,10 @@ def test_a_page_that_can_block_loads_libsodium_js_on_first_use(
         sodium_js._loaded = sodium_js.LibsodiumJs(standin, to_js, JsError)
         return sodium_js._loaded
 
-    def run_sync(awaitable: Any) -> Any:  # what JavaScript Promise Integration does
-        try:
-            awaitable.send(None)
-        except StopIteration as done:
-            return done.value
-        raise AssertionError("the load awaited something")
-
     monkeypatch.setattr(sodium_js, "load", load)
     monkeypatch.setattr(sodium_js, "_ffi",
                         lambda: types.SimpleNamespace(can_run_sync=lambda: True,
-                                                      run_sync=run_sync))
+                                                      run_sync=finish))
     assert isinstance(mental.sodium(), sodium_js.LibsodiumJs)
     assert mental.sodium() is sodium_js.loaded()
 
@@ -207,4 +209,4 @@ def test_a_page_whose_site_lacks_libsodium_js_says_so(
 
     monkeypatch.setattr(sodium_js, "load", load)
     with pytest.raises(mental.SodiumMissing, match="could not be loaded from http://x/"):
-        asyncio.run(mental.load_sodium())
+        finish(mental.load_sodium())
