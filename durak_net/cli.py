@@ -32,7 +32,8 @@ session if they differ).  ``--pin`` pairs with a PIN instead, for players who ca
 see each other's screen.
 
 Every game ends with a verdict and, with ``--json``, its line: ``"audit": "fair"``;
-the fault, with ``"code"`` and ``"culprit"`` (the seat at fault); or
+the fault, with ``"code"``, ``"culprit"`` (the seat at fault) and ``"finding"`` (the
+code of the verdict's sentence, which the terminal says in its language); or
 ``"audit": "abandoned"`` when a peer went silent (no goodbye) and was not heard again
 for the table's grace period, with ``"silent"`` (its name), ``"silent_seat"`` and
 ``"silent_at"`` (when it was last heard, UTC).

@@ -40,9 +40,9 @@ from __future__ import annotations
 import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, Union
 
-from durak_core import Action, Attack, Card, Defend, Pass, Take, Transfer
+from durak_core import Action, Attack, Card, Defend, Pass, Take, Transfer, parse_action
 
 from .text import NAME_LIMIT, plain
 
@@ -313,6 +313,24 @@ class Note:
         """The sentence in English: what programs read (a Fault's detail, the journal)."""
         return self.say(names)
 
+    def to_json(self) -> dict[str, Any]:
+        """The note as JSON values (the journal keeps it, so a session restored from it
+        still says its verdict in the reader's language).
+
+        >>> from durak_core import parse_action
+        >>> note = Note.of("no_proposal", index=3, move=parse_action("2 take"), seat=Seat(2))
+        >>> Note.from_json(note.to_json()) == note
+        True
+        """
+        return {"code": self.code, "args": [[key, *_to_json(value)] for key, value in self.args]}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Note:
+        """A note from :meth:`to_json`'s values; ValueError (or KeyError, TypeError) for
+        anything else."""
+        args = {str(key): _from_json(str(kind), value) for key, kind, value in data["args"]}
+        return cls.of(str(data["code"]), **args)
+
 
 def _said(value: object, names: Sequence[str], gettext: Callable[[str], str]) -> object:
     if isinstance(value, Note):
@@ -365,3 +383,33 @@ def say_reason(reason: str, gettext: Callable[[str], str] = _identity) -> str:
     if reason in REASONS:
         return gettext(REASONS[reason])
     return Note.quote(reason).say((), gettext)
+
+
+def _to_json(value: Arg) -> tuple[str, Any]:
+    if isinstance(value, Note):
+        return "note", value.to_json()
+    if isinstance(value, Seat):
+        return "seat", value.index
+    if isinstance(value, Theirs):
+        return "theirs", value.text
+    if isinstance(value, FaultCode):
+        return "fault", value.code
+    if isinstance(value, Attack | Defend | Transfer | Take | Pass):
+        return "move", str(value)
+    if isinstance(value, Card):
+        return "card", str(value)
+    return "value", value
+
+
+def _from_json(kind: str, value: Any) -> Arg:
+    if kind == "note":
+        return Note.from_json(value)
+    if kind in ("seat", "theirs", "fault", "move", "card"):
+        build: dict[str, Callable[[Any], Arg]] = {
+            "seat": lambda v: Seat(int(v)), "theirs": lambda v: Theirs(str(v)),
+            "fault": lambda v: FaultCode(str(v)), "move": lambda v: parse_action(str(v)),
+            "card": lambda v: Card.parse(str(v))}
+        return build[kind](value)
+    if kind == "value" and isinstance(value, int | float | str) and not isinstance(value, bool):
+        return value
+    raise ValueError(f"not a note's argument: {kind} {value!r}")

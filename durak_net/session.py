@@ -1996,7 +1996,8 @@ class Session:
     def _set_stop(self, number: int, stop: Stop) -> None:
         self._stops[number] = stop
         self._record(t="stop", game=number, seat=stop.seat, index=stop.index,
-                     reason=stop.reason, claim=stop.claim, culprit=stop.culprit, code=stop.code)
+                     reason=stop.reason, claim=stop.claim, culprit=stop.culprit, code=stop.code,
+                     note=stop.note.to_json() if stop.note is not None else None)
 
     def _on_fault(self, link: Link, frame: Fault, now: float) -> None:
         """Another seat's Fault: it stops the game only if signed by the seat it names
@@ -2100,7 +2101,8 @@ class Session:
         self._audit_due.pop(number, None)
         self._record(t="audit", game=number, fair=verdict.fair, code=verdict.code,
                      detail=verdict.detail, culprit=verdict.culprit,
-                     state_hash=verdict.state_hash, full=verdict.game)
+                     state_hash=verdict.state_hash, full=verdict.game,
+                     note=verdict.note.to_json() if verdict.note is not None else None)
         self._emit(ev.GameAudited(self.sid, number, verdict.fair, verdict.text, verdict.code,
                                   verdict.culprit, verdict.state_hash, log_hash(log), now,
                                   verdict.game, silent[1] if silent is not None else None,

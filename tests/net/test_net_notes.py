@@ -291,3 +291,41 @@ def test_the_notebook_quotes_a_refusal_that_is_not_the_rules_engines() -> None:
         assert reason_words("left the game") == "вышел из игры"
         assert reason_words("bye\x1b[2J") == "«bye [2J»"
     assert reason_words("bye\x1b[2J") == "“bye [2J”"
+
+
+def test_a_seat_restored_from_its_journal_still_says_its_verdict_in_russian() -> None:
+    import json
+
+    from durak_net.session import Session
+
+    from .helpers import FAST
+
+    table = make_table(96, Rules(players=3, deck_size=36), bots=False)
+    net = table.net
+    assert net.run(lambda: all(s.session.game is not None for s in table.seats), limit=30.0)
+    table.seats[1].session._stop(1, 2, "not_held", "played a card it does not hold", net.now)
+    assert net.run(lambda: all(1 in s.session.audits for s in table.seats), limit=60.0)
+    before = table.seats[2].session.audits[1]
+    records = json.loads(json.dumps(table.seats[2].journal))  # as the journal file keeps it
+    restored = Session.restore(records, net.now, config=FAST)
+    after = restored.audits[1]
+    assert after.note is not None and after.note == before.note
+    names = table.host.names
+    assert after.note.say(names, RU).endswith("но проверка не находит нарушения")
+    assert restored._stops[1].note == table.seats[2].session._stops[1].note
+
+
+def test_the_json_line_keeps_its_english_and_adds_the_findings_code(russian: None) -> None:
+    import json
+
+    node = FailingNode(ValueError("нет сеанса"), ("Анна", "Борис"), None)
+    peer = _peer(["--name", "Me", "--bot", "random", "--json"], node)
+    verdict = Verdict.of(False, "refused", Note.of("no_keys", seat=Seat(1)), ("Анна", "Борис"),
+                         1)
+    peer.step(ev.GameAudited(1, 1, False, verdict.text, verdict.code, 1, "", "", 0.0,
+                             note=verdict.note))
+    (record,) = [json.loads(line) for line in peer.out.getvalue().splitlines()]
+    assert (record["audit"], record["code"], record["culprit"], record["finding"]) == (
+        "Борис did not publish its keys for the audit", "refused", 1, "no_keys")
+    assert "игра 1: проверка: Борис не опубликовал свои ключи для проверки" in (
+        peer.err.getvalue())
