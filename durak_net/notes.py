@@ -1,11 +1,10 @@
 """What the session and the audit found, as a code with its arguments: each screen says it.
 
-A verdict, a stopped game, a desync or a protocol violation used to be an English
-sentence built inside the protocol, with seat numbers in it, so a Russian player read
-English there.  Now the protocol makes a :class:`Note`: a stable ``code`` (one of
-:data:`TEMPLATES`) and typed arguments, and each screen renders it in its own language
-with the names of its own table: the terminal with :meth:`Note.say` in the
-``durak_net`` gettext domain (:mod:`durak_net.i18n`), the notebook through
+A verdict, a stopped game, a desync or a protocol violation is read by a person, in
+their language, with the names of their table; the protocol knows neither.  So it does
+not word them: it makes a :class:`Note`, a stable ``code`` (one of :data:`TEMPLATES`)
+and typed arguments, and each screen says it: the terminal with :meth:`Note.say` in
+the ``durak_net`` gettext domain (:mod:`durak_net.i18n`), the notebook through
 ``durak_widgets.words.say_note`` (the same sentences, in the table's language).
 
 The arguments are typed so that a screen knows how to say each one:
@@ -20,10 +19,10 @@ The arguments are typed so that a screen knows how to say each one:
 * :class:`~durak_core.Card`, numbers, and ``str`` for program text (a hash, the rules
   engine's reason): shown as they are.
 
-The English sentence (:meth:`Note.english`) is what goes where programs read: the
-``detail`` of a Fault on the wire (signed: its text is part of the protocol), the
-journal, the ``--json`` line.  So those stay as they were, and only what a person
-reads changes language.
+The English sentence (:meth:`Note.english`, with the session's names) is what goes
+where programs read: the ``detail`` of a Fault on the wire (signed: its text is part of
+the protocol), the journal, the ``--json`` line.  Those stay English whatever a
+screen's language.
 
 >>> from durak_core import parse_action
 >>> note = Note.of("cheated", culprit=Seat(1), detail=Note.of("entry_marked", index=4,
@@ -285,13 +284,6 @@ class Note:
         (as far as we know the code), its detail as its program wrote it."""
         return cls.of("did_theirs", what=FaultCode(code), by=Seat(by), detail=Theirs(detail))
 
-    def get(self, name: str) -> Arg:
-        """The argument ``name`` (KeyError when the note has none)."""
-        for key, value in self.args:
-            if key == name:
-                return value
-        raise KeyError(name)
-
     def seats(self) -> tuple[int, ...]:
         """Every seat the note names (nested notes included), in order, once each."""
         found: list[int] = []
@@ -370,6 +362,16 @@ REASONS: dict[str, str] = {
     "played all games": N_("played all games"), "game stopped": N_("game stopped"),
     "the pairing words differed: someone may be in the middle": N_(
         "the pairing words differed: someone may be in the middle"),
+    # (why a pairing failed: the lobby's own checks, or the other side's Paired)
+    "the inviter's key does not match its commitment: someone is in the middle": N_(
+        "the inviter's key does not match its commitment: someone is in the middle"),
+    "the inviter's key is invalid": N_("the inviter's key is invalid"),
+    "the PIN does not match, or someone is in the middle": N_(
+        "the PIN does not match, or someone is in the middle"),
+    "the pairing proof is wrong: someone is in the middle": N_(
+        "the pairing proof is wrong: someone is in the middle"),
+    "the invitee's proof is wrong: someone is in the middle": N_(
+        "the invitee's proof is wrong: someone is in the middle"),
 }
 
 
@@ -379,9 +381,14 @@ def say_reason(reason: str, gettext: Callable[[str], str] = _identity) -> str:
 
     >>> say_reason("declined"), say_reason("go away\\x1b[2J")
     ('declined', '“go away [2J”')
+    >>> say_reason("pairing failed: refused by the invitee"), say_reason("pairing failed: x")
+    ('pairing failed: refused by the invitee', 'pairing failed: “x”')
     """
     if reason in REASONS:
         return gettext(REASONS[reason])
+    head, _, rest = reason.partition(": ")
+    if head == "pairing failed" and rest:  # our lobby's words around the other side's
+        return gettext(N_("pairing failed: {reason}")).format(reason=say_reason(rest, gettext))
     return Note.quote(reason).say((), gettext)
 
 

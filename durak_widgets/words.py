@@ -16,7 +16,9 @@ The LAN lobby and table (``lan.py``, ``lan_table.py``, ``lan_seating.py``) mark 
 own sentences with these same markers where they are said (network states, pairing,
 seating: words no other screen has), and scripts/catalogs.py extracts them into the
 same catalog; the words for moves, cards and people they share with every table come
-from here.
+from here.  What the LAN session and audit find (a verdict, a stopped game, a desync) is
+made by durak_net as a note, and :func:`say_note` says it with the terminal's sentences
+(the ``durak_net`` catalog) in the table's language: one place for those words.
 
 >>> from durak_core import Card, Pass, parse_action
 >>> lead = Moment(lead=True, attacker=0, taking=False)
