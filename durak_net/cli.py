@@ -64,7 +64,7 @@ from .crypto import normalise_pin
 from .i18n import N_, _, n_
 from .journal import private_folder
 from .node import LanNode, parse_hostport
-from .notes import REASONS, Note, Seat, Theirs, say_reason
+from .notes import Note, Seat, Theirs, say_reason
 from .policy import LobbyPolicy
 from .session import SessionError
 from .teams import ANY_TEAM, seat_team_note
@@ -693,9 +693,8 @@ class Peer:
         elif isinstance(event, ev.SessionClosed) and event.sid == self.active:
             self.active = None
             if self.finished >= self.args.games or not self.driver:
-                reason = (_("bye") if not event.reason else say_reason(event.reason, _)
-                          if event.by_peer or event.reason in REASONS else plain(event.reason))
-                self.say(_("session closed ({reason})").format(reason=reason))
+                self.say(_("session closed ({reason})").format(
+                    reason=say_reason(event.reason, _) if event.reason else _("bye")))
                 self.done = not self.interactive or self.finished >= self.args.games
             else:
                 self.say(n_("the peer left after {count} of {games} game",

@@ -383,13 +383,24 @@ def say_reason(reason: str, gettext: Callable[[str], str] = _identity) -> str:
     ('declined', '“go away [2J”')
     >>> say_reason("pairing failed: refused by the invitee"), say_reason("pairing failed: x")
     ('pairing failed: refused by the invitee', 'pairing failed: “x”')
+    >>> say_reason("Ann went silent")
+    'Ann went silent'
     """
     if reason in REASONS:
         return gettext(REASONS[reason])
     head, _, rest = reason.partition(": ")
     if head == "pairing failed" and rest:  # our lobby's words around the other side's
         return gettext(N_("pairing failed: {reason}")).format(reason=say_reason(rest, gettext))
+    for ending, sentence in _ENDINGS:  # why a table ended, as our session says it
+        name = reason.removesuffix(ending)
+        if name != reason and name:
+            return gettext(sentence).format(name=plain(name, NAME_LIMIT))
     return Note.quote(reason).say((), gettext)
+
+
+#: Why a table ended, as a session of ours says it in its goodbye ("Ann went silent").
+_ENDINGS = ((" went silent", N_("{name} went silent")),
+            (" left the table", N_("{name} left the table")))
 
 
 def _to_json(value: Arg) -> tuple[str, Any]:

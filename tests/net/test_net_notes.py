@@ -135,6 +135,8 @@ def test_reasons_our_programs_send_are_translated_and_others_quoted() -> None:
     assert say_reason("pairing failed: the PIN does not match, or someone is in the middle",
                       RU) == "сверка не удалась: PIN не совпадает, или между игроками кто-то третий"
     assert say_reason("pairing failed: nope", RU) == "сверка не удалась: «nope»"
+    assert say_reason("Анна went silent", RU) == "Анна замолчал"
+    assert say_reason("Анна\x1b left the table", RU) == "Анна ушёл из-за стола"
 
 
 def test_a_seat_missing_from_the_names_is_a_player_never_a_number() -> None:
