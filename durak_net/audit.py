@@ -31,7 +31,7 @@ from durak_core import Card, Game, Rules, parse_action
 
 from . import mental
 from .dealer import HAND, MentalDealer, step_seat
-from .notes import Note, Seat
+from .notes import Note, Rule, Seat
 
 
 @dataclass(frozen=True)
@@ -165,7 +165,7 @@ def audit(
         if reason is not None:
             actor = action.player if 0 <= action.player < n else 0
             return _fault(actor, "illegal", Note.of("illegal_logged", index=index,
-                                                    move=action, reason=reason), who)
+                                                    move=action, reason=Rule(reason)), who)
         game.apply(action)
         if bytes.fromhex(game.public_hash()) != digest:
             return _fault(0, "bad_log", Note.of("wrong_state_logged", index=index), who)

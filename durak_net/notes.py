@@ -10,6 +10,8 @@ the ``durak_net`` gettext domain (:mod:`durak_net.i18n`), the notebook through
 The arguments are typed so that a screen knows how to say each one:
 
 * :class:`Seat`: a seat, said by its player's name (never its number);
+* :class:`Rule`: the rules engine's reason a move is illegal, said by each screen as
+  it says the engine's reasons (the notebook translates them);
 * :class:`Theirs`: text another program sent (the reason in a peer's fault or
   refusal): shown made safe (:func:`durak_net.text.plain`) and in quotation marks, as
   that program's own words, never translated;
@@ -36,6 +38,7 @@ screen's language.
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -73,7 +76,18 @@ class FaultCode:
     code: str
 
 
-Arg = Union[Seat, Theirs, FaultCode, "Note", Action, Card, int, float, str]
+@dataclass(frozen=True)
+class Rule:
+    """The rules engine's reason a move is illegal (``Game.why_illegal``: English, seats
+    as "player 1"): the notebook says it in its language (``durak_widgets.reasons``),
+    the terminal in the engine's English with names for the seat numbers."""
+
+    text: str
+
+
+Arg = Union[Seat, Theirs, FaultCode, Rule, "Note", Action, Card, int, float, str]
+#: How a screen says a rules engine's reason, given the table's names.
+SayRule = Callable[[str, Sequence[str]], str]
 
 #: Every note's sentence, by code: the English msgid of the ``durak_net`` catalog, its
 #: placeholders the note's arguments.  A detail (what a seat did) is a verb phrase
@@ -293,11 +307,13 @@ class Note:
             found.extend(s for s in inner if s not in found)
         return tuple(found)
 
-    def say(self, names: Sequence[str], gettext: Callable[[str], str] = _identity) -> str:
+    def say(self, names: Sequence[str], gettext: Callable[[str], str] = _identity,
+            rule: SayRule | None = None) -> str:
         """The sentence in the language of ``gettext`` (a catalog's lookup; the default
-        is English), each seat said by its name in ``names``."""
+        is English), each seat said by its name in ``names``, a rules engine's reason
+        by ``rule`` (default: its English, names for its seat numbers)."""
         values: Mapping[str, object] = {
-            key: _said(value, names, gettext) for key, value in self.args}
+            key: _said(value, names, gettext, rule or engine_words) for key, value in self.args}
         text = TEMPLATES[self.code]
         return (gettext(text) if text != "{text}" else text).format(**values)
 
@@ -324,9 +340,33 @@ class Note:
         return cls.of(str(data["code"]), **args)
 
 
-def _said(value: object, names: Sequence[str], gettext: Callable[[str], str]) -> object:
+_PLAYERS = re.compile(r"\b([Pp])layers? (\d+(?:(?:, | and )\d+)*)\b")
+
+
+def engine_words(text: str, names: Sequence[str]) -> str:
+    """A rules engine's sentence with names for its seat numbers ("player 1" is Bob);
+    numbers the names do not cover stay as they are.
+
+    >>> engine_words("Only the defender, player 1, beats cards.", ["Ann", "Bob"])
+    'Only the defender, Bob, beats cards.'
+    """
+
+    def named(match: re.Match[str]) -> str:
+        seats = [int(s) for s in re.findall(r"\d+", match.group(2))]
+        if any(s >= len(names) or not names[s] for s in seats):
+            return match.group(0)
+        said = [plain(names[s], NAME_LIMIT) for s in seats]
+        return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+    return plain(_PLAYERS.sub(named, text))
+
+
+def _said(value: object, names: Sequence[str], gettext: Callable[[str], str],
+          rule: SayRule) -> object:
     if isinstance(value, Note):
-        return value.say(names, gettext)
+        return value.say(names, gettext, rule)
+    if isinstance(value, Rule):
+        return rule(value.text, names)
     if isinstance(value, Seat):
         if 0 <= value.index < len(names) and names[value.index]:
             return plain(names[value.index], NAME_LIMIT)
@@ -412,6 +452,8 @@ def _to_json(value: Arg) -> tuple[str, Any]:
         return "theirs", value.text
     if isinstance(value, FaultCode):
         return "fault", value.code
+    if isinstance(value, Rule):
+        return "rule", value.text
     if isinstance(value, Attack | Defend | Transfer | Take | Pass):
         return "move", str(value)
     if isinstance(value, Card):
@@ -422,9 +464,10 @@ def _to_json(value: Arg) -> tuple[str, Any]:
 def _from_json(kind: str, value: Any) -> Arg:
     if kind == "note":
         return Note.from_json(value)
-    if kind in ("seat", "theirs", "fault", "move", "card"):
+    if kind in ("seat", "theirs", "fault", "rule", "move", "card"):
         build: dict[str, Callable[[Any], Arg]] = {
             "seat": lambda v: Seat(int(v)), "theirs": lambda v: Theirs(str(v)),
+            "rule": lambda v: Rule(str(v)),
             "fault": lambda v: FaultCode(str(v)), "move": lambda v: parse_action(str(v)),
             "card": lambda v: Card.parse(str(v))}
         return build[kind](value)

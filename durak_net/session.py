@@ -75,7 +75,7 @@ from .crypto import Entropy
 from .dealer import DealContext, DealFault, MentalDealer, Reveal
 from .identity import Identity, verify
 from .link import Addr, Link
-from .notes import Note, Seat, Theirs
+from .notes import Note, Rule, Seat, Theirs
 from .presence import Presence, abandon_after
 from .reliable import RtoConfig
 from .wire import (
@@ -1887,7 +1887,7 @@ class Session:
         reason = self.game.why_illegal(action)
         if reason is not None:
             self._stop(frame.game, HOST, "illegal", Note.of(
-                "illegal_entry", index=frame.index, move=action, reason=reason), now)
+                "illegal_entry", index=frame.index, move=action, reason=Rule(reason)), now)
             return
         digest, keys = self._apply(action)
         self._deal_out(frame.game, keys, now)

@@ -646,7 +646,8 @@ def _net_gettext() -> Callable[[str], str]:
 def say_note(note: Any, english: str, names: Sequence[str]) -> str:
     """A LAN finding (a :class:`durak_net.notes.Note`) in the table's language, each
     seat said by its name in ``names``; ``english`` (made safe) when there is no note
-    (a verdict restored from an older journal).
+    (a verdict restored from an older journal).  A rules engine's reason in it is said
+    as the table says the engine's reasons (:func:`durak_widgets.reasons.say_reason`).
 
     >>> from durak_net.notes import Note, Seat
     >>> note = Note.of("no_keys", seat=Seat(1))
@@ -656,9 +657,11 @@ def say_note(note: Any, english: str, names: Sequence[str]) -> str:
     """
     from durak_net.text import plain
 
+    from .reasons import say_reason  # (reasons imports this module)
+
     if note is None:
         return plain(english)
-    return str(note.say(names, _net_gettext()))
+    return str(note.say(names, _net_gettext(), lambda text, seats: say_reason(text, seats)))
 
 
 def say_net_reason(reason: str) -> str:

@@ -334,3 +334,22 @@ def test_the_json_line_keeps_its_english_and_adds_the_findings_code(russian: Non
         "Борис did not publish its keys for the audit", "refused", 1, "no_keys")
     assert "игра 1: проверка: Борис не опубликовал свои ключи для проверки" in (
         peer.err.getvalue())
+
+
+def test_a_rules_engine_reason_in_a_verdict_names_seats_and_the_notebook_translates_it() -> None:
+    from durak_core import parse_action
+    from durak_net.notes import Rule
+    from durak_widgets.i18n import speaking
+    from durak_widgets.words import say_note
+
+    note = Note.of("cheated", culprit=Seat(0), detail=Note.of(
+        "illegal_entry", index=3, move=parse_action("0 take"),
+        reason=Rule("Only the defender, player 1, can take.")))
+    assert note.say(NAMES) == ("Анна cheated: sent entry 3 (take), which is illegal: Only the "
+                               "defender, Борис, can take.")
+    assert note.say(NAMES, RU) == ("Анна сжульничал: прислал запись 3 (take) не по правилам: "
+                                   "Only the defender, Борис, can take.")  # the terminal's
+    with speaking("ru"):
+        assert say_note(note, "", NAMES) == ("Анна сжульничал: прислал запись 3 (take) не по "
+                                             "правилам: Брать может только защищающийся, Борис.")
+    assert Note.from_json(note.to_json()) == note
