@@ -440,8 +440,7 @@ class MentalDealer:
             first = msg.part * PER_MESSAGE
             before = old[first : first + expected] if old is not None else got[msg.part]
             if before != list(msg.points):
-                raise DealFault(sender, "protocol", Note.of("deal_step_twice",
-                                                                     step=msg.step))
+                raise DealFault(sender, "protocol", Note.of("deal_step_twice", step=msg.step))
             return
         got[msg.part] = list(msg.points)
         if len(got) < parts:
@@ -450,11 +449,9 @@ class MentalDealer:
         del self._parts[msg.step]
         sodium = mental.sodium()
         if not all(sodium.crypto_core_ristretto255_is_valid_point(p) for p in deck):
-            raise DealFault(sender, "bad_pass", Note.of("deal_not_points",
-                                                                step=msg.step))
+            raise DealFault(sender, "bad_pass", Note.of("deal_not_points", step=msg.step))
         if len(set(deck)) != len(deck):
-            raise DealFault(sender, "duplicate_card", Note.of("duplicate_step",
-                                                                      step=msg.step))
+            raise DealFault(sender, "duplicate_card", Note.of("duplicate_step", step=msg.step))
         self.steps[msg.step] = deck
 
     def _compute(self, step: int) -> list[bytes]:
@@ -636,8 +633,7 @@ class MentalDealer:
         if yes:
             if len(yes) > 1:
                 s, _ = yes[1]
-                raise DealFault(s, "bad_trump", Note.of(
-                    "same_trump", seat=Seat(yes[0][0])))
+                raise DealFault(s, "bad_trump", Note.of("same_trump", seat=Seat(yes[0][0])))
             s, m = yes[0]
             decl.card = self._trump_shown(s, m)
             decl.attacker = s
@@ -682,8 +678,7 @@ class MentalDealer:
         if msg.position >= 0 and (len(msg.key) not in (0, 32)
                                   or self.owner.get(msg.position) != sender
                                   or msg.position >= HAND * self.n):
-            raise DealFault(sender, "not_held", Note.of(
-                "showed_other_card", position=msg.position))
+            raise DealFault(sender, "not_held", Note.of("showed_other_card", position=msg.position))
         answers[sender] = msg
 
     # ================================================================ play
@@ -777,17 +772,14 @@ class MentalDealer:
     def _partial_for(self, seat: int, position: int) -> bytes:
         """The locked point at ``position`` with every key but its holder's removed."""
         if self.locked is None or not 0 <= position < self.size:
-            raise DealFault(seat, "protocol", Note.of("opened_outside",
-                                                                 position=position))
+            raise DealFault(seat, "protocol", Note.of("opened_outside", position=position))
         if self.owner.get(position) != seat or position in self.opened:
-            raise DealFault(seat, "not_held", Note.of(
-                "opened_not_hidden", position=position))
+            raise DealFault(seat, "not_held", Note.of("opened_not_hidden", position=position))
         partial = self._partial.get(position)
         if partial is None:
             others = self._others_keys(position, seat)
             if others is None:
-                raise DealFault(seat, "protocol", Note.of(
-                    "opened_early", position=position))
+                raise DealFault(seat, "protocol", Note.of("opened_early", position=position))
             partial = mental.unlock(self.locked[position], others)
             self._partial[position] = partial
         return partial
@@ -803,8 +795,7 @@ class MentalDealer:
         except mental.MentalError:
             card = None
         if card is None:
-            raise DealFault(seat, "bad_key", Note.of("key_opens_nothing",
-                                                      position=position))
+            raise DealFault(seat, "bad_key", Note.of("key_opens_nothing", position=position))
         return card
 
     def drawn(self, seat: int, count: int) -> list[bytes]:
@@ -879,15 +870,13 @@ class MentalDealer:
         if not ctx.box_public:
             raise DealFault(sender, "protocol", Note.of("escrow_of_two"))
         if len(msg.shares) != self.n or len(msg.commits) != self.n:
-            raise DealFault(sender, "protocol", Note.of(
-                "escrow_size", count=len(msg.shares)))
+            raise DealFault(sender, "protocol", Note.of("escrow_size", count=len(msg.shares)))
         for s in range(self.n):
             own = s == sender
             if own != (not msg.shares[s]) or own != (not msg.commits[s]) or (
                     not own and (len(msg.shares[s]) != escrow.SEALED_BYTES
                                  or len(msg.commits[s]) != 32)):
-                raise DealFault(sender, "protocol", Note.of(
-                    "escrow_malformed", seat=Seat(s)))
+                raise DealFault(sender, "protocol", Note.of("escrow_malformed", seat=Seat(s)))
         old = self.escrows.get(sender)
         if old is not None:
             if old != msg:
@@ -920,12 +909,10 @@ class MentalDealer:
     def _on_share(self, msg: Share, sender: int) -> None:
         seat = msg.seat
         if seat == sender or not 0 <= seat < self.n:
-            raise DealFault(sender, "protocol", Note.of(
-                "share_of", seat=Seat(seat)))
+            raise DealFault(sender, "protocol", Note.of("share_of", seat=Seat(seat)))
         escrowed = self.escrows.get(seat) if seat != self.seat else None
         if seat != self.seat and escrowed is None:
-            raise DealFault(sender, "protocol", Note.of(
-                "share_unescrowed", seat=Seat(seat)))
+            raise DealFault(sender, "protocol", Note.of("share_unescrowed", seat=Seat(seat)))
         if seat == self.seat:
             expected = escrow.split(self.seed, self.n,
                                     [s for s in range(self.n) if s != self.seat])[sender]
@@ -934,8 +921,7 @@ class MentalDealer:
             assert escrowed is not None
             ok = escrow.commitment(msg.share) == escrowed.commits[sender]
         if not ok:
-            raise DealFault(sender, "bad_share", Note.of(
-                "share_wrong", seat=Seat(seat)))
+            raise DealFault(sender, "bad_share", Note.of("share_wrong", seat=Seat(seat)))
         old = self.shares.setdefault(seat, {}).get(sender)
         if old is not None and old != msg.share:
             raise DealFault(sender, "protocol", Note.of("two_shares"))
