@@ -31,6 +31,7 @@ from durak_core import Card, Game, Rules, parse_action
 
 from . import mental
 from .dealer import HAND, MentalDealer, step_seat
+from .notes import Note, Rule, Seat
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,12 @@ class Verdict:
     ``state_hash`` the hash of the full game the audit rebuilt (when it got that far).
     ``game``: that full game as :meth:`durak_core.Game.to_json` writes it (rules, deck
     order, log), when the audit found it fair: every card is public once the seeds are,
-    so each seat may keep the whole game (the coach's review replays it)."""
+    so each seat may keep the whole game (the coach's review replays it).
+
+    ``detail`` is the finding in English, for programs (the journal, ``--json``);
+    ``note`` the same finding as a code and its arguments, which each screen says in
+    its language with its names (None for a verdict restored from an older journal:
+    then ``detail`` is all there is)."""
 
     fair: bool
     code: str
@@ -48,13 +54,18 @@ class Verdict:
     culprit: int | None = None
     state_hash: str = ""
     game: str = field(default="", compare=False, repr=False)
+    note: Note | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def of(cls, fair: bool, code: str, note: Note, names: Sequence[str],
+           culprit: int | None = None, state_hash: str = "", game: str = "") -> Verdict:
+        """The verdict saying ``note`` (its English, with ``names``, is the detail)."""
+        return cls(fair, code, note.english(names), culprit, state_hash, game, note)
 
     @classmethod
     def fair_game(cls, state_hash: str = "", unfinished: bool = False, game: str = "") -> Verdict:
-        detail = "every card, key and move checks out"
-        if unfinished:
-            detail += " (the game was left unfinished)"
-        return cls(True, "fair", detail, None, state_hash, game)
+        return cls.of(True, "fair", Note.of("fair_unfinished" if unfinished else "fair"), (),
+                      None, state_hash, game)
 
     @property
     def text(self) -> str:
@@ -83,10 +94,19 @@ class Stop:
     #: Whom the stopping seat's evidence names, and the kind of fault.
     culprit: int | None = None
     code: str = "stopped"
+    #: ``reason`` as a note (what the culprit did), for the screens; None when only
+    #: the text is known (a stop restored from the journal).
+    note: Note | None = field(default=None, compare=False)
+
+    @property
+    def said(self) -> Note:
+        """What the culprit did, as a note (the reason's text when there is no note)."""
+        return self.note if self.note is not None else Note.plain_text(self.reason)
 
 
-def _fault(seat: int, code: str, detail: str, names: Sequence[str]) -> Verdict:
-    return Verdict(False, code, f"{names[seat]} cheated: {detail}", seat)
+def _fault(seat: int, code: str, detail: Note, names: Sequence[str]) -> Verdict:
+    return Verdict.of(False, code, Note.of("cheated", culprit=Seat(seat), detail=detail),
+                      names, seat)
 
 
 def audit(
@@ -103,8 +123,8 @@ def audit(
     seeds = dealer.seeds
     missing = [s for s in range(n) if s not in seeds]
     if missing:
-        return Verdict(False, "refused", f"{who[missing[0]]} did not publish its keys for "
-                       "the audit", missing[0])
+        return Verdict.of(False, "refused", Note.of("no_keys", seat=Seat(missing[0])), who,
+                          missing[0])
     # 1. The locked deck, opened with every seat's keys, is the deck: each card once.
     deck = _open_deck(dealer, seeds)
     if deck is None:
@@ -114,19 +134,18 @@ def audit(
             return verdict
         if dealer.locked is None:
             return _stopped(stop, who, dealer.seat)
-        return Verdict(False, "bad_deck", "the locked deck opens to no deck, though every "
-                       "step follows from its seed", None)  # pragma: no cover
+        return Verdict.of(False, "bad_deck", Note.of("bad_deck"), who)  # pragma: no cover
     # 3. Every key sent during the game is the seat's own.
     for (seat, j), key in sorted(dealer.keys.items()):
         if key != mental.card_key(seeds[seat], j):
             holder = dealer.owner.get(j)
-            whose = f"{who[holder]}'s card" if holder is not None else "a card"
-            return _fault(seat, "bad_key", f"sent a wrong key for position {j} "
-                          f"({whose}, {deck[j]})", who)
+            said = (Note.of("bad_key_held", position=j, holder=Seat(holder), card=deck[j])
+                    if holder is not None else Note.of("bad_key", position=j, card=deck[j]))
+            return _fault(seat, "bad_key", said, who)
     for seat, card, j, key in dealer.reveals:
         if key != mental.card_key(seeds[seat], j) or deck[j] is not card:
-            return _fault(seat, "not_held", f"played {card} from position {j}, which "
-                          f"held {deck[j]}", who)
+            return _fault(seat, "not_held", Note.of("played_other", card=card, position=j,
+                                                    held=deck[j]), who)
     # 4. The trump answers that settled the first attack.
     verdict = _check_trumps(dealer, deck, who)
     if verdict is not None:
@@ -134,21 +153,22 @@ def audit(
     # 5. The log replays on the full game, with the agreed hash after every entry.
     game = Game.new(rules, deck=deck, previous_durak=dealer.context.previous_durak)
     if dealer.first_attacker is not None and game.attacker != dealer.first_attacker:
-        return Verdict(False, "bad_start", f"{who[game.attacker]} holds the lowest trump but "
-                       f"{who[dealer.first_attacker]} attacked first", game.attacker)
+        return Verdict.of(False, "bad_start", Note.of(
+            "bad_start", lowest=Seat(game.attacker), first=Seat(dealer.first_attacker)), who,
+            game.attacker)
     for index, (text, digest) in enumerate(log):
         try:
             action = parse_action(text)
         except ValueError:
-            return _fault(0, "bad_log", f"logged an unreadable entry {index}", who)
+            return _fault(0, "bad_log", Note.of("unreadable_logged", index=index), who)
         reason = game.why_illegal(action)
         if reason is not None:
             actor = action.player if 0 <= action.player < n else 0
-            return _fault(actor, "illegal", f"played entry {index} ({text}), which was "
-                          f"illegal: {reason}", who)
+            return _fault(actor, "illegal", Note.of("illegal_logged", index=index,
+                                                    move=action, reason=Rule(reason)), who)
         game.apply(action)
         if bytes.fromhex(game.public_hash()) != digest:
-            return _fault(0, "bad_log", f"logged a wrong state after entry {index}", who)
+            return _fault(0, "bad_log", Note.of("wrong_state_logged", index=index), who)
     if stop is not None:
         return _stopped(stop, who, dealer.seat, game.state_hash(), game.to_json())
     return Verdict.fair_game(game.state_hash(), game=game.to_json())
@@ -158,24 +178,25 @@ def _stopped(stop: Stop | None, who: Sequence[str], me: int, state_hash: str = "
              game: str = "") -> Verdict:
     """The verdict on a stopped game whose cards and log check out."""
     if stop is None:
-        return Verdict(False, "incomplete", "the deal never finished", None)
+        return Verdict.of(False, "incomplete", Note.of("incomplete"), who)
     if not stop.claim:
         return Verdict.fair_game(state_hash, unfinished=True, game=game)
     if stop.seat == me and stop.culprit is not None and stop.culprit != me:
         # We saw the evidence ourselves: an authenticated message that was wrong.
-        return Verdict(False, stop.code, f"{who[stop.culprit]} cheated: {stop.reason}",
-                       stop.culprit, state_hash)
-    claim = stop.reason
+        return Verdict.of(False, stop.code, Note.of("cheated", culprit=Seat(stop.culprit),
+                                                    detail=stop.said), who, stop.culprit,
+                          state_hash)
+    claim = stop.said
     if stop.culprit is not None and stop.culprit != stop.seat:
-        claim = f"claiming that {who[stop.culprit]} {stop.reason}"
+        claim = Note.of("claim_against", culprit=Seat(stop.culprit), claim=claim)
     if stop.culprit is not None and stop.culprit not in (me, stop.seat):
         # A claim against a third seat that our audit does not confirm: the claimant may
         # have lied, or the accused (or the host, passing messages on) may have shown it
         # something it did not show us.  We cannot tell which: nobody is named.
-        return Verdict(False, "disputed", f"{who[stop.seat]} stopped the game ({claim}); "
-                       "the audit finds no fault it can check", None, state_hash)
-    return Verdict(False, "false_claim", f"{who[stop.seat]} stopped the game ({claim}), "
-                   "but the audit finds no fault", stop.seat, state_hash)
+        return Verdict.of(False, "disputed", Note.of("disputed", by=Seat(stop.seat),
+                                                     claim=claim), who, None, state_hash)
+    return Verdict.of(False, "false_claim", Note.of("false_claim", by=Seat(stop.seat),
+                                                    claim=claim), who, stop.seat, state_hash)
 
 
 def _open_deck(dealer: MentalDealer, seeds: dict[int, bytes]) -> list[Card] | None:
@@ -211,15 +232,15 @@ def _check_steps(dealer: MentalDealer, seeds: dict[int, bytes], who: Sequence[st
         if sent is None:
             if stop is not None:
                 return None  # stopped during the deal: what was sent checks out
-            return Verdict(False, "incomplete", f"deal step {step} is missing", seat)
+            return Verdict.of(False, "incomplete", Note.of("step_missing", step=step), who,
+                              seat)
         if not mental.seed_is_usable(seeds[seat], dealer.size):
-            return _fault(seat, "bad_seed", "published a seed that gives a zero key", who)
+            return _fault(seat, "bad_seed", Note.of("bad_seed"), who)
         if sent != _recompute(dealer, step, seeds[seat]):
             if len(set(sent)) != len(sent):
-                return _fault(seat, "duplicate_card", f"duplicated a card in deal step "
-                              f"{step}", who)
-            return _fault(seat, "bad_pass", f"made deal step {step} with other keys than "
-                          "its seed's (a card was replaced)", who)
+                return _fault(seat, "duplicate_card", Note.of("duplicate_step", step=step),
+                              who)
+            return _fault(seat, "bad_pass", Note.of("bad_pass", step=step), who)
     return None
 
 
@@ -249,6 +270,6 @@ def _check_trumps(dealer: MentalDealer, deck: list[Card], who: Sequence[str]) ->
             held = [j for j in range(seat, dealt, n)
                     if deck[j].suit == trump and deck[j].rank == rank]
             if answer.position < 0 and held:
-                return _fault(seat, "bad_trump", f"said it held no {deck[held[0]]} but did "
-                              "(it should have attacked first)", who)
+                return _fault(seat, "bad_trump", Note.of("hid_trump", card=deck[held[0]]),
+                              who)
     return None

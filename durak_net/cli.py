@@ -32,7 +32,8 @@ session if they differ).  ``--pin`` pairs with a PIN instead, for players who ca
 see each other's screen.
 
 Every game ends with a verdict and, with ``--json``, its line: ``"audit": "fair"``;
-the fault, with ``"code"`` and ``"culprit"`` (the seat at fault); or
+the fault, with ``"code"``, ``"culprit"`` (the seat at fault) and ``"finding"`` (the
+code of the verdict's sentence, which the terminal says in its language); or
 ``"audit": "abandoned"`` when a peer went silent (no goodbye) and was not heard again
 for the table's grace period, with ``"silent"`` (its name), ``"silent_seat"`` and
 ``"silent_at"`` (when it was last heard, UTC).
@@ -63,6 +64,7 @@ from .crypto import normalise_pin
 from .i18n import N_, _, n_
 from .journal import private_folder
 from .node import LanNode, parse_hostport
+from .notes import Note, Seat, Theirs, say_reason
 from .policy import LobbyPolicy
 from .session import SessionError
 from .teams import ANY_TEAM, seat_team_note
@@ -577,7 +579,7 @@ class Peer:
                                                  cards=event.rules.deck_size))
         elif isinstance(event, ev.InviteClosed) and event.invite == self.join_sent:
             self.say(_("no seat at {name}'s table: {reason}").format(
-                name=_name(event.peer.name), reason=plain(event.reason)))
+                name=_name(event.peer.name), reason=say_reason(event.reason, _)))
             self.join_sent = None
             self.args.join = None
             if not self.interactive:
@@ -585,7 +587,7 @@ class Peer:
         elif isinstance(event, ev.InviteClosed):
             self.say((_("invitation to {name} closed: {reason}") if event.outgoing
                       else _("invitation from {name} closed: {reason}")).format(
-                          name=_name(event.peer.name), reason=plain(event.reason)))
+                          name=_name(event.peer.name), reason=say_reason(event.reason, _)))
             if event.outgoing and event.invite == self.invite_sent:
                 self.invite_sent = None
                 if not LobbyPolicy.invite_again(event):
@@ -600,14 +602,14 @@ class Peer:
                                                            name=_name(event.peer.name))
                      + (_(" · PIN checked") if event.pin else ""))
             if event.table and event.inviter:  # a player paired for a seat of our table
-                self.say(_("{name} takes seat {seat}; {words}").format(
-                    name=_label(event.peer), seat=event.seat, words=words))
+                self.say(_("{name} takes a seat at the table; {words}").format(
+                    name=_label(event.peer), words=words))
                 return
             self.active = event.table or event.sid
             if event.table:
                 team = seat_team_note(event.rules, event.seat, ())
-                self.say(_("seated at {name}'s table {table}, seat {seat}").format(
-                    name=_label(event.peer), table=f"{event.table:x}", seat=event.seat)
+                self.say(_("seated at {name}'s table {table}").format(
+                    name=_label(event.peer), table=f"{event.table:x}")
                     + (f" ({team})" if team else ""))
             else:
                 self.say((_("playing {name}, session {session}, you invited") if event.inviter
@@ -615,8 +617,7 @@ class Peer:
                           ).format(name=_label(event.peer), session=f"{event.sid:x}"))
             self.say(words)
         elif isinstance(event, ev.SeatTaken):
-            self.say(_("{name} sits at seat {seat}").format(name=_name(event.name),
-                                                           seat=event.seat))
+            self.say(_("{name} sits down at the table").format(name=_name(event.name)))
             self.seating()
             self.maybe_start()
         elif isinstance(event, ev.TableChanged):
@@ -631,12 +632,12 @@ class Peer:
             elif event.state == "opened":  # ours: we are back after a hand-over
                 self.say(_(OPENED_WORDS))
             else:
-                self.say(text + (f" ({plain(event.detail)})" if event.detail else ""))
+                self.say(text + (f" ({say_reason(event.detail, _)})" if event.detail else ""))
         elif isinstance(event, ev.GameStarted):
-            self.say((_("game {number} resumed; you are seat {seat} · hidden hands · verified")
+            self.say((_("game {number} resumed · hidden hands · verified")
                       if event.resumed else
-                      _("game {number} dealt; you are seat {seat} · hidden hands · verified")
-                      ).format(number=event.game, seat=event.seat))
+                      _("game {number} dealt · hidden hands · verified")
+                      ).format(number=event.game))
             if event.shown is not None and not event.resumed:
                 seat, card = event.shown
                 if seat == event.seat:
@@ -667,7 +668,7 @@ class Peer:
             self.game_finished(event)
         elif isinstance(event, ev.GameStopped):
             self.say(_("game {number} stopped: {detail} (auditing...)").format(
-                number=event.game, detail=plain(event.detail)))
+                number=event.game, detail=self.said(event.sid, event.note, event.detail)))
         elif isinstance(event, ev.GameAudited):
             self.game_audited(event)
         elif isinstance(event, ev.NextGameRequested):
@@ -681,14 +682,19 @@ class Peer:
         elif isinstance(event, ev.PeerBack):
             self.say(_("connection to {name} back").format(name=self.name_of(event.seat)))
         elif isinstance(event, (ev.DesyncDetected, ev.ProtocolViolation)):
-            self.say(_("PROBLEM: {detail}").format(detail=plain(event, 400)))
+            said = self.said(event.sid, event.note, event.detail)
+            self.say(_("PROBLEM: {detail}").format(detail=_(
+                "out of step after entry {index}: {detail}").format(index=event.index,
+                                                                    detail=said)
+                if isinstance(event, ev.DesyncDetected) else _(
+                "a program at the table broke the protocol: {detail}").format(detail=said)))
             self.emit_json({"event": type(event).__name__, "detail": str(event)})
             self.status = 2
         elif isinstance(event, ev.SessionClosed) and event.sid == self.active:
             self.active = None
             if self.finished >= self.args.games or not self.driver:
                 self.say(_("session closed ({reason})").format(
-                    reason=plain(event.reason) or _("bye")))
+                    reason=say_reason(event.reason, _) if event.reason else _("bye")))
                 self.done = not self.interactive or self.finished >= self.args.games
             else:
                 self.say(n_("the peer left after {count} of {games} game",
@@ -697,6 +703,15 @@ class Peer:
                                                     games=self.args.games))
                 self.status = self.status or 1
                 self.done = True
+
+    def said(self, sid: int, note: Note | None, english: str) -> str:
+        """A finding of session ``sid`` (a verdict, a stop, a desync) in the terminal's
+        language with the table's names; its English when there is no note (a verdict
+        restored from an older journal)."""
+        if note is None:
+            return plain(english, 400)
+        view = self.node.view(sid)
+        return plain(note.say(view.names if view is not None else (), _), 400)
 
     def names(self) -> tuple[str, ...]:
         view = self.node.view(self.active) if self.active is not None else None
@@ -738,7 +753,8 @@ class Peer:
         finished = self._finished.pop(event.game, None)
         verdict = (_("audited: fair (unfinished)") if "unfinished" in event.verdict
                    else _("audited: fair")) if event.fair else _("audit: {detail}").format(
-                       detail=event.verdict.removeprefix("audit: "))
+                       detail=self.said(event.sid, event.note,
+                                        event.verdict.removeprefix("audit: ")))
         self.say(_("game {number}: {verdict}").format(number=event.game,
                                                       verdict=plain(verdict, 400)))
         abandoned = event.code == "abandoned"
@@ -766,6 +782,8 @@ class Peer:
             "code": event.code,
             "culprit": event.culprit,
         }
+        if event.note is not None:  # the finding's own code (the verdict's kind, finer)
+            record["finding"] = event.note.code
         if abandoned:
             record["detail"] = event.verdict.removeprefix("audit: ")
             record["silent"] = self.name_of(event.culprit)
@@ -837,7 +855,7 @@ class Peer:
                         name=name, team=team))
             elif verb == "bot" and self.active is not None:
                 seat = node.add_bot(self.active, words[1] if len(words) > 1 else "greedy")
-                self.say(_("a bot takes seat {seat}").format(seat=seat))
+                self.say(_("{name} takes a seat at the table").format(name=self.name_of(seat)))
             elif verb == "table":
                 self.show_table()
             else:
@@ -862,6 +880,11 @@ class Peer:
             action = legal[index]
         else:
             action = parse_action(f"{view.seat} {line}")
+        refused = view.refused.get(str(action))
+        if refused is not None:  # the host's own words (its program may not be ours)
+            self.say(_("illegal: {reason}").format(reason=Note.of(
+                "refused_saying", seat=Seat(0), reason=Theirs(refused)).say(view.names, _)))
+            return
         try:
             self.node.act(self.active, action)
         except IllegalAction as exc:

@@ -58,6 +58,7 @@ from durak_core.cards import new_deck
 
 from . import escrow, mental
 from .crypto import Entropy
+from .notes import Note, Seat
 
 #: A deal message carries at most this many points or keys (keeps a frame in one datagram).
 PER_MESSAGE = 20
@@ -145,13 +146,16 @@ class DealFault(Exception):
     """A seat broke the deal: ``seat`` is whom the evidence names, ``code`` the kind
     of fault (``bad_pass``, ``duplicate_card``, ``bad_key``, ``not_held``,
     ``bad_trump``, ``protocol``), ``detail`` what it did, as a phrase that follows its
-    name ("played 8♠, a card it does not hold")."""
+    name ("played 8♠, a card it does not hold"), in English; ``note`` the same as a
+    note, which each screen says in its language with its names (:mod:`durak_net.notes`:
+    the dealer knows seats, not names)."""
 
-    def __init__(self, seat: int, code: str, detail: str) -> None:
-        super().__init__(detail)
+    def __init__(self, seat: int, code: str, note: Note) -> None:
+        self.note = note
+        self.detail = note.english(())
+        super().__init__(self.detail)
         self.seat = seat
         self.code = code
-        self.detail = detail
 
 
 @dataclass(frozen=True)
@@ -388,11 +392,12 @@ class MentalDealer:
         Raises :class:`DealFault` naming ``sender`` when the message breaks the deal.
         """
         if not 0 <= sender < self.n or sender == self.seat:
-            raise DealFault(sender, "protocol", f"sent a deal message as seat {sender}")
+            raise DealFault(sender, "protocol", Note.of("deal_as_itself"))
         try:
             message = decode(data)
         except ValueError as exc:
-            raise DealFault(sender, "protocol", str(exc)) from None
+            raise DealFault(sender, "protocol", Note.of("deal_unreadable",
+                                                         reason=str(exc))) from None
         if isinstance(message, Ready):
             self._ready.add(sender)
             return self._advance()
@@ -418,23 +423,24 @@ class MentalDealer:
 
     def _on_pass(self, msg: Pass, sender: int) -> None:
         if msg.step > self._last or step_seat(msg.step, self.n) != sender:
-            raise DealFault(sender, "protocol", f"sent deal step {msg.step}, which is seat "
-                            f"{step_seat(msg.step, self.n)}'s")
+            raise DealFault(sender, "protocol", Note.of(
+                "deal_step_of", step=msg.step, seat=Seat(step_seat(msg.step, self.n))))
         parts = -(-self.size // PER_MESSAGE)
         if msg.parts != parts or msg.part >= parts:
-            raise DealFault(sender, "protocol", f"sent deal step {msg.step} in {msg.parts} parts")
+            raise DealFault(sender, "protocol", Note.of(
+                "deal_step_parts", step=msg.step, parts=msg.parts))
         expected = min(PER_MESSAGE, self.size - msg.part * PER_MESSAGE)
         if len(msg.points) != expected:
-            raise DealFault(sender, "protocol", f"sent part {msg.part} of deal step {msg.step} "
-                            f"with {len(msg.points)} points, not {expected}")
+            raise DealFault(sender, "protocol", Note.of(
+                "deal_part_size", part=msg.part, step=msg.step, count=len(msg.points),
+                expected=expected))
         got = self._parts.setdefault(msg.step, {})
         if msg.step in self.steps or msg.part in got:
             old = self.steps.get(msg.step)
             first = msg.part * PER_MESSAGE
             before = old[first : first + expected] if old is not None else got[msg.part]
             if before != list(msg.points):
-                raise DealFault(sender, "protocol", f"sent deal step {msg.step} twice, "
-                                "differently")
+                raise DealFault(sender, "protocol", Note.of("deal_step_twice", step=msg.step))
             return
         got[msg.part] = list(msg.points)
         if len(got) < parts:
@@ -443,11 +449,9 @@ class MentalDealer:
         del self._parts[msg.step]
         sodium = mental.sodium()
         if not all(sodium.crypto_core_ristretto255_is_valid_point(p) for p in deck):
-            raise DealFault(sender, "bad_pass", f"sent a deal step {msg.step} that holds "
-                            "something other than card points")
+            raise DealFault(sender, "bad_pass", Note.of("deal_not_points", step=msg.step))
         if len(set(deck)) != len(deck):
-            raise DealFault(sender, "duplicate_card", f"duplicated a card in deal step "
-                            f"{msg.step}")
+            raise DealFault(sender, "duplicate_card", Note.of("duplicate_step", step=msg.step))
         self.steps[msg.step] = deck
 
     def _compute(self, step: int) -> list[bytes]:
@@ -517,14 +521,14 @@ class MentalDealer:
 
     def _on_keys(self, msg: Keys, sender: int) -> None:
         if len(msg.positions) != len(msg.keys) or len(set(msg.positions)) != len(msg.positions):
-            raise DealFault(sender, "protocol", "sent keys with unmatched positions")
+            raise DealFault(sender, "protocol", Note.of("keys_unmatched"))
         for j, key in zip(msg.positions, msg.keys, strict=True):
             if j >= self.size:
-                raise DealFault(sender, "protocol", f"sent a key for position {j} of a "
-                                f"{self.size}-card deck")
+                raise DealFault(sender, "protocol", Note.of(
+                    "key_outside_deck", position=j, size=self.size))
             old = self.keys.get((sender, j))
             if old is not None and old != key:
-                raise DealFault(sender, "protocol", f"sent two keys for position {j}")
+                raise DealFault(sender, "protocol", Note.of("two_keys", position=j))
             self.keys[(sender, j)] = key
 
     def _others_keys(self, position: int, holder: int) -> list[bytes] | None:
@@ -572,13 +576,12 @@ class MentalDealer:
             index = mental.open_card(point, keys)
         except mental.MentalError:
             culprit = self._blame_key(position)
-            raise DealFault(culprit, "bad_key", f"sent a key for position {position} that "
-                            "opens no card") from None
+            raise DealFault(culprit, "bad_key", Note.of("key_opens_nothing",
+                                                         position=position)) from None
         card = self._by_index.get(index)
         if card is None:
             raise DealFault(self._blame_key(position), "bad_key",
-                            f"sent a key for position {position} that opens a card "
-                            "outside this deck")
+                            Note.of("key_opens_outside", position=position))
         return card
 
     def _blame_key(self, position: int) -> int:
@@ -630,7 +633,7 @@ class MentalDealer:
         if yes:
             if len(yes) > 1:
                 s, _ = yes[1]
-                raise DealFault(s, "bad_trump", f"showed the same trump as seat {yes[0][0]}")
+                raise DealFault(s, "bad_trump", Note.of("same_trump", seat=Seat(yes[0][0])))
             s, m = yes[0]
             decl.card = self._trump_shown(s, m)
             decl.attacker = s
@@ -652,8 +655,8 @@ class MentalDealer:
                 card = self._check_reveal(seat, msg.position, msg.key)
             rank = self._trump_rank(msg.round)
             if card.suit != self.trump_card.suit or card.rank != rank:
-                raise DealFault(seat, "bad_trump", f"showed {card} as the trump "
-                                f"{Card(rank, self.trump_card.suit)}")
+                raise DealFault(seat, "bad_trump", Note.of(
+                    "wrong_trump_shown", card=card, trump=Card(rank, self.trump_card.suit)))
             if msg.key:
                 self.reveals.append((seat, card, msg.position, msg.key))
         self.opened[msg.position] = card
@@ -662,22 +665,20 @@ class MentalDealer:
     def _on_trump(self, msg: Trump, sender: int) -> None:
         decl = self._decl
         if self.context.previous_durak is not None:
-            raise DealFault(sender, "protocol", "answered a trump round in a game whose "
-                            "first attack the rules set")
+            raise DealFault(sender, "protocol", Note.of("trump_round_unasked"))
         answers = decl.answers.setdefault(msg.round, {})
         old = answers.get(sender)
         if old is not None:
             if old != msg:
-                raise DealFault(sender, "protocol", "gave two different trump answers")
+                raise DealFault(sender, "protocol", Note.of("two_trump_answers"))
             return  # a copy resent after a restart
         if msg.round > decl.round + 1 or (decl.finished and msg.round > decl.round):
-            raise DealFault(sender, "protocol", f"answered trump round {msg.round} "
-                            f"during round {decl.round}")
+            raise DealFault(sender, "protocol", Note.of(
+                "trump_round_early", round=msg.round, current=decl.round))
         if msg.position >= 0 and (len(msg.key) not in (0, 32)
                                   or self.owner.get(msg.position) != sender
                                   or msg.position >= HAND * self.n):
-            raise DealFault(sender, "not_held", f"showed position {msg.position}, which is "
-                            "not one of its cards")
+            raise DealFault(sender, "not_held", Note.of("showed_other_card", position=msg.position))
         answers[sender] = msg
 
     # ================================================================ play
@@ -758,8 +759,8 @@ class MentalDealer:
         partial = self._partial_for(seat, j)
         if len(reveal.key) != 32 or not mental.opens_to(partial, reveal.key, card.index):
             opened = self._check_reveal(seat, j, reveal.key)  # raises if no card at all
-            raise DealFault(seat, "not_held", f"played {card}, a card it does not hold "
-                            f"(position {j} is {opened})")
+            raise DealFault(seat, "not_held", Note.of(
+                "played_not_held", card=card, position=j, opened=opened))
         if commit:
             self.commit_reveal(seat, card, reveal)
 
@@ -771,16 +772,14 @@ class MentalDealer:
     def _partial_for(self, seat: int, position: int) -> bytes:
         """The locked point at ``position`` with every key but its holder's removed."""
         if self.locked is None or not 0 <= position < self.size:
-            raise DealFault(seat, "protocol", f"opened a card at position {position}")
+            raise DealFault(seat, "protocol", Note.of("opened_outside", position=position))
         if self.owner.get(position) != seat or position in self.opened:
-            raise DealFault(seat, "not_held", f"opened position {position}, which is not "
-                            "one of its hidden cards")
+            raise DealFault(seat, "not_held", Note.of("opened_not_hidden", position=position))
         partial = self._partial.get(position)
         if partial is None:
             others = self._others_keys(position, seat)
             if others is None:
-                raise DealFault(seat, "protocol", f"opened position {position} before it "
-                                "was dealt")
+                raise DealFault(seat, "protocol", Note.of("opened_early", position=position))
             partial = mental.unlock(self.locked[position], others)
             self._partial[position] = partial
         return partial
@@ -790,14 +789,13 @@ class MentalDealer:
         the position is not its hidden card or the key opens nothing)."""
         partial = self._partial_for(seat, position)
         if len(key) != 32:
-            raise DealFault(seat, "protocol", "sent a key that is not 32 bytes")
+            raise DealFault(seat, "protocol", Note.of("key_size"))
         try:
             card = self._by_index.get(mental.open_card(partial, [key]))
         except mental.MentalError:
             card = None
         if card is None:
-            raise DealFault(seat, "bad_key", f"sent a key for position {position} that "
-                            "opens no card")
+            raise DealFault(seat, "bad_key", Note.of("key_opens_nothing", position=position))
         return card
 
     def drawn(self, seat: int, count: int) -> list[bytes]:
@@ -844,7 +842,7 @@ class MentalDealer:
     def _on_seed(self, msg: Seed, sender: int) -> None:
         old = self.seeds.get(sender)
         if old is not None and old != msg.seed:
-            raise DealFault(sender, "protocol", "published two different seeds")
+            raise DealFault(sender, "protocol", Note.of("two_seeds"))
         self.seeds[sender] = msg.seed
 
     @property
@@ -870,19 +868,19 @@ class MentalDealer:
     def _on_escrow(self, msg: Escrow, sender: int) -> None:
         ctx = self.context
         if not ctx.box_public:
-            raise DealFault(sender, "protocol", "sent an escrow at a table of two")
+            raise DealFault(sender, "protocol", Note.of("escrow_of_two"))
         if len(msg.shares) != self.n or len(msg.commits) != self.n:
-            raise DealFault(sender, "protocol", f"sent an escrow for {len(msg.shares)} seats")
+            raise DealFault(sender, "protocol", Note.of("escrow_size", count=len(msg.shares)))
         for s in range(self.n):
             own = s == sender
             if own != (not msg.shares[s]) or own != (not msg.commits[s]) or (
                     not own and (len(msg.shares[s]) != escrow.SEALED_BYTES
                                  or len(msg.commits[s]) != 32)):
-                raise DealFault(sender, "protocol", f"sent a malformed escrow (seat {s})")
+                raise DealFault(sender, "protocol", Note.of("escrow_malformed", seat=Seat(s)))
         old = self.escrows.get(sender)
         if old is not None:
             if old != msg:
-                raise DealFault(sender, "protocol", "sent two different escrows")
+                raise DealFault(sender, "protocol", Note.of("two_escrows"))
             return
         self.escrows[sender] = msg
         share = escrow.unseal(msg.shares[self.seat],
@@ -911,11 +909,10 @@ class MentalDealer:
     def _on_share(self, msg: Share, sender: int) -> None:
         seat = msg.seat
         if seat == sender or not 0 <= seat < self.n:
-            raise DealFault(sender, "protocol", f"published a share of seat {seat}'s seed")
+            raise DealFault(sender, "protocol", Note.of("share_of", seat=Seat(seat)))
         escrowed = self.escrows.get(seat) if seat != self.seat else None
         if seat != self.seat and escrowed is None:
-            raise DealFault(sender, "protocol", f"published a share of seat {seat}'s seed, "
-                            "which was never put in escrow")
+            raise DealFault(sender, "protocol", Note.of("share_unescrowed", seat=Seat(seat)))
         if seat == self.seat:
             expected = escrow.split(self.seed, self.n,
                                     [s for s in range(self.n) if s != self.seat])[sender]
@@ -924,11 +921,10 @@ class MentalDealer:
             assert escrowed is not None
             ok = escrow.commitment(msg.share) == escrowed.commits[sender]
         if not ok:
-            raise DealFault(sender, "bad_share", f"published a share of seat {seat}'s seed "
-                            "that is not the one it was given")
+            raise DealFault(sender, "bad_share", Note.of("share_wrong", seat=Seat(seat)))
         old = self.shares.setdefault(seat, {}).get(sender)
         if old is not None and old != msg.share:
-            raise DealFault(sender, "protocol", "published two different shares")
+            raise DealFault(sender, "protocol", Note.of("two_shares"))
         self.shares[seat][sender] = msg.share
         self._maybe_adopt(seat)
 
@@ -947,16 +943,14 @@ class MentalDealer:
         if escrow.seed_check(ctx.sid, ctx.game, seat, seed) != escrowed.check or (
             not mental.seed_is_usable(seed, self.size)
         ):
-            raise DealFault(seat, "bad_escrow", "put in escrow shares that do not make "
-                            "its seed")
+            raise DealFault(seat, "bad_escrow", Note.of("escrow_not_seed"))
         for (s, j), key in self.keys.items():
             if s == seat and key != mental.card_key(seed, j):
-                raise DealFault(seat, "bad_escrow", "put in escrow a seed other than the "
-                                "one its keys come from")
+                raise DealFault(seat, "bad_escrow", Note.of("escrow_other_seed"))
         self.adopted[seat] = seed
         old = self.seeds.get(seat)
         if old is not None and old != seed:  # pragma: no cover (its keys already matched)
-            raise DealFault(seat, "bad_escrow", "published another seed than its escrow")
+            raise DealFault(seat, "bad_escrow", Note.of("seed_not_escrowed"))
         self.seeds[seat] = seed
         for j in range(self.size):
             self.keys.setdefault((seat, j), mental.card_key(seed, j))

@@ -14,6 +14,8 @@ from typing import Any
 
 from durak_core import Action, Card, Event, Rules
 
+from .notes import Note
+
 #: How a move its seat did not choose is marked on every screen (terminal, notebook),
 #: by :attr:`ActionApplied.forced`.
 FORCED_WORDS = {"timeout": "timed out", "bot": "played by a bot for the absent player"}
@@ -233,7 +235,9 @@ class GameFinished:
 class GameStopped:
     """Game ``game`` was stopped before its end because a seat broke the deal or the
     rules (``culprit`` is whom the evidence names so far; the audit decides).
-    ``by_peer``: the peer stopped it and told us."""
+    ``by_peer``: the peer stopped it and told us.  ``detail`` is the finding in English
+    (as the Fault says it); ``note`` the whole line for a person, to say with
+    :meth:`~durak_net.notes.Note.say` (who stopped it, whom it names, and what)."""
 
     sid: int
     game: int
@@ -241,6 +245,7 @@ class GameStopped:
     detail: str
     by_peer: bool
     at: float
+    note: Note | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -270,6 +275,9 @@ class GameAudited:
     at: float
     full_game: str = field(default="", repr=False)
     silent_since: float | None = None
+    #: The verdict as a note, for a person (``verdict`` is its English); None for a
+    #: verdict restored from an older journal.
+    note: Note | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -346,15 +354,19 @@ class DesyncDetected:
     detail: str
     reported_by_peer: bool
     at: float
+    #: ``detail`` as a note, for a person.
+    note: Note | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
 class ProtocolViolation:
-    """The (authenticated) peer broke the protocol: a forged entry, a bad reveal..."""
+    """The (authenticated) peer broke the protocol: a forged entry, a bad reveal...
+    (``detail`` in English, ``note`` for a person)."""
 
     sid: int
     detail: str
     at: float
+    note: Note | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,15 @@
 """The terminal peer's language: its own small gettext domain, ``durak_net``.
 
 ``durak-lan`` prints sentences for a person (the lobby, the table, the verdicts); they
-are marked with :func:`_` and :func:`n_` in :mod:`durak_net.cli` and translated by the
-catalogs in ``durak_net/locale/<lang>/LC_MESSAGES/durak_net.mo`` (managed with the
-notebook's by ``python scripts/catalogs.py``).  durak_net has its own domain because it
+are marked with :func:`_` and :func:`n_` in :mod:`durak_net.cli` (and, for what the
+session and the audit find, in :mod:`durak_net.notes`, whose sentences the notebook
+says too) and translated by the catalogs in
+``durak_net/locale/<lang>/LC_MESSAGES/durak_net.mo`` (managed with the notebook's by
+``python scripts/catalogs.py``).  durak_net has its own domain because it
 sits below durak_widgets (widgets -> net -> core): it never imports the notebook's
 words.  What is for programs stays English whatever the language: the ``--json``
-lines, the commands a person types (``invite``, ``attack 7s``), the protocol's reasons.
+lines, the commands a person types (``invite``, ``attack 7s``), the protocol's reasons
+(a reason from another program is shown quoted, as its own words).
 
 A terminal speaks one language for its whole run, so the language is one setting of
 the process (:func:`use`), English until ``durak-lan`` chooses (``--lang``, else the

@@ -21,6 +21,7 @@ from .audit import Stop, Verdict
 from .crypto import Entropy
 from .dealer import DealFault
 from .identity import Identity
+from .notes import Note
 from .wire import Deal, Propose, Sync
 
 if TYPE_CHECKING:
@@ -180,7 +181,7 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
             session._stops[number] = Stop(int(rec["seat"]), int(rec["index"]),
                                           str(rec["reason"]), bool(rec.get("claim", True)),
                                           None if culprit is None else int(culprit),
-                                          str(rec.get("code", "stopped")))
+                                          str(rec.get("code", "stopped")), _note(rec))
         elif kind == "publish":
             number = int(rec["game"])
             session._deal_out(number, session.dealers[number].publish_seed(), now)
@@ -192,7 +193,7 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
                                              str(rec["detail"]),
                                              None if culprit is None else int(culprit),
                                              str(rec.get("state_hash", "")),
-                                             str(rec.get("full", "")))
+                                             str(rec.get("full", "")), _note(rec))
             session._audit_due.pop(number, None)
         elif kind == "left":  # a player got up before play: its seat is open again
             link = session.links.pop(int(rec["seat"]))
@@ -208,6 +209,15 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
             session.closed = True
     session.epoch = epoch + 1
     session._linger_until = now if session.closed else None
+
+
+def _note(rec: dict[str, Any]) -> Note | None:
+    """A record's note (a stop's or a verdict's finding, for the screens); None in a
+    journal from before notes, or one it cannot read: the record's text stands."""
+    try:
+        return Note.from_json(rec["note"]) if rec.get("note") is not None else None
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 def _replay_entry(session: Session, rec: dict[str, Any], now: float) -> None:

@@ -75,6 +75,7 @@ from .crypto import Entropy
 from .dealer import DealContext, DealFault, MentalDealer, Reveal
 from .identity import Identity, verify
 from .link import Addr, Link
+from .notes import Note, Rule, Seat, Theirs
 from .presence import Presence, abandon_after
 from .reliable import RtoConfig
 from .wire import (
@@ -500,11 +501,11 @@ class Session:
 
     def _on_hello(self, link: Link, frame: Hello, now: float) -> None:
         if self.seat != HOST or frame.seat != link.peer_seat:
-            self._violation(f"a hello for seat {frame.seat} on seat {link.peer_seat}'s link", now)
+            self._violation(Note.of("hello_wrong_link", seat=Seat(link.peer_seat)), now)
             return
         player = self.players[frame.seat]
         if player.sign_key and player.sign_key != frame.sign_key:
-            self._violation(f"seat {frame.seat} changed its signing key", now)
+            self._violation(Note.of("key_changed", seat=Seat(frame.seat)), now)
             return
         player.name, player.sign_key = frame.name, frame.sign_key
         if frame.addr and verify(frame.sign_key, frame.addr_sig,
@@ -525,17 +526,17 @@ class Session:
 
     def _on_seating(self, frame: Seating, now: float) -> None:
         if self.seat == HOST:
-            self._violation("a seated player sent the seating", now)
+            self._violation(Note.of("seating_from_player"), now)
             return
         for info in frame.seats:
             if info.seat == self.seat:
                 if info.sign_key and info.sign_key != self.identity.public:
-                    self._violation("the host seated another key at our seat", now)
+                    self._violation(Note.of("our_seat_taken"), now)
                     return
                 continue
             old = self.players.get(info.seat)
             if old is not None and old.sign_key and info.sign_key != old.sign_key:
-                self._violation(f"the host changed seat {info.seat}'s signing key", now)
+                self._violation(Note.of("host_changed_key", seat=Seat(info.seat)), now)
                 return
             signed = bool(info.addr) and verify(info.sign_key, info.addr_sig, *addr_signed(
                 self.table, info.seat, info.addr))
@@ -864,7 +865,8 @@ class Session:
                 self._handle(link, frame, now)
             except Exception as exc:  # a bug must not kill the receiving thread
                 self._drops["internal_error"] += 1
-                self._emit(ev.ProtocolViolation(self.sid, f"internal error: {exc!r}", now))
+                note = Note.of("internal", error=repr(exc))
+                self._emit(ev.ProtocolViolation(self.sid, note.english(()), now, note))
         self._check_closed(now)
 
     def timer(self, now: float) -> None:
@@ -1138,14 +1140,14 @@ class Session:
         number = frame.game
         author = frame.seat
         if self.seat == HOST and author != link.peer_seat:
-            self._violation(f"seat {link.peer_seat} sent a deal message as seat {author}", now)
+            self._violation(Note.of("deal_as_other", seat=Seat(link.peer_seat),
+                                    other=Seat(author)), now)
             return
         if author == self.seat or not 0 <= author < self.rules.players:
-            self._violation(f"a deal message of seat {author}", now)
+            self._violation(Note.of("deal_bad_author"), now)
             return
         if number > self.game_no + 1 or number < 1:
-            self._violation(f"deal message for game {number} while at game {self.game_no}",
-                            now)
+            self._violation(Note.of("deal_wrong_game", game=number, current=self.game_no), now)
             return
         # The host checks the signature of what it will pass on (it came over the
         # author's own link, so a bad one is the author's); a seated player keeps it and
@@ -1154,7 +1156,7 @@ class Session:
             self.players[author].sign_key, frame.sig,
             *deal_signed(self.table, number, author, frame.data),
         ):
-            self._violation(f"seat {author}'s deal message is not signed by it", now)
+            self._violation(Note.of("deal_unsigned", seat=Seat(author)), now)
             return
         if number < self.game_no and number not in self.dealers:
             return
@@ -1450,19 +1452,19 @@ class Session:
         if stop.claim and stop.seat == self.seat and stop.culprit not in (None, self.seat):
             culprit = stop.culprit
             assert culprit is not None
-            verdict = Verdict(False, stop.code, f"{names[culprit]} cheated: {stop.reason} "
-                              f"(and then {who} went silent)", culprit)
+            verdict = Verdict.of(False, stop.code, Note.of("silent_after", verdict=Note.of(
+                "cheated", culprit=Seat(culprit), detail=stop.said), seat=Seat(seat)), names,
+                culprit)
         elif seat not in self.links and now - self.presence.heard.get(seat, float("-inf")) \
                 < abandon_after(self.grace):
             # The host says it is silent, but its heartbeats still reach us: one of the two
             # is not telling the truth (the host withholds its messages, or it withholds
             # them from the host), and we cannot tell which.
-            verdict = Verdict(False, "abandoned", f"{names[HOST]} reports {who} silent, but "
-                              f"{who} is still heard here: nobody can tell which of them "
-                              "withholds the game", None)
+            verdict = Verdict.of(False, "abandoned", Note.of(
+                "silent_disputed", host=Seat(HOST), seat=Seat(seat)), names)
         else:
-            verdict = Verdict(False, "abandoned", f"{who} went silent and was not heard "
-                              f"for {silent:.0f} s (the grace period)", seat)
+            verdict = Verdict.of(False, "abandoned", Note.of(
+                "silent", seat=Seat(seat), seconds=round(silent)), names, seat)
         self._ending = f"{who} went silent"
         self._settle(number, verdict, now, silent=(seat, since))
 
@@ -1557,13 +1559,13 @@ class Session:
                 if card in known:
                     continue
                 if not self._could_hold(seat, card):
-                    raise DealFault(seat, "not_held", f"played {card}, a card it cannot hold")
+                    raise DealFault(seat, "not_held", Note.of("cannot_hold", card=card))
                 if not pending:
-                    raise DealFault(seat, "not_held", f"played {card} without opening it")
+                    raise DealFault(seat, "not_held", Note.of("not_opened", card=card))
                 position, key = pending.pop(0)
                 dealer.check_reveal(seat, card, Reveal(position, key), commit)
             if pending:
-                raise DealFault(seat, "protocol", "opened more cards than it played")
+                raise DealFault(seat, "protocol", Note.of("opened_more"))
         except DealFault as fault:
             self._fault(self.game_no, fault, now)
             return False
@@ -1580,12 +1582,12 @@ class Session:
             if dealer.hidden_position(card) is None:
                 continue  # open to all already (picked up, shown)
             if not pending or not dealer.check_own_reveal(card, Reveal(*pending.pop(0))):
-                self._stop(self.game_no, HOST, "forged", f"sent entry {index}, a bot's "
-                           f"move for our seat ({action}) with cards that are not ours", now)
+                self._stop(self.game_no, HOST, "forged", Note.of(
+                    "bot_cards_not_ours", index=index, move=action), now)
                 return False
         if pending:
-            self._stop(self.game_no, HOST, "forged", f"sent entry {index}, a bot's move for "
-                       "our seat that opens more cards than it plays", now)
+            self._stop(self.game_no, HOST, "forged", Note.of("bot_opens_more", index=index),
+                       now)
             return False
         for card in action_cards(action):
             dealer.reveal(card)
@@ -1622,7 +1624,7 @@ class Session:
     def _on_propose(self, link: Link, frame: Propose, now: float) -> None:
         seat = link.peer_seat
         if self.seat != HOST:
-            self._violation("the host sent a proposal", now)
+            self._violation(Note.of("proposal_from_host"), now)
             return
         ident = (seat, frame.pid)
         if ident in self._handled:
@@ -1717,9 +1719,9 @@ class Session:
             not seen and seen_hash
         ):
             culprit = seat if self.seat == HOST else HOST
-            self._stop(self.game_no, culprit, "forked",
-                       f"seat {seat} proposed on a log that differs from ours at entry "
-                       f"{max(seen - 1, 0)}", now)
+            self._stop(self.game_no, culprit, "forked", Note.of(
+                "proposed_forked", index=max(seen - 1, 0)) if culprit == seat else Note.of(
+                "forked", seat=Seat(seat), index=max(seen - 1, 0)), now)
             return False
         return True
 
@@ -1768,14 +1770,14 @@ class Session:
         if (proposal is not None and proposal.game == self.game_no and self.in_game
                 and not self._replaying):
             if frame.at <= proposal.seen:
-                self._stop(self.game_no, HOST, "bad_refusal", f"refused our move "
-                           f"{proposal.action.split(' ', 1)[1]}, made on its own log "
-                           f"(entry {proposal.seen}), saying: {frame.reason[:120]}", now)
+                self._stop(self.game_no, HOST, "bad_refusal", Note.of(
+                    "refused_own_log", move=proposal.action.split(" ", 1)[1],
+                    index=proposal.seen, reason=Theirs(frame.reason[:120])), now)
                 return
             if frame.at > len(self.log):
-                self._stop(self.game_no, HOST, "bad_refusal", f"refused our move "
-                           f"{proposal.action.split(' ', 1)[1]} as stale, after entries "
-                           f"up to {frame.at} it never sent", now)
+                self._stop(self.game_no, HOST, "bad_refusal", Note.of(
+                    "refused_unsent", move=proposal.action.split(" ", 1)[1], index=frame.at),
+                    now)
                 return
         action = self.pending.pop(frame.pid)
         self._pending_frames.pop(frame.pid, None)
@@ -1789,36 +1791,38 @@ class Session:
 
     def _on_entry(self, link: Link, frame: Entry, now: float) -> None:
         if self.seat == HOST or link.peer_seat != HOST:
-            self._violation("a seated player sent a log entry", now)
+            self._violation(Note.of("entry_from_player"), now)
             return
         if frame.game in self._broken:
             self._drops["after_stop"] += 1
             return
         if frame.game != self.game_no or self.game is None:
-            self._desync(frame.game, frame.index,
-                         f"entry for game {frame.game}, but game {self.game_no} is dealt", now)
+            self._desync(frame.game, frame.index, Note.of(
+                "desync_game", game=frame.game, current=self.game_no), now)
             return
         log = self.log
         if frame.index < len(log):
             return  # resent after a restart: already applied
         if frame.index > len(log):
-            self._desync(frame.game, frame.index,
-                         f"entry {frame.index} arrived but only {len(log)} are applied", now)
+            self._desync(frame.game, frame.index, Note.of(
+                "desync_gap", index=frame.index, count=len(log)), now)
             return
         try:
             action = parse_action(frame.action)
         except ValueError as exc:
-            self._desync(frame.game, frame.index, f"unreadable entry: {exc}", now)
+            self._desync(frame.game, frame.index, Note.of("desync_unreadable",
+                                                          reason=str(exc)), now)
             return
         reveals = [(p, bytes(k)) for p, k in frame.reveals]
         actor = action.player
         if not 0 <= actor < self.rules.players:
-            self._stop(frame.game, HOST, "illegal", f"sent entry {frame.index} for seat "
-                       f"{actor}", now)
+            self._stop(frame.game, HOST, "illegal", Note.of("entry_for_nobody",
+                                                            index=frame.index), now)
             return
         if frame.forced not in ("", "timeout", "bot"):
-            self._stop(frame.game, HOST, "forged", f"sent entry {frame.index} ({action}) "
-                       f"marked {frame.forced!r}", now)
+            self._stop(frame.game, HOST, "forged", Note.of(
+                "entry_marked", index=frame.index, move=action,
+                mark=Theirs(frame.forced)), now)
             return
         # The host plays take or pass for a seat whose move clock ran out (no proposal,
         # no signature: the host's word, like the clock itself).
@@ -1830,8 +1834,9 @@ class Session:
         # grace period); its cards open with keys from that seed.
         by_bot = frame.forced == "bot" and not frame.pid and actor in dealer.adopted
         if frame.forced == "bot" and not by_bot:
-            self._stop(frame.game, HOST, "forged", f"sent entry {frame.index} ({action}) "
-                       f"as a bot's move for seat {actor}, whose hand was never opened", now)
+            self._stop(frame.game, HOST, "forged", Note.of(
+                "bot_never_opened", index=frame.index, move=action, seat=Seat(actor)),
+                now)
             return
         own_forced = ""
         if actor == self.seat and timed_out:
@@ -1839,9 +1844,8 @@ class Session:
             # own clock, started when we saw the entry that put us on move.
             early = self._clock_early(now)
             if early is not None:
-                self._stop(frame.game, HOST, "early_clock", f"timed out our seat with "
-                           f"entry {frame.index} ({action}) {early:.1f} s before our move "
-                           "clock ran out", now)
+                self._stop(frame.game, HOST, "early_clock", Note.of(
+                    "early_clock", index=frame.index, move=action, seconds=early), now)
                 return
         elif actor == self.seat and by_bot:
             if not self._check_own_bot_move(action, reveals, frame.index, now):
@@ -1849,9 +1853,8 @@ class Session:
         elif actor == self.seat:
             proposed = self.pending.get(frame.pid) if frame.pid else None
             if proposed != action:
-                self._stop(frame.game, HOST, "forged", f"sent entry {frame.index}, "
-                           f"which plays our seat ({action}) though we did not propose it",
-                           now)
+                self._stop(frame.game, HOST, "forged", Note.of(
+                    "not_proposed", index=frame.index, move=action), now)
                 return
             # Whether our own move was the clock's is ours to say (a lead made because
             # our time was up), not the host's: the host marks a lead "timeout" if it
@@ -1870,21 +1873,21 @@ class Session:
                 # Another seat's proposal, passed on with its signature (kept, and
                 # checked if the audit blames that seat: see _conclude).
                 if not frame.pid or len(frame.sig) != 64:
-                    self._stop(frame.game, HOST, "forged", f"sent entry {frame.index} "
-                               f"({action}) without seat {actor}'s proposal", now)
+                    self._stop(frame.game, HOST, "forged", Note.of(
+                        "no_proposal", index=frame.index, move=action,
+                        seat=Seat(actor)), now)
                     return
                 if not self._check_seen(actor, frame.seen, frame.seen_hash, now):
                     return
             elif frame.pid:
-                self._desync(frame.game, frame.index, "an entry of the host's own seat "
-                             "names a proposal", now)
+                self._desync(frame.game, frame.index, Note.of("desync_host_pid"), now)
                 return
             if not self._check_reveals(actor, action, reveals, now):
                 return
         reason = self.game.why_illegal(action)
         if reason is not None:
-            self._stop(frame.game, HOST, "illegal", f"sent entry {frame.index} "
-                       f"({action}), which is illegal: {reason}", now)
+            self._stop(frame.game, HOST, "illegal", Note.of(
+                "illegal_entry", index=frame.index, move=action, reason=Rule(reason)), now)
             return
         digest, keys = self._apply(action)
         self._deal_out(frame.game, keys, now)
@@ -1899,9 +1902,9 @@ class Session:
                 ev.ActionApplied(self.sid, frame.game, frame.index, action,
                                  tuple(self._last_events), actor == self.seat, digest, now)
             )
-            self._desync(frame.game, frame.index,
-                         f"state hash after entry {frame.index} differs "
-                         f"(mine {digest[:12]}, the host's {frame.hash.hex()[:12]})", now)
+            self._desync(frame.game, frame.index, Note.of(
+                "desync_hash", index=frame.index, mine=digest[:12],
+                theirs=frame.hash.hex()[:12]), now)
             return
         self._after_apply(action, frame.index, digest, now,
                           own_forced if actor == self.seat and frame.pid else frame.forced)
@@ -1951,24 +1954,26 @@ class Session:
         culprit = fault.seat
         if self.seat != HOST and culprit not in (HOST, self.seat) and self._forged_for(
                 number, culprit):
-            names = self.names
-            self._stop(number, HOST, "forged", f"passed on messages of {names[culprit]} "
-                       f"that {names[culprit]} did not sign", now)
+            self._stop(number, HOST, "forged", Note.of("relayed_unsigned", seat=Seat(culprit)),
+                       now)
             return
-        self._stop(number, fault.seat, fault.code, fault.detail, now)
+        self._stop(number, fault.seat, fault.code, fault.note, now)
 
-    def _stop(self, number: int, culprit: int, code: str, detail: str, now: float,
+    def _stop(self, number: int, culprit: int, code: str, said: Note | str, now: float,
               stopper: int | None = None, at: int | None = None,
               frame: Fault | None = None) -> None:
-        """Stop game ``number`` (the evidence names ``culprit``); every seat then
-        publishes its seed and the audit decides.  ``at``: the log length the stopping
-        seat had, ``frame``: its signed Fault (another seat's fault, passed on as is)."""
+        """Stop game ``number`` (the evidence names ``culprit``, ``said``: what it did);
+        every seat then publishes its seed and the audit decides.  ``at``: the log
+        length the stopping seat had, ``frame``: its signed Fault (another seat's fault,
+        passed on as is, its detail in its own words)."""
         if number in self._stops or number in self.audits:
             return
+        note = said if isinstance(said, Note) else Note.plain_text(said)
+        detail = frame.detail if frame is not None else note.english(self.names)
         by = self.seat if stopper is None else stopper
         self._broken.add(number)
         index = len(self.logs.get(number, [])) if at is None else at
-        self._set_stop(number, Stop(by, index, detail[:200], True, culprit, code[:24]))
+        self._set_stop(number, Stop(by, index, detail[:200], True, culprit, code[:24], note))
         if frame is None:
             sig = self.identity.sign(*fault_signed(self.table, number, index, culprit,
                                                    code[:24], detail[:200], by))
@@ -1980,13 +1985,19 @@ class Session:
             self._broadcast(fault, now)
         elif self.seat == HOST:
             self._broadcast(fault, now, but=by)  # pass a seat's fault on to the others
-        self._emit(ev.GameStopped(self.sid, number, culprit, detail, by != self.seat, now))
+        line = (Note.of("stopped_by", by=Seat(by), culprit=Seat(culprit), detail=note)
+                if by != self.seat else Note.of("found_desync", culprit=Seat(culprit),
+                                                 detail=note) if code == "desync"
+                else Note.of("found", culprit=Seat(culprit), detail=note))
+        self._emit(ev.GameStopped(self.sid, number, culprit, detail, by != self.seat, now,
+                                  line))
         self._publish_seed(number, now)
 
     def _set_stop(self, number: int, stop: Stop) -> None:
         self._stops[number] = stop
         self._record(t="stop", game=number, seat=stop.seat, index=stop.index,
-                     reason=stop.reason, claim=stop.claim, culprit=stop.culprit, code=stop.code)
+                     reason=stop.reason, claim=stop.claim, culprit=stop.culprit, code=stop.code,
+                     note=stop.note.to_json() if stop.note is not None else None)
 
     def _on_fault(self, link: Link, frame: Fault, now: float) -> None:
         """Another seat's Fault: it stops the game only if signed by the seat it names
@@ -1994,33 +2005,35 @@ class Session:
         passes the others' faults on): it is that seat's fault."""
         number = frame.game
         if number not in self.dealers:
-            self._violation(f"a fault reported for game {number}, never dealt", now)
+            self._violation(Note.of("fault_undealt", game=number), now)
             return
         if number in self._stops or number in self.audits:
             return  # (the same fault again, or one after the game stopped: nothing new)
         sender = link.peer_seat
-        names = self.names
         by = frame.by
+        why: Note | None
         if by == self.seat:
-            why = "a fault in our name that we never sent"
+            why = Note.of("fault_ours")
         elif self.seat == HOST and by != sender:
-            why = f"a fault as found by {names[by]}"
+            why = Note.of("fault_relayed", seat=Seat(by))
         elif not (0 <= by < self.rules.players) or not verify(
                 self.players[by].sign_key, frame.sig, *fault_signed(
                     self.table, number, frame.index, frame.seat, frame.code, frame.detail,
                     by)):
-            why = (f"a fault of {names[by]} that {names[by]} did not sign" if sender != by
-                   else "a fault it did not sign")
+            why = (Note.of("fault_unsigned_by", seat=Seat(by)) if sender != by
+                   else Note.of("fault_unsigned"))
         else:
-            why = ""
-        if why:
-            self._stop(number, sender, "forged", f"sent {why}", now)
+            why = None
+        if why is not None:
+            self._stop(number, sender, "forged", why, now)
             return
         if frame.code == "desync":
             self._emit(ev.DesyncDetected(self.sid, number, frame.index, frame.detail, True,
-                                         now))
-        self._stop(number, frame.seat, frame.code, frame.detail, now, stopper=by,
-                   at=frame.index, frame=frame)
+                                         now, Note.of("desync_peer", by=Seat(by),
+                                                      detail=Theirs(frame.detail))))
+        self._stop(number, frame.seat, frame.code, Note.did_theirs(by, frame.code,
+                                                                   frame.detail),
+                   now, stopper=by, at=frame.index, frame=frame)
 
     def _publish_seed(self, number: int, now: float) -> None:
         dealer = self.dealers.get(number)
@@ -2052,8 +2065,8 @@ class Session:
         names[self.seat] = self.name or "you"
         if refused and not dealer.seeds_in:
             missing = next(s for s in range(dealer.n) if s not in dealer.seeds)
-            verdict = Verdict(False, "refused", f"{names[missing]} did not publish its keys "
-                              "for the audit", missing)
+            verdict = Verdict.of(False, "refused", Note.of("no_keys", seat=Seat(missing)),
+                                 names, missing)
         else:
             verdict = audit(dealer, self.rules, [(e.action, e.hash) for e in log], names,
                             self._stops.get(number))
@@ -2075,9 +2088,9 @@ class Session:
         if entry is None or entry.forced != "timeout" or not entry.action.startswith(
                 f"{stop.seat} "):
             return verdict
-        return Verdict(False, "clock_disputed", f"{names[stop.seat]} says {names[HOST]} "
-                       f"timed it out before its move clock ran out (entry {stop.index}); "
-                       "no other seat can check a clock", None, verdict.state_hash)
+        return Verdict.of(False, "clock_disputed", Note.of(
+            "clock_disputed", seat=Seat(stop.seat), host=Seat(HOST), index=stop.index), names,
+            None, verdict.state_hash)
 
     def _settle(self, number: int, verdict: Verdict, now: float,
                 silent: tuple[int, float] | None = None) -> None:
@@ -2088,10 +2101,12 @@ class Session:
         self._audit_due.pop(number, None)
         self._record(t="audit", game=number, fair=verdict.fair, code=verdict.code,
                      detail=verdict.detail, culprit=verdict.culprit,
-                     state_hash=verdict.state_hash, full=verdict.game)
+                     state_hash=verdict.state_hash, full=verdict.game,
+                     note=verdict.note.to_json() if verdict.note is not None else None)
         self._emit(ev.GameAudited(self.sid, number, verdict.fair, verdict.text, verdict.code,
                                   verdict.culprit, verdict.state_hash, log_hash(log), now,
-                                  verdict.game, silent[1] if silent is not None else None))
+                                  verdict.game, silent[1] if silent is not None else None,
+                                  verdict.note))
         if self._ending and not self._replaying:
             self.close(now, self._ending)
 
@@ -2109,9 +2124,8 @@ class Session:
         if forged is None:
             return verdict
         culprit = forged
-        return Verdict(False, "forged", f"{names[HOST]} cheated: passed on messages of "
-                       f"{names[culprit]} that {names[culprit]} did not sign",
-                       HOST, verdict.state_hash)
+        return Verdict.of(False, "forged", Note.of("cheated", culprit=Seat(HOST), detail=Note.of(
+            "relayed_unsigned", seat=Seat(culprit))), names, HOST, verdict.state_hash)
 
     def _forged_for(self, number: int, seat: int) -> bool:
         """Did the host pass on, as ``seat``'s, a deal message or a proposal of game
@@ -2157,7 +2171,7 @@ class Session:
             if self.seat == HOST:
                 start = frame.log_len if number == frame.game else 0
                 if number == frame.game and frame.log_len > len(entries):
-                    self._desync(number, len(entries), "a seat has entries I never sent", now)
+                    self._desync(number, len(entries), Note.of("desync_unsent"), now)
                     return
             for deal in self._deal_log.get(number, []):
                 # The host resends everybody's but the restarted seat's own messages; a
@@ -2180,15 +2194,16 @@ class Session:
 
     # --------------------------------------------------------------- helpers
 
-    def _desync(self, game: int, index: int, detail: str, now: float) -> None:
+    def _desync(self, game: int, index: int, note: Note, now: float) -> None:
         """Our states disagree: reported to every seat, and the game is stopped for the
         audit (which finds who made them disagree)."""
         if game in self._broken:
             return
-        self._emit(ev.DesyncDetected(self.sid, game, index, detail, False, now))
+        detail = note.english(self.names)
+        self._emit(ev.DesyncDetected(self.sid, game, index, detail, False, now, note))
         culprit = HOST if self.seat != HOST else next(iter(self.links), HOST)
         if game in self.dealers:
-            self._stop(game, culprit, "desync", detail, now)
+            self._stop(game, culprit, "desync", note, now)
         else:
             self._broken.add(game)
             sig = self.identity.sign(*fault_signed(self.table, game, index, culprit, "desync",
@@ -2196,9 +2211,9 @@ class Session:
             self._broadcast(Fault(0, game, index, culprit, "desync", detail[:200], self.seat,
                                   sig), now)
 
-    def _violation(self, detail: str, now: float) -> None:
+    def _violation(self, note: Note, now: float) -> None:
         self._drops["violation"] += 1
-        self._emit(ev.ProtocolViolation(self.sid, detail, now))
+        self._emit(ev.ProtocolViolation(self.sid, note.english(self.names), now, note))
 
     def _check_closed(self, now: float) -> None:
         if self._closing_since is None or self.closed:

@@ -122,18 +122,20 @@ def seat_team_note(rules: Rules, seat: int, names: Sequence[str]) -> str:
     """A seat's team and partner, in words, for the seating ("" without teams).
     ``names``: each seat's player, ``""`` open; empty when the seating is not known yet.
 
+    A partner is said by name, never by seat number: one not seated yet is "to come".
+
     >>> rules, names = Rules(players=4, teams=True), ["Ann", "", "", ""]
     >>> seat_team_note(rules, 2, names), seat_team_note(rules, 1, names)
-    ("team 0, Ann's partner", 'team 1, partner of seat 3 (open)')
+    ("team 0, Ann's partner", 'team 1, partner still to come')
     >>> seat_team_note(rules, 3, [])
-    'team 1, partner of seat 1'
+    'team 1'
     """
     other = partner(rules, seat)
     if other is None:
         return ""
     team = rules.team_of(seat)
     if other >= len(names):
-        return _("team {team}, partner of seat {seat}").format(team=team, seat=other)
+        return _("team {team}").format(team=team)
     if names[other]:
         return _("team {team}, {name}'s partner").format(team=team, name=names[other])
-    return _("team {team}, partner of seat {seat} (open)").format(team=team, seat=other)
+    return _("team {team}, partner still to come").format(team=team)

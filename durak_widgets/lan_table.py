@@ -31,6 +31,7 @@ from durak_net.session import SessionError
 from . import words
 from .backend import Changed, Forced, Score, SeatNote, Update, waiting_on
 from .handoff import Handoff
+from .reasons import match as match_reason
 from .reasons import say_reason
 from .words import N_, _, n_
 
@@ -61,17 +62,18 @@ REASON_WORDS = {"closed the table": N_("closed the table"), "left the game": N_(
 
 
 def reason_words(reason: str) -> str:
-    """A session's reason for ending, in the table's language when it is one of ours."""
-    return _(REASON_WORDS[reason]) if reason in REASON_WORDS else reason
+    """A session's reason for ending, in the table's language when it is one of ours;
+    another program's reason quoted as its own words."""
+    return _(REASON_WORDS[reason]) if reason in REASON_WORDS else words.say_net_reason(reason)
 
 
-def verdict_words(event: ev.GameAudited) -> str:
-    """An audit's verdict for the table: fair (in the table's language), or the fault
-    the audit found (its detail as the session words it)."""
+def verdict_words(event: ev.GameAudited, names: Sequence[str]) -> str:
+    """An audit's verdict for the table: fair, or the fault the audit found, in the
+    table's language with the table's names (``names``, by seat)."""
     if event.fair:
         return _("audited: fair (unfinished)") if "unfinished" in event.verdict else _(
             "audited: fair")
-    detail = event.verdict.removeprefix("audit: ")
+    detail = words.say_note(event.note, event.verdict.removeprefix("audit: "), names)
     return _("audit: {detail}").format(detail=detail)
 
 
@@ -217,6 +219,10 @@ class LanBackend:
         if self._game.unknown_count(self.seat):
             return _("Your drawn cards are being dealt; a moment.")
         refused = self._refused.get(str(action))
+        if refused is not None and match_reason(refused) is None:
+            # Not a sentence of the rules engine: the refusing program's own words.
+            return _("{name} refused this move, saying: {reason}").format(
+                name=self.peer, reason=words.say_net_reason(refused))
         if refused is not None:
             return _("{name} refused this move: {reason}").format(
                 name=self.peer, reason=say_reason(refused, self._names, self.seat))
@@ -423,13 +429,14 @@ class LanBackend:
         elif isinstance(event, ev.GameStopped):
             self._read_view()
             updates.append(_("Game {number} stopped: {detail}. Auditing…").format(
-                number=event.game, detail=event.detail))
+                number=event.game, detail=words.say_note(event.note, event.detail,
+                                                         self._names)))
         elif isinstance(event, ev.GameAudited):
             self.verdicts[event.game] = event
             if event.fair and event.full_game:
                 self.full_games[event.game] = Game.from_json(event.full_game)
             updates.append(_("Game {number}: {verdict}").format(
-                number=event.game, verdict=verdict_words(event)))
+                number=event.game, verdict=verdict_words(event, self._names)))
         elif isinstance(event, ev.NextGameRequested):
             updates.append(_("{name} wants another game: click New game.").format(name=peer)
                            if self._players == 2 else
@@ -460,12 +467,14 @@ class LanBackend:
             updates.extend(self._seat_status(event))
         elif isinstance(event, ev.DesyncDetected):
             updates.append(_("Out of step with {name} after move {number}: {detail}.").format(
-                name=peer, number=event.index, detail=event.detail))
+                name=peer, number=event.index,
+                detail=words.say_note(event.note, event.detail, self._names)))
         elif isinstance(event, ev.ProtocolViolation):
             updates.append((_("{name}'s program broke the rules of the protocol: {detail}")
                             if self.seat != 0 or self._players == 2 else
                             _("A player's program broke the rules of the protocol: {detail}")
-                            ).format(name=peer, detail=event.detail))
+                            ).format(name=peer, detail=words.say_note(
+                                event.note, event.detail, self._names)))
         elif isinstance(event, ev.SessionClosed):
             self.closed = True
             if not event.by_peer:
@@ -491,7 +500,7 @@ class LanBackend:
             self._stood_in.discard(event.seat)
         self._read_view()
         name = self._name(event.seat)
-        detail = f" ({event.detail})" if event.detail else ""
+        detail = f" ({reason_words(event.detail)})" if event.detail else ""
         if event.state == "timeout":
             return [_("Your move clock ran out: your cheapest card is led for you.")]
         if event.state == "opened":
@@ -516,7 +525,7 @@ class LanBackend:
         latest = self.verdicts[max(self.verdicts)]
         colour = "#1b7f3b" if latest.fair else "#b3261e"
         said = _("game {number}: {verdict}").format(number=latest.game,
-                                                     verdict=verdict_words(latest))
+                                                     verdict=verdict_words(latest, self._names))
         return f"<span class='durak-audit' style='color:{colour}'>{html.escape(said)}</span>"
 
     def _say(self, action: Action) -> str:

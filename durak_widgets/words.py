@@ -16,7 +16,9 @@ The LAN lobby and table (``lan.py``, ``lan_table.py``, ``lan_seating.py``) mark 
 own sentences with these same markers where they are said (network states, pairing,
 seating: words no other screen has), and scripts/catalogs.py extracts them into the
 same catalog; the words for moves, cards and people they share with every table come
-from here.
+from here.  What the LAN session and audit find (a verdict, a stopped game, a desync) is
+made by durak_net as a note, and :func:`say_note` says it with the terminal's sentences
+(the ``durak_net`` catalog) in the table's language: one place for those words.
 
 >>> from durak_core import Card, Pass, parse_action
 >>> lead = Moment(lead=True, attacker=0, taking=False)
@@ -32,7 +34,7 @@ from here.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -627,6 +629,48 @@ def internal_error(kind: str, detail: str) -> str:
 
 def not_at_this_screen(name: str) -> str:
     return _("{name} is a bot: its moves are not made at this screen.").format(name=name)
+
+
+# ---------------------------------------------------------------- LAN findings
+
+def _net_gettext() -> Callable[[str], str]:
+    """The terminal peer's catalog (``durak_net``) in the table's language: a verdict,
+    a stopped game, a desync or a refusal reason is made by durak_net as a note
+    (:mod:`durak_net.notes`), and its sentences are translated once, in that catalog,
+    for both screens.  (Imported late: a table without the network never needs it.)"""
+    from durak_net import i18n as net_i18n
+
+    return net_i18n.translation(net_i18n.normalize(i18n.current())).gettext
+
+
+def say_note(note: Any, english: str, names: Sequence[str]) -> str:
+    """A LAN finding (a :class:`durak_net.notes.Note`) in the table's language, each
+    seat said by its name in ``names``; ``english`` (made safe) when there is no note
+    (a verdict restored from an older journal).  A rules engine's reason in it is said
+    as the table says the engine's reasons (:func:`durak_widgets.reasons.say_reason`).
+
+    >>> from durak_net.notes import Note, Seat
+    >>> note = Note.of("no_keys", seat=Seat(1))
+    >>> with i18n.speaking("ru"):
+    ...     say_note(note, "", ["Ann", "Bob"])
+    'Bob не опубликовал свои ключи для проверки'
+    """
+    from durak_net.text import plain
+
+    from .reasons import say_reason  # (reasons imports this module)
+
+    if note is None:
+        return plain(english)
+    return str(note.say(names, _net_gettext(), lambda text, seats: say_reason(text, seats)))
+
+
+def say_net_reason(reason: str) -> str:
+    """A reason that came over the network (a refusal, a goodbye): one our programs
+    send in the table's language, any other quoted as its sender's own words, made
+    safe (:func:`durak_net.notes.say_reason`)."""
+    from durak_net.notes import say_reason
+
+    return say_reason(reason, _net_gettext())
 
 
 # ---------------------------------------------------------------- the keyboard

@@ -23,6 +23,7 @@ from durak_net import events as ev
 from durak_net.botplay import BotDriver, build_bot
 from durak_net.cli import _LINE, Peer, build_parser
 from durak_net.node import SessionView
+from durak_net.notes import Note, Seat
 from durak_net.policy import LobbyPolicy
 from durak_net.session import SessionError
 
@@ -37,6 +38,10 @@ peer = st.builds(ev.PeerInfo, node=st.integers(1, 2**64 - 1), name=text,
                  table=st.sampled_from([None, {"table": 7, "seats": ("A", ""), "clock": 0,
                                                "grace": 60, "started": False, "open": True}]))
 at = st.just(0.0)
+#: A finding naming seats (perhaps past the names) and quoting another program's words.
+note = st.builds(lambda by, culprit, words: Note.of(
+    "stopped_by", by=Seat(by), culprit=Seat(culprit),
+    detail=Note.did_theirs(by, words[:24], words)), seat, seat, text)
 events = st.one_of(
     st.builds(ev.PeerSeen, peer, at),
     st.builds(ev.PeerGone, peer, at),
@@ -50,9 +55,11 @@ events = st.one_of(
     st.builds(ev.ActionRefused, sid, st.just(parse_action("0 take")), text, at),
     st.builds(ev.GameFinished, sid, st.integers(1, 3), st.one_of(st.none(), seat),
               st.just(()), st.integers(0, 99), st.just("00"), st.just("00"), at),
-    st.builds(ev.GameStopped, sid, st.integers(1, 3), seat, text, st.booleans(), at),
+    st.builds(ev.GameStopped, sid, st.integers(1, 3), seat, text, st.booleans(), at,
+              st.one_of(st.none(), note)),
     st.builds(ev.GameAudited, sid, st.integers(1, 3), st.booleans(), text, text,
-              st.one_of(st.none(), seat), st.just("00"), st.just("00"), at),
+              st.one_of(st.none(), seat), st.just("00"), st.just("00"), at,
+              note=st.one_of(st.none(), note)),
     st.builds(ev.NextGameRequested, sid, st.integers(1, 3), at),
     st.builds(ev.PeerLost, sid, st.just(5.0), at, seat),
     st.builds(ev.PeerBack, sid, at, seat),
@@ -60,8 +67,8 @@ events = st.one_of(
     st.builds(ev.SeatStatus, sid, seat, st.sampled_from(["lost", "left", "bot", "timeout",
                                                          HOSTILE[1]]), text, at),
     st.builds(ev.DesyncDetected, sid, st.integers(1, 3), st.integers(0, 9), text,
-              st.booleans(), at),
-    st.builds(ev.ProtocolViolation, sid, text, at),
+              st.booleans(), at, st.one_of(st.none(), note)),
+    st.builds(ev.ProtocolViolation, sid, text, at, st.one_of(st.none(), note)),
     st.builds(ev.SessionClosed, sid, text, st.booleans(), at),
 )
 

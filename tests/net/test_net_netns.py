@@ -153,7 +153,8 @@ def test_a_table_of_three_hosts_found_by_broadcast_plays_a_game_through_loss(
     for name, (_, _, err) in zip(("Ivo", "Jo"), results[1:], strict=True):
         assert f"asking Hana ({HOST_A}:" in err, err[-3000:]
         own = f"{SUBNET}.{2 if name == 'Ivo' else 3}"
-        assert re.search(rf"{name} \({re.escape(own)}:\d+\) takes seat [12]", results[0][2]), (
+        assert re.search(rf"{name} \({re.escape(own)}:\d+\) takes a seat at the table;",
+                         results[0][2]), (
             results[0][2][-3000:])
     # Every screen showed the same table words.
     words = {re.findall(r"table words: (\w+ \w+ \w+ \w+)", err)[-1] for _, _, err in results}

@@ -282,7 +282,9 @@ def test_joiners_choose_a_team_and_sit_opposite_their_partner_from_a_notebook_or
         reader.join(timeout=10)
     out = "".join(said)
     assert "for a seat in team 1" in out, out
-    assert "seat 4 (team 1, partner of seat 1)" in out, out
+    # Its team in words; never a seat number (the partner's name once the seating is known).
+    assert re.search(r"seated at Ann \([^)]*\)'s table [0-9a-f]+ \(team 1\)", out), out
+    assert not re.search(r"\bseat \d", out), out
 
 
 def test_bad_table_arguments_are_refused_with_the_reason() -> None:
@@ -513,7 +515,8 @@ def test_a_refusal_read_after_the_table_moved_on_does_not_hide_a_legal_move() ->
     # A refusal in the state the table shows holds.
     node.session_view = dataclasses.replace(view_at[2], refused={str(Take(ben)): "no"})
     backend.on_event(ev.ActionRefused(1, Take(ben), "no", 0.0))
-    assert backend.why_illegal(Take(ben)) == "Ann refused this move: no"
+    # ("no" is no sentence of the rules engine: the host program's own words, quoted.)
+    assert backend.why_illegal(Take(ben)) == "Ann refused this move, saying: “no”"
 
 
 def test_seat_states_from_the_host_are_shown_including_a_bot_playing_for_a_player(
