@@ -367,6 +367,9 @@ class SessionClosed:
     at: float
 
 
+#: Every event the LAN layer gives (:meth:`durak_net.peer.PeerCore.events`): a table
+#: keyed by kind, like the terminal's (:data:`durak_net.cli.HANDLERS`), is checked
+#: against ``typing.get_args(NetEvent)`` so a new kind is not forgotten.
 NetEvent = (
     PeerSeen
     | PeerGone

@@ -283,7 +283,7 @@ class PeerCore:
         self._decided: list[tuple[Thinking, Action | None]] = []
         self._work: list[Thinking] = []
         self._out: list[tuple[bytes, Addr]] = []
-        self._events: list[Any] = []
+        self._events: list[ev.NetEvent] = []
 
     # ================================================================ info
 
@@ -563,7 +563,7 @@ class PeerCore:
         out, self._out = self._out, []
         return out
 
-    def events(self) -> list[Any]:
+    def events(self) -> list[ev.NetEvent]:
         """The events queued so far, in order (taken: each is given once)."""
         out, self._events = self._events, []
         return out
