@@ -63,7 +63,7 @@ from .i18n import N_, _, n_
 from .journal import private_folder
 from .node import LanNode, parse_hostport
 from .options import TERMINAL, LanOptions
-from .policy import LobbyPolicy
+from .policy import SETTLE, LobbyPolicy
 from .session import SessionError
 from .teams import ANY_TEAM, seat_team_note
 from .text import plain, printable
@@ -74,10 +74,6 @@ _LINE = object()  # tag of stdin lines in the event queue
 EXIT_USAGE = 64
 #: Exit status after an internal error (a bug of ours, reported in one line).
 EXIT_INTERNAL = 70
-#: ``--invite NAME`` and ``--join NAME`` wait until the peer of that name has been seen
-#: this long (seconds: two announcements and a lost one), so that a second peer
-#: announcing the same name is seen, and asked about, before anyone is invited.
-SETTLE = 2.5
 #: Exit status after a game a peer abandoned (it went silent for the grace period).
 EXIT_ABANDONED = 4
 #: Every exit status ``durak-lan`` uses, and what it means (printed by ``--help``).
@@ -935,9 +931,10 @@ HANDLERS: dict[type, str] = {
     ev.SessionClosed: "on_session_closed",
 }
 #: Kinds of event the terminal does not show: a host's join requests are answered by
-#: its node, cards revealed and the other seats' refusals show in the next table drawn.
+#: its node, cards revealed and the other seats' refusals show in the next table drawn,
+#: and ``--invite NAME`` asks the node itself whether the name has settled (SETTLE).
 QUIET: frozenset[type] = frozenset({ev.JoinRequested, ev.CardsRevealed,
-                                    ev.PeerActionRefused})
+                                    ev.PeerActionRefused, ev.NameSettled})
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -246,6 +246,16 @@ class LanNode:
         self._after_command()
         return invite
 
+    def watch(self, name: str, settle: float | None = None) -> None:
+        """Be told whom ``name`` means once it has settled
+        (:meth:`PeerCore.watch <durak_net.peer.PeerCore.watch>`)."""
+        with self._lock:
+            if settle is None:
+                self.core.watch(name, time.monotonic())
+            else:
+                self.core.watch(name, time.monotonic(), settle)
+        self._after_command()
+
     def accept(self, invite: int, pin: str | None = None) -> None:
         """Accept an invitation (with the PIN the inviter read out, if it asked for one)."""
         with self._lock:

@@ -158,6 +158,8 @@ class LanLobby:
         except Exception:
             self.root.close()
             raise
+        if self.invite_name:
+            self.node.watch(self.invite_name)
         if options.table is not None:
             try:
                 self._host(options.table, options.clock, options.grace, options.add_bots)
@@ -586,12 +588,6 @@ class LanLobby:
                 self.notice = html.escape(_("Two players announce the name {name}: pick one "
                                             "in the list and compare the pairing words."
                                             ).format(name=_name(event.peer.name)))
-            if (self.invite_name and event.peer.name == self.invite_name and self.sid is None
-                    and not self.outgoing and not event.peer.incompatible):
-                # Once: after a game, a decline or a leave the lobby does not call again
-                # by itself (the Invite button is there for that).
-                self.invite_name = None
-                self.invite(event.peer.node, pin=self.auto_pin or False)
             if (self.join_name and event.peer.name == self.join_name and self.sid is None
                     and self.joining is None and event.peer.open_seats
                     and not event.peer.incompatible):
@@ -603,6 +599,21 @@ class LanLobby:
                         name=_name(event.peer.name), reason=plain(exc)))
         elif isinstance(event, ev.PeerGone):
             self.peers.pop(event.peer.node, None)
+        elif isinstance(event, ev.NameSettled) and event.name == self.invite_name:
+            # ``invite``: the node says whom the name means once it has been announced
+            # long enough for a second announcer to show (as ``durak-lan --invite``).
+            # Once: after a game, a decline or a leave the lobby does not call again by
+            # itself (the Invite button is there for that).
+            self.invite_name = None
+            if len(event.peers) > 1:
+                self.notice = html.escape(_("Two players announce the name {name}: pick one "
+                                            "in the list and compare the pairing words."
+                                            ).format(name=_name(event.name)))
+            elif event.peers[0].incompatible:
+                self.notice = html.escape(f"{_name(event.name)}: "
+                                          f"{plain(event.peers[0].incompatible)}")
+            elif self.sid is None and not self.outgoing:
+                self.invite(event.peers[0].node, pin=self.auto_pin or False)
         elif isinstance(event, ev.InviteReceived):
             decision = self.policy.answer(
                 event, playing=self.sid is not None)
@@ -809,8 +820,10 @@ def lan(
     rules: the rules you invite with (2 players).
     port: the UDP discovery port shared by all players (37020).
     bot: let a bot play your seat (``"random"``, ``"greedy"``...): demos and tests.
-    auto_accept: accept invitations at once; invite: invite the first player seen with
-        this name, once.  Both for unattended demos and tests.
+    auto_accept: accept invitations at once; invite: invite the player seen with this
+        name, once it has been seen for a moment (if two players announce it, the lobby
+        says so and you pick one, as ``durak-lan --invite`` asks).  Both for unattended
+        demos and tests.
     pin: the PIN ``invite`` asks for and ``auto_accept`` answers with (a PIN pairing
         for people who cannot see each other's screen).
     journal_dir: where games are journaled so a restarted kernel can resume them

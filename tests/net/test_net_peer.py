@@ -142,3 +142,31 @@ def test_a_bot_that_fails_plays_its_first_legal_move_and_the_error_is_kept() -> 
     assert action is not None and action in item.view.game.legal_actions(item.view.seat)
     core.decided(item, action, 0.0)
     assert [str(e) for e in core.errors] == ["the bot's bug"]
+
+
+def test_a_watched_name_settles_on_its_one_peer_or_names_every_announcer() -> None:
+    net, (alice, bob, bob2) = _lan(4, ["Alice", "Bob", "Bob"])
+    net.remove(bob2.addr)  # the second Bob turns up later
+    alice.core.watch("Bob", net.now)
+    assert net.run(lambda: bool(alice.of(ev.PeerSeen)), limit=3.0)
+    first = net.now
+    net.run(lambda: False, limit=first + 1.0)
+    assert not alice.of(ev.NameSettled)  # one Bob, seen for a second only: wait
+    assert net.run(lambda: bool(alice.of(ev.NameSettled)), limit=first + 5.0)
+    (settled,) = alice.of(ev.NameSettled)
+    assert [p.node for p in settled.peers] == [bob.core.node_id]
+    assert settled.at - first == pytest.approx(2.5, abs=0.05)  # policy.SETTLE
+
+
+def test_a_second_announcer_of_a_watched_name_is_named_with_the_first_at_once() -> None:
+    net, (alice, bob, bob2) = _lan(5, ["Alice", "Bob", "Bob"])
+    net.remove(bob2.addr)
+    alice.core.watch("Bob", net.now)
+    assert net.run(lambda: bool(alice.of(ev.PeerSeen)), limit=3.0)
+    first = net.now
+    net.run(lambda: False, limit=first + 1.0)
+    net.add(bob2.addr, bob2.core)  # a second Bob, a second later
+    assert net.run(lambda: bool(alice.of(ev.NameSettled)), limit=first + 5.0)
+    (settled,) = alice.of(ev.NameSettled)
+    assert settled.at < first + 2.5  # not the first Bob alone, once it had settled
+    assert {p.node for p in settled.peers} == {bob.core.node_id, bob2.core.node_id}
