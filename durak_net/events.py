@@ -1,7 +1,8 @@
 """What the LAN layer tells the application: plain frozen values, safe to pass between threads.
 
 The protocol objects (:class:`~durak_net.session.Session`, :class:`~durak_net.lobby.Lobby`)
-queue these; :class:`~durak_net.node.LanNode` hands them, in order, to one callback
+queue these, :class:`~durak_net.peer.PeerCore` gathers them and
+:class:`~durak_net.node.LanNode` hands them, in order, to one callback
 (the notebook controller's hand-off point, or a queue in the terminal peer).  Remote
 misbehaviour arrives as an event (:class:`ProtocolViolation`, :class:`DesyncDetected`),
 never as an exception.  Every event carries ``at``: the protocol clock when it happened.
@@ -76,6 +77,17 @@ class PeerGone:
     """No announcement from this peer for a while (5 s by default): forgotten."""
 
     peer: PeerInfo
+    at: float
+
+
+@dataclass(frozen=True)
+class NameSettled:
+    """A name we watch for (``lan(invite=NAME)``) has been announced long enough to
+    tell whom it means: one peer (``peers`` holds it: invite it), or several (someone
+    may be pretending to be the other: ask the person which, by id or address)."""
+
+    name: str
+    peers: tuple[PeerInfo, ...]
     at: float
 
 
@@ -379,9 +391,13 @@ class SessionClosed:
     at: float
 
 
+#: Every event the LAN layer gives (:meth:`durak_net.peer.PeerCore.events`): a table
+#: keyed by kind, like the terminal's (:data:`durak_net.cli.HANDLERS`), is checked
+#: against ``typing.get_args(NetEvent)`` so a new kind is not forgotten.
 NetEvent = (
     PeerSeen
     | PeerGone
+    | NameSettled
     | InviteReceived
     | InviteClosed
     | JoinRequested

@@ -9,9 +9,11 @@ import time
 
 import pytest
 
+from durak_core import Rules
 from durak_net import events as ev
 from durak_net.cli import Peer, build_parser
 from durak_net.node import LanNode
+from durak_net.wire import PROTOCOL, PROTOCOL_VERSION, Announce, TableInfo
 from durak_widgets import lan
 from durak_widgets.handoff import Handoff
 
@@ -84,5 +86,62 @@ def test_the_notebook_lobby_invites_neither_of_two_with_one_name() -> None:
         assert "Two players announce the name Bob" in lobby.status.value
         labels = [row[1].value for row in lobby._peer_rows.values()]
         assert len(labels) == 2 and all("another player uses this name" in t for t in labels)
+    finally:
+        lobby.close()
+
+
+def test_the_notebook_invites_by_name_only_once_the_name_has_settled() -> None:
+    """Before, ``lan(invite="Bob")`` invited whoever announced Bob first, at once: a
+    second announcer seen a moment later was flagged, but the invitation had gone."""
+    lobby = lan("Ann", invite="Bob", handoff=Handoff(mode="manual"), port=0, journal_dir=None)
+    try:
+        bob, mallory = Crafter(1), Crafter(2)
+        _announce(lobby.node, bob, "Bob", 2)
+        lobby.handoff.pump_until(lambda: bob.node in lobby.peers)
+        assert not lobby.outgoing and lobby.invite_name == "Bob"  # not yet: it may be two
+        _announce(lobby.node, mallory, "Bob", 66)
+        lobby.handoff.pump_until(lambda: "Two players announce the name Bob"
+                                 in lobby.status.value)
+        assert not lobby.outgoing and lobby.invite_name is None
+        labels = [row[1].value for row in lobby._peer_rows.values()]
+        assert len(labels) == 2 and all("another player uses this name" in t for t in labels)
+    finally:
+        lobby.close()
+
+
+def test_the_notebook_invites_the_one_peer_a_settled_name_means() -> None:
+    lobby = lan("Ann", invite="Bob", handoff=Handoff(mode="manual"), port=0, journal_dir=None)
+    try:
+        bob = Crafter(1)
+        _announce(lobby.node, bob, "Bob", 2)
+        lobby.handoff.pump_until(lambda: bob.node in lobby.peers)
+        lobby._on_event(ev.NameSettled("Bob", (lobby.peers[bob.node],), 0.0))
+        assert [p.node for p in lobby.outgoing.values()] == [bob.node]
+        assert lobby.invite_name is None  # once
+    finally:
+        lobby.close()
+
+
+def _announce_table(node: LanNode, crafter: Crafter, name: str, host: int) -> None:
+    rules = Rules(players=3)
+    crafter.seq += 1
+    data = crafter.datagram(Announce(PROTOCOL, PROTOCOL_VERSION, crafter.node, crafter.key,
+                                     crafter.seq, name, 40100, rules.to_dict(), False, [],
+                                     TableInfo(77, [name, "", ""])))
+    with node._lock:
+        node.lobby.receive(data, (f"10.77.0.{host}", 40100), time.monotonic())
+
+
+def test_the_notebook_joins_by_name_only_once_the_name_has_settled() -> None:
+    """``lan(join="Hana")`` asked whoever announced a table as Hana first, at once."""
+    lobby = lan("Ann", join="Hana", handoff=Handoff(mode="manual"), port=0, journal_dir=None)
+    try:
+        hana = Crafter(3)
+        _announce_table(lobby.node, hana, "Hana", 3)
+        lobby.handoff.pump_until(lambda: hana.node in lobby.peers)
+        assert lobby.peers[hana.node].open_seats == 2
+        assert lobby.joining is None  # not yet: a second Hana may be on her way
+        lobby._on_event(ev.NameSettled("Hana", (lobby.peers[hana.node],), 0.0))
+        assert lobby.joining == 77
     finally:
         lobby.close()
