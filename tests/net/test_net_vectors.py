@@ -436,7 +436,7 @@ def test_an_invitation_and_a_reply_code_from_the_page(index: int) -> None:
         "c=IN IP4 0.0.0.0", f"a=ice-ufrag:{v['ufrag']}", f"a=ice-pwd:{v['pwd']}",
         "a=fingerprint:sha-256 " + ":".join(f"{b:02X}" for b in fp),
         f"a=setup:{v['setup']}", "a=mid:0", "a=sctp-port:5000", "a=max-message-size:65536",
-        *lines, "a=end-of-candidates",
+        *lines,
     ]
     assert "\r\n".join(sdp) + "\r\n" == v["sdp"]
     from durak_net.online_code import unpack_description
