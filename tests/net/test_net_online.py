@@ -81,6 +81,73 @@ def _code(box: queue.Queue[str | None], event: str, timeout: float = 60.0) -> st
     return str(record["code"])
 
 
+Run = tuple[int, list[dict[str, object]], str]
+
+
+def play_online(hosts: list[str], inviter: list[str], friends: list[list[str]],
+                timeout: float = 150.0) -> tuple[list[Run], list[str], list[str]]:
+    """The inviter in ``hosts[0]``, each friend in the next host: the test carries each
+    invitation code the inviter prints to a friend's ``--code`` and the friend's reply
+    back to the inviter's stdin, one seat after the other.  Returns each peer's
+    (status, JSON lines after the codes, stderr), and the invitation and reply codes."""
+    procs: list[subprocess.Popen[str]] = []
+
+    def start(ns: str, args: list[str], stdin: int) -> tuple[subprocess.Popen[str],
+                                                              queue.Queue[str | None]]:
+        proc = subprocess.Popen(["ip", "netns", "exec", ns, *peer_cmd(*args)], stdin=stdin,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=peer_env())
+        procs.append(proc)
+        assert proc.stdout is not None
+        return proc, _lines(proc.stdout)
+
+    invitations, replies = [], []
+    try:
+        host, host_out = start(hosts[0], inviter, subprocess.PIPE)
+        outs = [host_out]
+        assert host.stdin is not None
+        for ns, args in zip(hosts[1:], friends, strict=True):
+            invitations.append(_code(host_out, "invitation"))
+            _, out = start(ns, [*args, "--code", invitations[-1]], subprocess.DEVNULL)
+            outs.append(out)
+            replies.append(_code(out, "reply"))
+            host.stdin.write(f"{replies[-1]}\n")
+            host.stdin.flush()
+        host.stdin.close()
+        errs = [_lines(proc.stderr) for proc in procs if proc.stderr is not None]
+        results: list[Run] = []
+        for proc, out, err_lines in zip(procs, outs, errs, strict=True):
+            proc.wait(timeout=timeout)
+            lines, err = [], ""
+            while (line := out.get(timeout=10)) is not None:
+                lines.append(json.loads(line))
+            while (text := err_lines.get(timeout=10)) is not None:
+                err += text
+            results.append((proc.returncode or 0, lines, err))
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    return results, invitations, replies
+
+
+def _same_games(results: list[Run], games: int) -> None:
+    """Every peer ends 0 with ``games`` fair audits, the same games on every screen."""
+    for rc, lines, err in results:
+        assert rc == 0, err[-3000:]
+        assert [r["game"] for r in lines] == list(range(1, games + 1)), err[-3000:]
+        assert all(r["event"] == "game_over" and r["audit"] == "fair" for r in lines), lines
+        assert "connected (" in err and "rtc:1" in err, err[-3000:]
+    first = results[0][1]
+    for _, lines, _ in results[1:]:
+        for mine, theirs in zip(lines, first, strict=True):
+            assert (mine["table"], mine["state_hash"], mine["log_hash"], mine["public_hash"],
+                    mine["durak"], mine["seats"]) == (
+                theirs["table"], theirs["state_hash"], theirs["log_hash"],
+                theirs["public_hash"], theirs["durak"], theirs["seats"])
+
+
 @pytest.mark.netns
 @pytest.mark.slow
 def test_two_terminals_in_two_namespaces_play_over_a_data_channel_through_pasted_codes(
@@ -91,64 +158,47 @@ def test_two_terminals_in_two_namespaces_play_over_a_data_channel_through_pasted
     screens."""
     common = ["--online", "--bot", "random", "--games", "2", "--json", "--loss", "0.2",
               "--timeout", "120"]
-    with veth_pair() as (ns_a, ns_b):
-        ann = subprocess.Popen(
-            ["ip", "netns", "exec", ns_a,
-             *peer_cmd("--name", "Ann", "--seed", "1", *common)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env=peer_env())
-        procs = [ann]
-        try:
-            assert ann.stdout is not None and ann.stdin is not None
-            ann_out = _lines(ann.stdout)
-            invitation = _code(ann_out, "invitation")
-            offer, _ = online_code.read_code(invitation, now=time.time())
-            # Only the veth's address is a candidate (no loopback, no other network).
-            assert [(c.address, c.type) for c in offer.candidates] == [(f"{SUBNET}.1",
-                                                                        "host")]
-            ben = subprocess.Popen(
-                ["ip", "netns", "exec", ns_b,
-                 *peer_cmd("--name", "Ben", "--seed", "2", "--code", invitation, *common)],
-                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                text=True, env=peer_env())
-            procs.append(ben)
-            assert ben.stdout is not None
-            ben_out = _lines(ben.stdout)
-            reply = _code(ben_out, "reply")
-            answer, _ = online_code.read_code(reply, now=time.time())
-            assert answer.kind == "answer" and answer.setup == "active"
-            assert [c.address for c in answer.candidates] == [f"{SUBNET}.2"]
-            ann.stdin.write(f"{reply}\n")
-            ann.stdin.close()
-            errs = [_lines(proc.stderr) for proc in procs if proc.stderr is not None]
-            results = []
-            for proc, out, err_lines in zip(procs, (ann_out, ben_out), errs, strict=True):
-                proc.wait(timeout=150)
-                lines, err = [], ""
-                while (line := out.get(timeout=10)) is not None:
-                    lines.append(json.loads(line))
-                while (text := err_lines.get(timeout=10)) is not None:
-                    err += text
-                results.append((proc.returncode, lines, err))
-        finally:
-            for proc in procs:
-                if proc.poll() is None:
-                    proc.kill()
-                    proc.wait()
-    for rc, lines, err in results:
-        assert rc == 0, err[-3000:]
-        assert [r["game"] for r in lines] == [1, 2], err[-3000:]
-        assert all(r["event"] == "game_over" and r["audit"] == "fair" for r in lines), lines
-        assert "connected (" in err and "rtc:1" in err, err[-3000:]
+    with veth_pair() as hosts:
+        results, (invitation,), (reply,) = play_online(
+            list(hosts), ["--name", "Ann", "--seed", "1", *common],
+            [["--name", "Ben", "--seed", "2", *common]])
+    _same_games(results, 2)
     (_, a_lines, a_err), (_, b_lines, b_err) = results
-    for mine, theirs in zip(a_lines, b_lines, strict=True):
-        assert (mine["state_hash"], mine["log_hash"], mine["public_hash"], mine["durak"]) == (
-            theirs["state_hash"], theirs["log_hash"], theirs["public_hash"], theirs["durak"])
-        assert (mine["name"], mine["peer"], theirs["name"], theirs["peer"]) == (
-            "Ann", "Ben", "Ben", "Ann")
+    assert [(r["name"], r["peer"]) for r in a_lines + b_lines] == [("Ann", "Ben")] * 2 + [
+        ("Ben", "Ann")] * 2
+    # Only the veth's addresses are candidates (no loopback, no other network): the
+    # datagrams crossed the pair.
+    offer, _ = online_code.read_code(invitation, now=time.time())
+    answer, _ = online_code.read_code(reply, now=time.time())
+    assert (offer.kind, offer.setup, answer.kind, answer.setup) == (
+        "offer", "actpass", "answer", "active")
+    assert [(c.address, c.type) for c in offer.candidates] == [(f"{SUBNET}.1", "host")]
+    assert [(c.address, c.type) for c in answer.candidates] == [(f"{SUBNET}.2", "host")]
     # Both screens show the same pairing words, as on the LAN.
     words = [err.split("pairing words: ")[1].split(" (")[0] for err in (a_err, b_err)]
     assert words[0] == words[1] and len(words[0].split()) == 4
+
+
+@pytest.mark.netns
+@pytest.mark.slow
+def test_a_host_seats_two_friends_by_two_codes_and_a_table_of_three_plays_fair() -> None:
+    """--online --host 3 prints one invitation per open seat, each after the last reply;
+    each friend's terminal joins the table it sees at the end of its channel."""
+    from .test_net_netns import bridged_hosts
+
+    common = ["--online", "--bot", "random", "--json", "--timeout", "120"]
+    with bridged_hosts(3) as hosts:
+        results, invitations, replies = play_online(
+            hosts, ["--name", "Hana", "--host", "3", "--seed", "1", *common],
+            [["--name", "Ivo", "--seed", "2", *common], ["--name", "Jo", "--seed", "3",
+                                                          *common]])
+    _same_games(results, 1)
+    assert len(set(invitations)) == 2 and len(set(replies)) == 2
+    assert sorted(lines[0]["seat"] for _, lines, _ in results) == [0, 1, 2]
+    host_err = results[0][2]
+    assert "Ivo (rtc:1) takes seat" in host_err and "Jo (rtc:2) takes seat" in host_err
+    words = {err.split("table words: ")[1].split(" (")[0] for _, _, err in results}
+    assert len(words) == 1
 
 
 # ------------------------------------------------------------ codes that fail
