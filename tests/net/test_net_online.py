@@ -328,3 +328,18 @@ def test_ice_servers_are_read_as_stun_or_turn_with_credentials() -> None:
     turn = _ice_server("turn:ann:s3cret@turn.example:3478")
     assert (turn.urls, turn.username, turn.credential) == ("turn:turn.example:3478", "ann",
                                                            "s3cret")
+
+
+def test_a_text_message_or_an_oversized_one_on_a_channel_is_dropped_and_counted() -> None:
+    from durak_net.rtc import RtcNode
+
+    node = RtcNode("Doc")
+    try:
+        node._on_message(("rtc", 1), "DK\x04D hello")
+        node._on_message(("rtc", 1), b"DK" + bytes(1300))
+        node._on_message(("rtc", 1), b"not ours")
+        drops = node.drop_counts()
+        assert (drops["foreign"], drops["oversized"]) == (2, 1), drops
+        assert node.peers() == []
+    finally:
+        node.close()
