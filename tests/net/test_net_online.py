@@ -16,10 +16,13 @@ import os
 import queue
 import random
 import re
+import shutil
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import IO
 
 import pytest
@@ -203,6 +206,93 @@ def test_a_host_seats_two_friends_by_two_codes_and_a_table_of_three_plays_fair()
     assert len(words) == 1
 
 
+MOSQUITTO = shutil.which("mosquitto") or ("/usr/sbin/mosquitto"
+                                          if os.path.exists("/usr/sbin/mosquitto") else None)
+
+
+@contextlib.contextmanager
+def broker(ns: str, host: str, folder: Path) -> Iterator[str]:
+    """Debian's mosquitto in namespace ``ns``: a plain MQTT listener and a WebSocket one
+    beside it on ``host`` (IPv4 only, as ``socket_domain`` makes it); yields the
+    WebSocket URL once the broker says it is running, and stops it on the way out."""
+    conf = folder / "mosquitto.conf"
+    conf.write_text("\n".join([
+        "per_listener_settings false", "allow_anonymous true", "persistence false",
+        "log_dest stderr", f"listener 18830 {host}", f"listener 18831 {host}",
+        "protocol websockets", "socket_domain ipv4", ""]))
+    assert MOSQUITTO is not None
+    proc = subprocess.Popen(["ip", "netns", "exec", ns, MOSQUITTO, "-c", str(conf)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        log = _lines(proc.stderr)
+        seen = ""
+        while " running" not in seen:
+            line = log.get(timeout=20)
+            assert line is not None, f"mosquitto ended: {seen}"
+            seen += line
+        assert "Opening websockets listen socket on port 18831" in seen, seen
+        yield f"ws://{host}:18831/"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.mark.netns
+@pytest.mark.slow
+def test_two_terminals_meet_in_a_room_of_a_local_mosquitto_and_play_fair(
+        tmp_path: Path) -> None:
+    """--online --relay: Ann names a room on a mosquitto over WebSocket (in her
+    namespace), Ben comes to it with --room; the codes go through the broker, and the
+    game over the channel ends fair on both screens.  The room is cleared after."""
+    if MOSQUITTO is None:
+        pytest.skip("needs Debian's mosquitto (apt-get install mosquitto; .ci/run does)")
+    common = ["--online", "--bot", "random", "--json", "--timeout", "120"]
+
+    def start(ns: str, *args: str) -> subprocess.Popen[str]:
+        return subprocess.Popen(["ip", "netns", "exec", ns, *peer_cmd(*args)],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=peer_env())
+
+    with veth_pair() as (ns_a, ns_b), broker(ns_a, f"{SUBNET}.1", tmp_path) as url:
+        procs = [start(ns_a, "--name", "Ann", "--seed", "1", "--relay", url, *common)]
+        try:
+            outs = [_lines(procs[0].stdout)]  # type: ignore[arg-type]
+            first = json.loads(outs[0].get(timeout=60) or "{}")
+            assert first["event"] == "room" and len(first["room"].split("-")) == 3, first
+            # Typed as a person might: capitals, spaces for dashes.
+            typed = first["room"].upper().replace("-", " ")
+            procs.append(start(ns_b, "--name", "Ben", "--seed", "2", "--relay", url,
+                               "--room", typed, *common))
+            outs.append(_lines(procs[1].stdout))  # type: ignore[arg-type]
+            errs = [_lines(proc.stderr) for proc in procs]  # type: ignore[arg-type]
+            results: list[Run] = []
+            for proc, out, err_lines in zip(procs, outs, errs, strict=True):
+                proc.wait(timeout=150)
+                lines, err = [], ""
+                while (line := out.get(timeout=10)) is not None:
+                    lines.append(json.loads(line))
+                while (text := err_lines.get(timeout=10)) is not None:
+                    err += text
+                results.append((proc.returncode or 0, lines, err))
+            # The room is empty again: nobody finds these codes in it later.
+            check = subprocess.run(
+                ["ip", "netns", "exec", ns_b, sys.executable, "-c",
+                 "import sys; from durak_net.relay import Room; "
+                 "r = Room(sys.argv[1], sys.argv[2]); "
+                 "print(r.wait('offer', 1), r.wait('answer', 1)); r.close()",
+                 url, first["room"]],
+                capture_output=True, text=True, timeout=60, env=peer_env())
+            assert check.stdout.split() == ["None", "None"], check.stderr[-2000:]
+        finally:
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+    _same_games(results, 1)
+    assert f"room {first['room']}: the other player runs" in results[0][2]
+
+
 # ------------------------------------------------------------ codes that fail
 
 
@@ -309,7 +399,12 @@ def _impatient_answer(self, node, deadline):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("argv, line", [
-    (["--code", "abc"], "--code and --ice-server are for --online"),
+    (["--code", "abc"], "--code, --relay, --room and --ice-server are for --online"),
+    (["--online", "--room", "a-b-c"], "--room names a room on a --relay"),
+    (["--online", "--relay", "http://broker"], "a relay is an MQTT broker's WebSocket URL"),
+    (["--online", "--relay", "ws://broker/", "--code", "abc"], "give the --room"),
+    (["--online", "--relay", "ws://broker/", "--room", "a/b"], "a room is words"),
+    (["--online", "--relay", "ws://broker/", "--host", "3"], "a --relay room seats one"),
     (["--online", "--invite", "Bob"], "--invite is for the LAN"),
     (["--online", "--code", "abc", "--host", "3"], "--host is for the player who invites"),
     (["--online", "--host", "2", "--add-bot", "random"], "needs a seat for someone else"),
@@ -345,3 +440,33 @@ def test_a_text_message_or_an_oversized_one_on_a_channel_is_dropped_and_counted(
         assert node.peers() == []
     finally:
         node.close()
+
+
+def test_a_room_is_three_words_and_its_topics_hide_them() -> None:
+    from durak_net import relay
+
+    room = relay.new_room(lambda n: bytes([0, 1, 255])[:n])
+    assert room == "acorn-actor-zebra"
+    assert relay.normalise_room(" Acorn  ACTOR-zebra") == room
+    offer, answer = relay.topic(room, "offer"), relay.topic(room, "answer")
+    assert offer.startswith("durak/4/") and offer.endswith("/offer")
+    assert offer.rsplit("/", 1)[0] == answer.rsplit("/", 1)[0]
+    assert "acorn" not in offer and len(offer.split("/")[2]) == 32
+    with pytest.raises(ValueError, match="kind"):
+        relay.topic(room, "bye")
+    assert relay.parse_url("wss://broker.example:8084/mqtt") == (
+        "wss", "broker.example", 8084, "/mqtt")
+    assert relay.parse_url("ws://10.0.0.1/") == ("ws", "10.0.0.1", 80, "/")
+
+
+def test_a_relay_nobody_answers_at_is_one_line_and_exit_status_69() -> None:
+    import socket
+
+    with socket.socket() as probe:  # a port with nothing behind it
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    status, out, err = _run(["--name", "Ann", "--online", "--relay",
+                             f"ws://127.0.0.1:{port}/", "--bot", "random", "--json"])
+    assert status == EXIT_NO_ROUTE and out == ""  # no room was named
+    (said,) = err.splitlines()
+    assert said.startswith(f"durak-lan: cannot reach the relay ws://127.0.0.1:{port}/"), err
