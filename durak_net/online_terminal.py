@@ -66,8 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "the inviter prints a room name, the other player gives it with "
                              "--room")
     parser.add_argument("--room", metavar="WORDS",
-                        help="with --online --relay: the room the inviter named (the inviter "
-                             "may choose it too)")
+                        help="with --online --relay: the room the inviter's terminal named")
     parser.add_argument("--ice-server", action="append", default=[], metavar="URL",
                         help="with --online: a STUN or TURN server (stun:HOST:PORT, "
                              "turn:USER:PASSWORD@HOST:PORT), repeatable; default none (one "
@@ -226,7 +225,8 @@ class OnlineTerminal:
         try:
             room = Room(self.args.relay, name)
         except RelayError as exc:
-            print(f"durak-lan: {exc}", file=sys.stderr)
+            print(f"durak-lan: {exc}: " + _("check the URL, or copy the codes by hand "
+                                            "(leave out --relay)"), file=sys.stderr)
             return EXIT_NO_ROUTE
         try:
             if self.inviting:

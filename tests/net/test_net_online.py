@@ -470,3 +470,4 @@ def test_a_relay_nobody_answers_at_is_one_line_and_exit_status_69() -> None:
     assert status == EXIT_NO_ROUTE and out == ""  # no room was named
     (said,) = err.splitlines()
     assert said.startswith(f"durak-lan: cannot reach the relay ws://127.0.0.1:{port}/"), err
+    assert said.endswith("check the URL, or copy the codes by hand (leave out --relay)")
