@@ -373,6 +373,7 @@ def test_an_inviter_whose_reply_never_comes_says_so_and_exits_1() -> None:
     assert json.loads(out)["event"] == "invitation"
 
 
+@pytest.mark.slow
 def test_a_reply_to_an_invitation_no_one_can_reach_fails_in_one_line_with_the_next_step(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The example offer names addresses nobody answers at: ICE fails (or the wait runs
