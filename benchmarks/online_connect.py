@@ -45,7 +45,7 @@ class Seat:
         self.applied: dict[tuple[int, int], tuple[float, bool]] = {}
         self.driver = BotDriver(RandomBot(seed))
         self.sid: int | None = None
-        self.node = RtcNode(name, on_event=self.on_event)
+        self.node = RtcNode(name, on_event=self.on_event, ice_servers=())  # one machine
 
     def on_event(self, event: Any) -> None:
         now = time.monotonic()

@@ -69,8 +69,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --online --relay: the room the inviter's terminal named")
     parser.add_argument("--ice-server", action="append", default=[], metavar="URL",
                         help="with --online: a STUN or TURN server (stun:HOST:PORT, "
-                             "turn:USER:PASSWORD@HOST:PORT), repeatable; default none (one "
-                             f"network); across the internet e.g. {PUBLIC_STUN}")
+                             "turn:USER:PASSWORD@HOST:PORT), repeatable; default the public "
+                             f"{PUBLIC_STUN}; 'none' for none (one network, offline)")
 
 
 def check_args(args: argparse.Namespace) -> None:
@@ -108,7 +108,8 @@ def check_args(args: argparse.Namespace) -> None:
         raise ValueError(str(exc)) from None
 
     for url in args.ice_server:
-        _ice_server(url)
+        if url != "none":
+            _ice_server(url)
     if args.code or (args.relay and args.room and not args.host):
         args.auto_accept = True  # pasting the code (coming to the room) is the consent
 
@@ -135,11 +136,19 @@ class OnlineTerminal:
         #: Through a relay: did we name the room (and invite)?
         self.inviting = not args.room
 
+    @property
+    def ice_servers(self) -> list[str]:
+        """``--ice-server`` as given (``none`` for none), else the public STUN server."""
+        given = self.args.ice_server
+        if not given:
+            return [PUBLIC_STUN]
+        return [url for url in given if url != "none"]
+
     def make_node(self, rules: Any) -> RtcNode:
         from .rtc import RtcNode  # aiortc only with --online
 
         args = self.args
-        self.node = RtcNode(args.name, rules=rules, ice_servers=args.ice_server,
+        self.node = RtcNode(args.name, rules=rules, ice_servers=self.ice_servers,
                             loss=args.loss, loss_seed=args.seed, journal_dir=args.journal)
         return self.node
 
@@ -272,7 +281,7 @@ class OnlineTerminal:
             return 0
         why = node.failure(addr) or _("the connection did not open in time")
         hint = (_("try --ice-server {stun} on both sides (or a TURN server)").format(
-            stun=PUBLIC_STUN) if not self.args.ice_server else
+            stun=PUBLIC_STUN) if not self.ice_servers else
             _("try a TURN server: --ice-server turn:USER:PASSWORD@HOST:PORT"))
         print(f"durak-lan: {why}: {hint}", file=sys.stderr)
         return 3 if deadline is not None and time.monotonic() >= deadline else EXIT_NO_ROUTE

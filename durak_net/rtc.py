@@ -64,7 +64,7 @@ except ImportError as exc:  # pragma: no cover (the test extra installs it)
     raise OnlineMissing("playing online from a terminal needs aiortc: "
                         "pip install 'durak[online]'") from exc
 
-__all__ = ["CHANNEL_LABEL", "OnlineMissing", "RtcError", "RtcNode"]
+__all__ = ["CHANNEL_LABEL", "DEFAULT_ICE_SERVERS", "OnlineMissing", "RtcError", "RtcNode"]
 
 Addr = tuple[str, int]
 EventHandler = Callable[[Any], None]
@@ -72,6 +72,10 @@ T = TypeVar("T")
 
 #: The data channel's label (section 14): a channel with another label is ignored.
 CHANNEL_LABEL = "durak"
+#: The ICE servers used unless told otherwise: one public STUN server, so that a peer
+#: behind a NAT learns its public address (what play across the internet needs; a peer
+#: offline finds no route to it and goes on with its host candidates).
+DEFAULT_ICE_SERVERS: tuple[str, ...] = ("stun:stun.l.google.com:19302",)
 #: How long gathering candidates and writing a description may take (seconds).
 DESCRIBE_TIMEOUT = 30.0
 
@@ -86,8 +90,9 @@ class RtcNode:
     name, rules, journal_dir, session_config, lobby_config, entropy: as
     :class:`~durak_net.node.LanNode`'s.  on_event: called with every event, in order;
     without it, events go to :attr:`events`.  ice_servers: STUN/TURN URLs
-    (``stun:host:port``, ``turn:user:password@host:port``); none by default: host
-    candidates only (aiortc would otherwise ask a public STUN server).  loss: share of
+    (``stun:host:port``, ``turn:user:password@host:port``); by default
+    :data:`DEFAULT_ICE_SERVERS`; ``()`` for none (host candidates only: one network,
+    offline).  loss: share of
     outgoing datagrams dropped on purpose (demos and tests).
     """
 
@@ -97,7 +102,7 @@ class RtcNode:
         *,
         on_event: EventHandler | None = None,
         rules: Rules | None = None,
-        ice_servers: Sequence[str] = (),
+        ice_servers: Sequence[str] = DEFAULT_ICE_SERVERS,
         loss: float = 0.0,
         loss_seed: int | None = None,
         journal_dir: Path | str | None = None,

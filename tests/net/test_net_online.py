@@ -355,8 +355,8 @@ def test_a_code_that_cannot_be_used_is_one_line_and_exit_status_65(make, line: s
 
 
 def test_a_bad_reply_pasted_into_a_headless_inviter_is_one_line_and_exit_status_65() -> None:
-    status, out, err = _run(["--name", "Ann", "--online", "--bot", "random", "--json"],
-                            stdin=_offer_code() + "\n")
+    status, out, err = _run(["--name", "Ann", "--online", "--ice-server", "none", "--bot",
+                             "random", "--json"], stdin=_offer_code() + "\n")
     assert status == EXIT_BAD_CODE
     (record,) = [json.loads(x) for x in out.splitlines()]
     assert record["event"] == "invitation"
@@ -367,7 +367,8 @@ def test_a_bad_reply_pasted_into_a_headless_inviter_is_one_line_and_exit_status_
 
 
 def test_an_inviter_whose_reply_never_comes_says_so_and_exits_1() -> None:
-    status, out, err = _run(["--name", "Ann", "--online", "--bot", "random", "--json"])
+    status, out, err = _run(["--name", "Ann", "--online", "--ice-server", "none", "--bot",
+                             "random", "--json"])
     assert status == 1
     assert "no reply code came" in err
     assert json.loads(out)["event"] == "invitation"
@@ -382,8 +383,8 @@ def test_a_reply_to_an_invitation_no_one_can_reach_fails_in_one_line_with_the_ne
 
     monkeypatch.setattr(online_terminal, "OPEN_TIMEOUT", 3.0)
     monkeypatch.setattr(online_terminal.OnlineTerminal, "_answer", _impatient_answer)
-    status, out, err = _run(["--name", "Ben", "--online", "--code", _offer_code(), "--bot",
-                             "random", "--json"])
+    status, out, err = _run(["--name", "Ben", "--online", "--ice-server", "none", "--code",
+                             _offer_code(), "--bot", "random", "--json"])
     assert status == EXIT_NO_ROUTE == 69
     assert json.loads(out)["event"] == "reply"
     (said,) = err.splitlines()
@@ -472,3 +473,16 @@ def test_a_relay_nobody_answers_at_is_one_line_and_exit_status_69() -> None:
     (said,) = err.splitlines()
     assert said.startswith(f"durak-lan: cannot reach the relay ws://127.0.0.1:{port}/"), err
     assert said.endswith("check the URL, or copy the codes by hand (leave out --relay)")
+
+
+def test_the_public_stun_server_is_the_default_and_none_turns_it_off() -> None:
+    from durak_net.online_terminal import PUBLIC_STUN, OnlineTerminal
+    from durak_net.rtc import DEFAULT_ICE_SERVERS
+
+    def servers(*given: str) -> list[str]:
+        args = cli.build_parser().parse_args(["--online", *given])
+        return OnlineTerminal(args, print, print).ice_servers
+
+    assert servers() == [PUBLIC_STUN] == list(DEFAULT_ICE_SERVERS)
+    assert servers("--ice-server", "none") == []
+    assert servers("--ice-server", "turn:a:b@t.example:3478") == ["turn:a:b@t.example:3478"]
