@@ -148,6 +148,8 @@ class LanLobby:
         #: The table we asked to join (its id), until a seat or a refusal comes back.
         self.joining: int | None = None
         self.join_name = options.join
+        #: The one peer ``join`` means, once its name has settled (NameSettled).
+        self._join_host: int | None = None
         #: The team ``join`` asks for at a table of teams (ANY_TEAM: any seat).
         self.join_team = options.team
         #: Host: each joined seat's player and the pairing words of its link with us.
@@ -158,8 +160,9 @@ class LanLobby:
         except Exception:
             self.root.close()
             raise
-        if self.invite_name:
-            self.node.watch(self.invite_name)
+        for watched in (self.invite_name, self.join_name):
+            if watched:
+                self.node.watch(watched)
         if options.table is not None:
             try:
                 self._host(options.table, options.clock, options.grace, options.add_bots)
@@ -598,24 +601,38 @@ class LanLobby:
             self.notice = html.escape(_("Two players announce the name {name}: pick one "
                                         "in the list and compare the pairing words."
                                         ).format(name=_name(event.peer.name)))
-        if (self.join_name and event.peer.name == self.join_name and self.sid is None
-                and self.joining is None and event.peer.open_seats
-                and not event.peer.incompatible):
+        self._maybe_join(event.peer)
+
+    def _maybe_join(self, peer: ev.PeerInfo) -> None:
+        """``join``: ask the peer the name settled on for a seat once its table has one
+        free (its announcements say when)."""
+        if (self.join_name and peer.node == self._join_host and self.sid is None
+                and self.joining is None and peer.open_seats and not peer.incompatible):
             try:
-                self.join(event.peer.node, team=self.join_team)
+                self.join(peer.node, team=self.join_team)
             except ValueError as exc:  # a team the table does not have
                 self.join_name = None
                 self.notice = html.escape(_("Not joining {name}: {reason}").format(
-                    name=_name(event.peer.name), reason=plain(exc)))
+                    name=_name(peer.name), reason=plain(exc)))
 
     def _on_peer_gone(self, event: ev.PeerGone) -> None:
         self.peers.pop(event.peer.node, None)
 
     def _on_name_settled(self, event: ev.NameSettled) -> None:
-        """``invite``: the node says whom the name means once it has been announced long
-        enough for a second announcer to show (as ``durak-lan --invite``).  Once: after
-        a game, a decline or a leave the lobby does not call again by itself (the
-        Invite button is there for that)."""
+        """``invite`` and ``join``: the node says whom the name means once it has been
+        announced long enough for a second announcer to show (as ``durak-lan --invite``
+        and ``--join``).  Once: after a game, a decline or a leave the lobby does not
+        call again by itself (the Invite button is there for that)."""
+        if event.name == self.join_name and event.name != self.invite_name:
+            if len(event.peers) > 1:
+                self.join_name = None
+                self.notice = html.escape(_("Two players announce the name {name}: pick one "
+                                            "in the list and compare the pairing words."
+                                            ).format(name=_name(event.name)))
+            else:
+                self._join_host = event.peers[0].node
+                self._maybe_join(self.peers.get(self._join_host, event.peers[0]))
+            return
         if event.name != self.invite_name:
             return
         self.invite_name = None
@@ -868,7 +885,8 @@ def lan(
     add_bots: with ``table``, seat these bots (``"random"``, ``"greedy"``, ``"ismcts"``)
         at once; they run in this kernel.
     auto_start: with ``table``, deal as soon as every seat is taken (demos and tests).
-    join: ask the first player seen hosting a table under this name for a seat.
+    join: ask the player hosting a table under this name for a seat, once the name has
+        been seen for a moment (if two players announce it, you pick one).
     team: with ``join``, at a table of teams (``Rules(teams=True)``), the team to sit in
         (0, 1, or 2 at six seats; partners sit opposite): what ``durak-lan --team`` asks
         for.  Without it, the lowest free seat.  The lobby's Join offers the same choice.
