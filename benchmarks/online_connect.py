@@ -58,7 +58,9 @@ class Seat:
         elif isinstance(event, ev.GameStarted):
             self.marks.setdefault("dealt", now)
         elif isinstance(event, ev.ActionApplied):
-            self.applied[(event.game, event.index)] = (now, event.by_me)
+            # When the session applied it (its own clock reading), not when this handler,
+            # busy with the bot's earlier moves, got to the event.
+            self.applied[(event.game, event.index)] = (event.at, event.by_me)
         elif isinstance(event, ev.GameAudited):
             self.done.set()
             return
