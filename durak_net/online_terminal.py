@@ -185,6 +185,7 @@ class OnlineTerminal:
         if not self.args.json:
             self.say(_("reply code (send it back to the player who invited you):"))
             print(reply, flush=True)
+        self.say(_("waiting for the connection: it opens once they paste the reply code"))
         # The inviter may take minutes to paste it: wait as long as the reply is good.
         return self._wait_open(node, addr, deadline, patient=True)
 
