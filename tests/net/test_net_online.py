@@ -486,3 +486,18 @@ def test_the_public_stun_server_is_the_default_and_none_turns_it_off() -> None:
     assert servers() == [PUBLIC_STUN] == list(DEFAULT_ICE_SERVERS)
     assert servers("--ice-server", "none") == []
     assert servers("--ice-server", "turn:a:b@t.example:3478") == ["turn:a:b@t.example:3478"]
+
+
+def test_a_person_who_pastes_a_bad_reply_is_told_why_and_may_paste_again() -> None:
+    """Interactive (no --bot): the line says what is wrong and the terminal waits for
+    the next paste; here the input ends, so it says no reply came and exits 1."""
+    status, out, err = _run(["--name", "Ann", "--online", "--ice-server", "none"],
+                            stdin=_offer_code()[:50] + "\n\n" + _offer_code() + "\n")
+    assert status == 1, err
+    said = out.splitlines()
+    assert said[0].startswith("invitation code (send it to the other player")
+    assert said[2] == ("this code is cut short or mistyped: paste the whole code exactly as "
+                       "you were sent it")
+    assert said[3] == ("this is an invitation code, not the reply to ours: paste the code the "
+                       "other player's terminal printed after taking ours")
+    assert said[4] == "no reply code came"
