@@ -117,7 +117,7 @@ def test_two_hosts_discover_each_other_by_broadcast_and_play_through_loss(
     ], timeout=90)
     assert_same_games(results, 3)
     # Ben found Ann at her own host's address: the datagrams crossed the bridge.
-    assert f"inviting Ann ({HOST_A}:" in results[1][2], results[1][2]
+    assert f'inviting "Ann" ({HOST_A}:' in results[1][2], results[1][2]
     assert f'playing "Ben" ({HOST_B}:' in results[0][2], results[0][2]
 
 
