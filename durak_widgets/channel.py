@@ -97,7 +97,8 @@ function initialize({ model }) {
     msg.page = me.page;
     model.send(msg, undefined, buffers || []);
   };
-  const fail = (what, error) => tell({ t: "error", what, detail: String(error && error.message || error) });
+  const fail = (what, error) =>
+    tell({ t: "error", what, detail: String((error && error.message) || error) });
 
   const waitGathered = (pc) => new Promise((resolve) => {
     if (pc.iceGatheringState === "complete") { resolve(); return; }
