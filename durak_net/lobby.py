@@ -229,12 +229,18 @@ class Lobby:
         entropy: Entropy = os.urandom,
         identity: Identity | None = None,
         config: LobbyConfig | None = None,
+        ports: bool = True,
     ) -> None:
         name = plain(name, 41)
         if not 1 <= len(name) <= 40:
             raise ValueError("the name must have 1 to 40 characters")
         self.name = name
         self.game_port = game_port
+        #: Are addresses ``(host, port)`` (UDP: a peer's announcements come from any port,
+        #: and it is answered on the game port it announces)?  False for a carrier whose
+        #: every address is one peer's own channel (``("rtc", 3)``): it is answered where
+        #: its datagrams come from, and each address is a source of its own.
+        self.ports = ports
         self.rules = rules
         self.config = config or LobbyConfig()
         self._entropy = entropy
@@ -390,7 +396,7 @@ class Lobby:
         malformed, foreign, forged, addressed to another node, or beyond what a source
         may send is dropped and counted.  The cheap checks come first: the signature is
         checked last, and only for a node we know or have room and time for."""
-        if not self._per_source.take(addr[0], now):
+        if not self._per_source.take(addr[0] if self.ports else repr(addr), now):
             self.drops["rate_limited"] += 1
             return
         try:
@@ -550,7 +556,7 @@ class Lobby:
         except (TypeError, ValueError):
             self.drops["malformed"] += 1
             return
-        peer_addr = (addr[0], msg.port)
+        peer_addr = (addr[0], msg.port) if self.ports else addr
         if direct:
             self._answer_in_kind(peer_addr, now)
         known = self.peers.get(msg.node)
