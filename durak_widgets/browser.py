@@ -81,3 +81,23 @@ def lan(*args: Any, **kwargs: Any) -> Any:
     RuntimeError: LAN play needs a local Python: ...
     """
     raise RuntimeError(LAN_NEEDS_LOCAL_PYTHON)
+
+
+#: What :func:`online` says in a browser.
+ONLINE_NEEDS_SODIUM = (
+    "Online play from this page needs libsodium's ristretto255 in the page's kernel for "
+    "the hidden-hands deal, which this site does not have yet: open the notebook in a "
+    "local JupyterLab (bash scripts/play.sh) and call online() there; the other player "
+    "may be anywhere."
+)
+
+
+def online(*args: Any, **kwargs: Any) -> Any:
+    """In a browser: raise, saying that online play needs the deal's libsodium here.
+
+    >>> online(name="Alice")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    RuntimeError: Online play from this page needs libsodium...
+    """
+    raise RuntimeError(ONLINE_NEEDS_SODIUM)

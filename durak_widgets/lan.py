@@ -180,10 +180,8 @@ class LanLobby:
         self.seat_words: dict[int, tuple[str, str]] = {}
         self._build()
         try:
-            self.node = LanNode(
-                name, on_event=self._post, rules=rules, port=port, connect=targets, loss=loss,
-                loss_seed=seed, journal_dir=journal_dir,
-            )
+            self.node = self._open_node(name, rules=rules, port=port, connect=targets,
+                                        loss=loss, seed=seed, journal_dir=journal_dir)
         except Exception:
             self.root.close()
             raise
@@ -196,6 +194,13 @@ class LanLobby:
                 raise
         with self.handoff.lock:
             self._render()
+
+    def _open_node(self, name: str, *, rules: Rules | None, port: int, connect: list[str],
+                   loss: float, seed: int | None, journal_dir: Path | str | None) -> Any:
+        """The peer the lobby drives: a :class:`LanNode` on UDP (``online()`` gives one
+        over the page's data channel instead)."""
+        return LanNode(name, on_event=self._post, rules=rules, port=port, connect=connect,
+                       loss=loss, loss_seed=seed, journal_dir=journal_dir)
 
     def _host(self, rules: Rules, clock: int, grace: int, bots: Sequence[str]) -> None:
         """Host a table (we sit at seat 0) and seat our bots at the first free seats."""
