@@ -4,8 +4,9 @@ Each tab's notebook shows a :class:`~durak_widgets.channel.PageChannel` with a b
 harness around it (a text box with the page's description, one for the other's, a
 button): the test copies the inviter's description into the other tab and the answer
 back, as two people would paste codes, and then datagrams sent by one kernel arrive at
-the other kernel, having crossed both pages and the data channel between them.  No
-network beyond this machine (no ICE servers), nothing but the pages' DOM is read.
+the other kernel, having crossed both pages and the data channel between them.  With
+the inviter's notebook open in a second tab too, that tab shows the channel as open
+elsewhere and the first keeps carrying it.  No network beyond this machine (no ICE servers), nothing but the pages' DOM is read.
 """
 
 from __future__ import annotations
@@ -17,7 +18,14 @@ import pytest
 
 pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
 
-from browser_support import PATH_CELL, LabTabs, run_notebooks_in_lab, write_notebook
+from browser_support import (
+    PATH_CELL,
+    LabTabs,
+    open_notebook_in_lab,
+    run_cell_source,
+    run_notebooks_in_lab,
+    write_notebook,
+)
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -51,6 +59,7 @@ def attach(channel):
         seen.value = " ".join(sorted(got))
 
     ch.on_datagram = arrived
+    ch.elsewhere = "open in another tab"
     box.children = (*box.children, ch)
 
 
@@ -84,7 +93,7 @@ def _paste(page, text: str) -> None:  # type: ignore[no-untyped-def]
 def test_datagrams_sent_by_one_kernel_arrive_at_the_other_through_both_pages(
     jupyterlab_server: str, lab_root_dir: Path, lab_tabs: LabTabs
 ) -> None:
-    ann, ben = lab_tabs.take(2)
+    ann, ben, again = lab_tabs.take(3)
     run_notebooks_in_lab([(ann, _notebook(lab_root_dir, "Ann", "offer")),
                           (ben, _notebook(lab_root_dir, "Ben", "answer"))],
                          jupyterlab_server)
@@ -101,3 +110,14 @@ def test_datagrams_sent_by_one_kernel_arrive_at_the_other_through_both_pages(
     expect(ben.locator(".t-seen")).to_have_text("Ann0 Ann1 Ann2 Ann3 Ann4", timeout=30_000)
     ben.locator(".t-send").click()
     expect(ann.locator(".t-seen")).to_have_text("Ben0 Ben1 Ben2 Ben3 Ben4", timeout=30_000)
+    # Ann's notebook in a second tab (the same kernel): that page shows the channel as
+    # open elsewhere, and Ann's first page keeps it.
+    open_notebook_in_lab(again, jupyterlab_server, "channel/ann.ipynb")
+    run_cell_source(again, 1, "ch")
+    expect(again.locator(".durak-rtc")).to_have_class(re.compile("durak-rtc-elsewhere"),
+                                                     timeout=60_000)
+    expect(again.locator(".durak-rtc")).to_have_text("open in another tab")
+    expect(ann.locator(".durak-rtc")).not_to_have_class(re.compile("durak-rtc-elsewhere"))
+    ann.locator(".t-send").click()  # still through Ann's first page
+    expect(ben.locator(".t-seen")).to_have_text(
+        "Ann0 Ann0 Ann1 Ann1 Ann2 Ann2 Ann3 Ann3 Ann4 Ann4", timeout=30_000)
