@@ -29,7 +29,8 @@ The steps, for the inviting side (``role="offer"``) and the invited one (``"answ
    go both ways: :meth:`PageChannel.send_datagram` and :attr:`PageChannel.on_datagram`.
 
 The page can also spoil its own datagram path on purpose (:attr:`PageChannel.impair`:
-loss, duplication and reordering, seeded) so tests see the protocol cope.
+loss, duplication and reordering, seeded) so tests see the protocol cope; its view
+counts what it spoiled (``data-lost``, ``data-duplicated``, ``data-reordered``).
 
 :attr:`PageChannel.on_datagram` is called on the thread that handles the comm (the
 kernel's); :class:`ChannelCarrier` hands each datagram to the table's
@@ -91,7 +92,8 @@ function rng(seed) {
 
 function initialize({ model }) {
   const id = model.get("channel_id");
-  const me = { page: newId(), pc: null, dc: null, done: false, held: [] };
+  const me = { page: newId(), pc: null, dc: null, held: [], views: new Set(),
+               impaired: { lost: 0, duplicated: 0, reordered: 0 } };
   PAGES.set(id, me);
   const tell = (msg, buffers) => {
     msg.page = me.page;
@@ -114,11 +116,17 @@ function initialize({ model }) {
     const impair = model.get("impair") || {};
     if (!impair.loss && !impair.duplicate && !impair.reorder) { send(data); return; }
     if (random === null) random = rng(impair.seed || 1);
-    if (random() < (impair.loss || 0)) return;
+    const count = (what) => {
+      me.impaired[what] += 1;
+      for (const view of me.views) view();
+    };
+    if (random() < (impair.loss || 0)) { count("lost"); return; }
     const copies = random() < (impair.duplicate || 0) ? 2 : 1;
+    if (copies > 1) count("duplicated");
     for (let i = 0; i < copies; i++) {
       if (random() < (impair.reorder || 0)) {
         me.held.push(data);  // overtaken by the next datagram
+        count("reordered");
       } else {
         send(data);
         while (me.held.length) send(me.held.shift());
@@ -199,14 +207,20 @@ function render({ model, el }) {
     const elsewhere = owner !== "" && (!mine || mine.page !== owner);
     el.classList.toggle("durak-rtc-elsewhere", elsewhere);
     el.dataset.state = model.get("state");
+    if (mine) {  // what this page spoiled on purpose (impair), for tests to read
+      for (const [what, n] of Object.entries(mine.impaired)) el.dataset[what] = String(n);
+    }
     line.textContent = elsewhere ? model.get("elsewhere") : model.get("status");
   };
+  const mine = PAGES.get(model.get("channel_id"));
+  if (mine) mine.views.add(draw);
   model.on("change:owner", draw);
   model.on("change:status", draw);
   model.on("change:state", draw);
   model.on("change:elsewhere", draw);
   draw();
   return () => {
+    if (mine) mine.views.delete(draw);
     model.off("change:owner", draw);
     model.off("change:status", draw);
     model.off("change:state", draw);

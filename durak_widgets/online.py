@@ -148,7 +148,7 @@ class OnlineLobby(LanLobby):
             "gathering": _("Preparing the code…"),
             "waiting": _("Waiting for the reply code."),
             "connecting": _("Connecting…"),
-            "open": _("Connected: pairing…"),
+            "open": _("Connected.") if self.sid is not None else _("Connected: pairing…"),
             "closed": _("The connection closed."),
         }.get(state, state)
 

@@ -6,7 +6,8 @@ button): the test copies the inviter's description into the other tab and the an
 back, as two people would paste codes, and then datagrams sent by one kernel arrive at
 the other kernel, having crossed both pages and the data channel between them.  With
 the inviter's notebook open in a second tab too, that tab shows the channel as open
-elsewhere and the first keeps carrying it.  No network beyond this machine (no ICE servers), nothing but the pages' DOM is read.
+elsewhere and the first keeps carrying it.  No network beyond this machine (no ICE
+servers), nothing but the pages' DOM is read.
 """
 
 from __future__ import annotations

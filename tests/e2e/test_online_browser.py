@@ -5,7 +5,8 @@ copies it out of her page into a cell of Ben's notebook, ``online(name="Ben",
 code=...)``, whose page shows the reply code; that goes into Ann's reply box and
 Connect.  Then, over the data channel between the two pages (offline: no ICE servers),
 both show the same four pairing words, and the bots playing both seats finish a game
-that each side's audit finds fair.  Only what a person sees is read.
+that each side's audit finds fair, though Ben's page loses, duplicates and reorders
+some datagrams on purpose.  Only what a person sees is read.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 LOBBY = ".durak-online"
 #: Both seats played by bots (a whole game without clicks), nothing beyond this machine.
 OPTIONS = "ice_servers=[], bot='greedy', seed={seed}, lang='en'"
+#: Ben's page spoils its datagrams both ways on purpose: the protocol copes.
+IMPAIR = {"loss": 0.05, "duplicate": 0.05, "reorder": 0.05, "seed": 7}
 
 
 def _notebook(root: Path, name: str, cell: str) -> str:
@@ -51,7 +54,7 @@ def test_two_notebooks_play_a_game_through_pasted_codes_to_a_fair_audit(
     invitation = ann.locator(f"{LOBBY} .durak-online-code textarea")
     expect(invitation).to_have_value(re.compile(r"^\w{40,}$"), timeout=60_000)
     run_cell_source(ben, 2, f"online(name='Ben', code={invitation.input_value()!r}, "
-                    + OPTIONS.format(seed=2) + ")")
+                    + OPTIONS.format(seed=2) + f", impair={IMPAIR!r})")
     reply = ben.locator(f"{LOBBY} .durak-online-code textarea")
     expect(reply).to_have_value(re.compile(r"^\w{40,}$"), timeout=60_000)
     ann.locator(f"{LOBBY} .durak-online-reply textarea").fill(reply.input_value())
@@ -66,3 +69,6 @@ def test_two_notebooks_play_a_game_through_pasted_codes_to_a_fair_audit(
         page.locator(f"{LOBBY} .durak-lan-same").click()
         expect(page.locator(f"{LOBBY} .durak-lan-badge")).to_contain_text(
             "audited: fair", timeout=240_000)
+    spoiled = ben.locator(f"{LOBBY} .durak-rtc")
+    for what in ("lost", "duplicated", "reordered"):
+        assert int(spoiled.get_attribute(f"data-{what}") or 0) > 0, what
