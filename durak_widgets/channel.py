@@ -139,9 +139,20 @@ function initialize({ model }) {
     dc.binaryType = "arraybuffer";
     dc.onopen = () => tell({ t: "open" });
     dc.onclose = () => tell({ t: "closed" });
+    // Datagrams that arrive together (a burst of the deal) cross to the kernel in one
+    // comm message: each message costs a websocket frame and a turn of the kernel.
+    let batch = [];
+    const flush = () => {
+      const buffers = batch;
+      batch = [];
+      if (buffers.length) tell({ t: "d" }, buffers);
+    };
     dc.onmessage = (event) => {
       if (typeof event.data === "string") { tell({ t: "text" }); return; }
-      deliver((data) => tell({ t: "d" }, [data]), event.data);
+      deliver((data) => {
+        if (!batch.length) queueMicrotask(flush);
+        batch.push(data);
+      }, event.data);
     };
   };
 
@@ -313,14 +324,22 @@ class PageChannel(anywidget.AnyWidget):
 
     def send_datagram(self, data: bytes) -> bool:
         """Send one datagram to the other peer through the owner page; False (and
-        counted in :attr:`drops`) when the channel is not open.  Any thread that may
-        send on the kernel's comms (the kernel's own)."""
+        counted in :attr:`drops`) when the channel is not open.  On the kernel's
+        thread (the one that sends on its comms)."""
+        return self.send_datagrams([data]) == 1
+
+    def send_datagrams(self, datagrams: Sequence[bytes]) -> int:
+        """Send several datagrams in one comm message (one websocket frame, one turn
+        of the page); returns how many were sent (0 when the channel is not open)."""
+        if not datagrams:
+            return 0
         if self.state != "open" or not self.owner:
-            self.drops["not_open"] += 1
-            return False
-        self.send({"t": "d", "to": self.owner}, buffers=[bytes(data)])
-        self.counts["sent"] += 1
-        return True
+            self.drops["not_open"] += len(datagrams)
+            return 0
+        self.send({"t": "d", "to": self.owner}, buffers=[bytes(d) for d in datagrams])
+        self.counts["sent"] += len(datagrams)
+        self.counts["messages_sent"] += 1
+        return len(datagrams)
 
     def close_channel(self) -> None:
         """Close the page's connection (the widget stays, showing its last state)."""
@@ -425,3 +444,7 @@ class ChannelCarrier:
         if address != self.address:
             return False
         return self.channel.send_datagram(data)
+
+    def send_many(self, datagrams: Sequence[bytes]) -> int:
+        """Send datagrams for this channel's peer in one comm message; how many went."""
+        return self.channel.send_datagrams(datagrams)

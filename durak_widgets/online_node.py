@@ -178,14 +178,17 @@ class OnlineNode:
         if self._closed:
             return
         now = time.monotonic()
+        outgoing: dict[Addr, list[bytes]] = {}
         for data, addr in self.core.datagrams_to_send(now):
             if addr == BROADCAST:
                 continue  # LAN discovery; a channel's peer is announced to directly
-            carrier = self.carriers.get(addr)
-            if carrier is None:
+            if addr not in self.carriers:
                 self.drops["no_channel"] += 1
-            elif not carrier.send(data, addr):
-                self.drops["channel_not_open"] += 1
+            else:
+                outgoing.setdefault(addr, []).append(data)
+        for addr, datagrams in outgoing.items():  # in order, one comm message a channel
+            sent = self.carriers[addr].send_many(datagrams)
+            self.drops["channel_not_open"] += len(datagrams) - sent
         for item in self.core.work():
             self._think(item)
         for event in self.core.events():
