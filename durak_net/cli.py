@@ -52,12 +52,12 @@ import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from durak_core import Action, Game, IllegalAction, Rules, parse_action
 
 from . import events as ev
-from . import i18n
+from . import i18n, online_terminal
 from .botplay import BotDriver, build_bot
 from .crypto import normalise_pin
 from .i18n import N_, _, n_
@@ -68,6 +68,9 @@ from .session import SessionError
 from .teams import ANY_TEAM, seat_team_note
 from .text import plain, printable
 from .wire import DISCOVERY_PORT
+
+if TYPE_CHECKING:
+    from .rtc import RtcNode
 
 _LINE = object()  # tag of stdin lines in the event queue
 #: Exit status for a bad command line (argparse's own 2 would read as "desync").
@@ -88,6 +91,7 @@ EXIT_CODES: dict[int, str] = {
     3: "--timeout passed first",
     EXIT_ABANDONED: "a peer went silent and was not heard for the grace period "
                     "(\"audit\": \"abandoned\")",
+    **online_terminal.EXIT_CODES,
     EXIT_USAGE: "a bad command line (one line on stderr says which option and why)",
     EXIT_INTERNAL: "an internal error (a bug: one line on stderr, never a traceback)",
 }
@@ -242,6 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", metavar="LANG",
                    help="the language of the messages, ru or en (default: from DURAK_LANG, "
                         "LANGUAGE, LC_ALL, LC_MESSAGES, LANG); --json lines stay English")
+    online_terminal.add_arguments(p)
     return p
 
 
@@ -296,6 +301,12 @@ def render(game: Game, seat: int, names: Sequence[str]) -> str:
 class Peer:
     """The terminal peer's main loop: one thread reads the event queue and acts."""
 
+    #: ``--online``: the code exchange, and a WebRTC node instead of the UDP one.
+    online: online_terminal.OnlineTerminal | None = None
+    #: How long a peer must be seen before --invite/--join (none over a channel: the
+    #: peer at its end is the one who exchanged codes with us).
+    settle = SETTLE
+
     def __init__(self, args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
         self.args = args
         self.out = out
@@ -306,11 +317,13 @@ class Peer:
         self.interactive = args.bot is None
         self.policy = LobbyPolicy(auto_accept=args.auto_accept, pin=args.pin)
         self.driver = BotDriver(build_bot(args.bot, seed=args.seed)) if args.bot else None
-        self.node = LanNode(
-            args.name, rules=self.rules, port=args.port, game_port=args.game_port,
-            connect=args.connect, loss=args.loss, loss_seed=args.seed,
-            journal_dir=args.journal,
-        )
+        self.online = (online_terminal.OnlineTerminal(args, self.say, self.emit_json)
+                       if args.online else None)
+        self.node: LanNode | RtcNode = self.online.make_node(self.rules) if self.online else (
+            LanNode(args.name, rules=self.rules, port=args.port, game_port=args.game_port,
+                    connect=args.connect, loss=args.loss, loss_seed=args.seed,
+                    journal_dir=args.journal))
+        self.settle = 0.0 if self.online else SETTLE
         self.finished = 0
         self.status = 0
         self.done = False
@@ -339,11 +352,18 @@ class Peer:
 
     def run(self) -> int:
         node = self.node
-        self.say(f"{node.name}: game port {node.game_port}, discovery port {self.args.port}"
-                 + (f" ({node.discovery_error})" if node.discovery_error else ""))
+        if isinstance(node, LanNode):
+            self.say(f"{node.name}: game port {node.game_port}, discovery port {self.args.port}"
+                     + (f" ({node.discovery_error})" if node.discovery_error else ""))
+        deadline = time.monotonic() + self.args.timeout if self.args.timeout else None
         try:
+            if self.online is not None:
+                self.status = self.online.connect(deadline)
+                self.done = self.status != 0
             try:
-                if self.args.resume:
+                if self.done:
+                    pass
+                elif self.args.resume:
                     self.resume()
                 elif self.args.host:
                     self.host()
@@ -351,10 +371,9 @@ class Peer:
                 self.say(f"durak-lan: cannot {'resume' if self.args.resume else 'host'}: "
                          f"{plain(exc)}")
                 self.status, self.done = EXIT_USAGE, True
-            if self.interactive:
+            if self.interactive and not self.done:
                 threading.Thread(target=self._read_stdin, daemon=True).start()
                 self.say("type `help` for commands")
-            deadline = time.monotonic() + self.args.timeout if self.args.timeout else None
             while not self.done:
                 if deadline is not None and time.monotonic() >= deadline:
                     self.say(f"timeout after {self.args.timeout} s "
@@ -390,6 +409,8 @@ class Peer:
                 self.command(item[1])
             elif item is not None:
                 self.handle(item)
+            if self.online is not None:
+                self.online.step(self)
             self.maybe_invite()
             self.maybe_join()
             self.bot_move()
@@ -463,7 +484,7 @@ class Peer:
             return
         self.last_invite = time.monotonic()
         try:
-            peer = self.node.find_peer(name, settled=SETTLE)
+            peer = self.node.find_peer(name, settled=self.settle)
         except ValueError as exc:  # two peers announce the name: ask which
             self.ask_which("join", exc)
             return
@@ -497,7 +518,7 @@ class Peer:
         if time.monotonic() < self.last_invite + 1.0:
             return
         try:
-            peer = self.node.find_peer(name, settled=SETTLE)
+            peer = self.node.find_peer(name, settled=self.settle)
         except ValueError as exc:  # two peers announce the name: ask which
             self.ask_which("invite", exc)
             return
@@ -900,6 +921,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             normalise_pin(args.pin)
         if args.journal:
             private_folder(Path(args.journal))
+        online_terminal.check_args(args)
         i18n.use(args.lang)
     except (ValueError, OSError) as exc:
         print(f"durak-lan: {exc}", file=sys.stderr)

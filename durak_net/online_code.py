@@ -239,7 +239,9 @@ def to_sdp(description: Description) -> str:
         related = " raddr 0.0.0.0 rport 0" if c.type != "host" else ""
         lines.append(f"a=candidate:{i + 1} 1 udp {priority(c, i)} {c.address} {c.port} "
                      f"typ {c.type}{related} generation 0")
-    lines.append("a=end-of-candidates")
+    # No "a=end-of-candidates": a peer that cannot resolve an mDNS name (aioice, where
+    # multicast does not reach) must keep waiting for the checks that come from it
+    # (peer-reflexive candidates) instead of giving up on a list it was told is whole.
     return "\r\n".join(lines) + "\r\n"
 
 

@@ -24,7 +24,7 @@ sys.path.insert(0, str(REPO))
 
 from durak_core import Card, Game, Rules, parse_action  # noqa: E402
 from durak_core.cards import new_deck  # noqa: E402
-from durak_net import escrow, mental  # noqa: E402
+from durak_net import escrow, mental, online_code  # noqa: E402
 from durak_net.crypto import (  # noqa: E402
     KeyPair,
     Pin,
@@ -323,6 +323,29 @@ def escrow_vector() -> dict[str, Any]:
     }
 
 
+def online_codes() -> list[dict[str, Any]]:
+    """Section 14: the example offer and answer, their fields, bytes, code and the SDP
+    the code expands to."""
+    out = []
+    for kind in online_code.KINDS:
+        description = online_code.parse_sdp(online_code.example_sdp(kind), kind)
+        expires = 1_800_001_800
+        data = online_code.encode(description, expires)
+        out.append({
+            "kind": kind,
+            "ufrag": description.ufrag,
+            "pwd": description.pwd,
+            "fingerprint": description.fingerprint.hex(),
+            "setup": description.setup,
+            "candidates": [[c.address, c.port, c.type] for c in description.candidates],
+            "expires": expires,
+            "data_hex": data.hex(),
+            "code": online_code.base58_encode(data),
+            "sdp": online_code.to_sdp(description),
+        })
+    return out
+
+
 def build() -> dict[str, Any]:
     dealt = deal()
     pair = pairing()
@@ -337,6 +360,7 @@ def build() -> dict[str, Any]:
         "signatures": signatures(dealt),
         "escrow": escrow_vector(),
         "datagrams": datagrams(pair, dealt),
+        "online_codes": online_codes(),
     }
 
 

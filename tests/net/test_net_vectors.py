@@ -379,3 +379,66 @@ def test_every_label_the_code_uses_is_on_the_page(phrase: str) -> None:
     assert phrase in DOC
     sources = "".join(p.read_text("utf-8") for p in (REPO / "durak_net").glob("*.py"))
     assert phrase in sources
+
+
+# ------------------------------------------------------- section 14: the codes
+
+B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+ICE = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+def ice(text: str) -> bytes:
+    bits = "".join(f"{ICE.index(c):06b}" for c in text)
+    bits += "0" * (-len(bits) % 8)
+    return bytes([len(text)]) + int(bits or "0", 2).to_bytes(len(bits) // 8, "big")
+
+
+def base58(data: bytes) -> str:
+    n, out = int.from_bytes(data, "big"), ""
+    while n:
+        n, d = divmod(n, 58)
+        out = B58[d] + out
+    return "1" * (len(data) - len(data.lstrip(b"\0"))) + out
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_an_invitation_and_a_reply_code_from_the_page(index: int) -> None:
+    import ipaddress
+    import uuid
+
+    v = VECTORS["online_codes"][index]
+    flags = (1 if v["kind"] == "answer" else 0) | ["actpass", "active", "passive"].index(
+        v["setup"]) << 1
+    body = ice(v["ufrag"]) + ice(v["pwd"]) + bytes.fromhex(v["fingerprint"])
+    body += bytes([len(v["candidates"])])
+    lines = []
+    for i, (address, port, kind) in enumerate(v["candidates"]):
+        typ = ["host", "srflx", "prflx", "relay"].index(kind)
+        if address.endswith(".local"):
+            body += bytes([2 << 4 | typ]) + uuid.UUID(address[:-6]).bytes
+        else:
+            ip = ipaddress.ip_address(address)
+            body += bytes([(0 if ip.version == 4 else 1) << 4 | typ]) + ip.packed
+        body += u16(port)
+        pref = {"host": 126, "prflx": 110, "srflx": 100, "relay": 0}[kind]
+        related = " raddr 0.0.0.0 rport 0" if kind != "host" else ""
+        lines.append(f"a=candidate:{i + 1} 1 udp {pref << 24 | (65535 - i) << 8 | 255} "
+                     f"{address} {port} typ {kind}{related} generation 0")
+    data = bytes([4, flags]) + v["expires"].to_bytes(4, "big") + body
+    data += h(data, 24)
+    assert data.hex() == v["data_hex"]
+    assert base58(data) == v["code"]
+    fp = bytes.fromhex(v["fingerprint"])
+    sdp = [
+        "v=0", f"o=- {int.from_bytes(fp[:8], 'big') >> 2} 2 IN IP4 127.0.0.1", "s=-",
+        "t=0 0", "a=group:BUNDLE 0", "a=msid-semantic: WMS",
+        f"m=application {v['candidates'][0][1]} UDP/DTLS/SCTP webrtc-datachannel",
+        "c=IN IP4 0.0.0.0", f"a=ice-ufrag:{v['ufrag']}", f"a=ice-pwd:{v['pwd']}",
+        "a=fingerprint:sha-256 " + ":".join(f"{b:02X}" for b in fp),
+        f"a=setup:{v['setup']}", "a=mid:0", "a=sctp-port:5000", "a=max-message-size:65536",
+        *lines,
+    ]
+    assert "\r\n".join(sdp) + "\r\n" == v["sdp"]
+    from durak_net.online_code import unpack_description
+
+    assert unpack_description(v["code"], now=v["expires"]) == (v["kind"], v["sdp"])

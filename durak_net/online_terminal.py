@@ -1,0 +1,233 @@
+"""``durak-lan --online``: the terminal's side of playing over WebRTC with codes.
+
+The person who invites runs ``durak-lan --online``: it prints an invitation code and
+waits for the reply code, pasted on its standard input.  The friend runs
+``durak-lan --online --code CODE``: it prints the reply code to send back.  Once the
+data channel is open, the two peers are each other's only peer, at the channel's
+address, and the lobby and the table run as on the LAN: the inviter invites (or hosts,
+with ``--host``, and prints one invitation per open seat, one after the other), the
+friend accepts (or joins the table it sees).  Pasting a code is the consent: the
+friend's terminal accepts the invitation that comes over the channel it opened.
+
+With ``--json``, the codes are JSON lines on stdout (``{"event": "invitation",
+"code": ...}``, ``{"event": "reply", "code": ...}``), before the games' lines.
+
+Kept apart from :mod:`durak_net.cli` so that the LAN peer never imports aiortc (the
+``online`` extra): :mod:`durak_net.rtc` is imported when ``--online`` is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .i18n import _
+from .online_code import CodeError
+
+if TYPE_CHECKING:
+    from .rtc import RtcNode
+
+#: Exit status for a code that cannot be used (malformed, expired, of another version,
+#: or the wrong kind): sysexits' EX_DATAERR.
+EXIT_BAD_CODE = 65
+#: Exit status when the data channel does not open (no route between the players):
+#: sysexits' EX_UNAVAILABLE.
+EXIT_NO_ROUTE = 69
+EXIT_CODES = {
+    EXIT_BAD_CODE: "--online: a code that cannot be used (malformed, expired, from another "
+                   "version, or the wrong one): one line on stderr says which",
+    EXIT_NO_ROUTE: "--online: the connection did not open (no route between the players: "
+                   "try --ice-server)",
+}
+#: How long the channel may take to open once both codes are in (seconds).
+OPEN_TIMEOUT = 30.0
+#: A public STUN server, named in the hint when no route was found.
+PUBLIC_STUN = "stun:stun.l.google.com:19302"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--online``, ``--code`` and ``--ice-server``."""
+    parser.add_argument("--online", action="store_true",
+                        help="play over the internet (WebRTC) with codes copied by any chat: "
+                             "prints an invitation code and waits for the reply code on its "
+                             "input; the other player runs --online --code CODE (needs "
+                             "pip install 'durak[online]')")
+    parser.add_argument("--code", metavar="CODE",
+                        help="with --online: the invitation code you were sent; prints the "
+                             "reply code to send back")
+    parser.add_argument("--ice-server", action="append", default=[], metavar="URL",
+                        help="with --online: a STUN or TURN server (stun:HOST:PORT, "
+                             "turn:USER:PASSWORD@HOST:PORT), repeatable; default none (one "
+                             f"network); across the internet e.g. {PUBLIC_STUN}")
+
+
+def check_args(args: argparse.Namespace) -> None:
+    """Refuse what ``--online`` cannot do, with one sentence naming the option."""
+    if not args.online:
+        if args.code or args.ice_server:
+            raise ValueError("--code and --ice-server are for --online")
+        return
+    for flag, value in (("--connect", args.connect), ("--invite", args.invite),
+                        ("--join", args.join), ("--resume", args.resume)):
+        if value:
+            raise ValueError(f"{flag} is for the LAN: with --online the other player "
+                             "is the one who exchanged codes with you")
+    if args.code and args.host:
+        raise ValueError("--host is for the player who invites (--online without --code)")
+    if args.host and args.host - 1 - len(args.add_bot) < 1:
+        raise ValueError("with --online, a table we --host needs a seat for someone else")
+    try:
+        from .rtc import _ice_server  # aiortc only with --online
+    except ImportError as exc:  # rtc.OnlineMissing says how to install it
+        raise ValueError(str(exc)) from None
+
+    for url in args.ice_server:
+        _ice_server(url)
+    if args.code:
+        args.auto_accept = True  # pasting the code is the consent
+
+
+class OnlineTerminal:
+    """The code exchange of one terminal peer, then who invites or joins whom.
+
+    ``say`` prints a line for the person, ``emit`` a JSON record (``--json``);
+    ``read_line`` reads one line of input (None at its end).
+    """
+
+    def __init__(self, args: argparse.Namespace, say: Callable[[str], None],
+                 emit: Callable[[dict[str, Any]], None],
+                 read_line: Callable[[float | None], str | None] | None = None) -> None:
+        self.args = args
+        self.say = say
+        self.emit = emit
+        self.read_line = read_line or _stdin_line
+        self.channels: list[tuple[str, int]] = []
+        #: When the first code was pasted or given, and when the channel opened.
+        self.started = time.monotonic()
+        self.connected: float | None = None
+        self.node: RtcNode | None = None
+
+    def make_node(self, rules: Any) -> RtcNode:
+        from .rtc import RtcNode  # aiortc only with --online
+
+        args = self.args
+        self.node = RtcNode(args.name, rules=rules, ice_servers=args.ice_server,
+                            loss=args.loss, loss_seed=args.seed, journal_dir=args.journal)
+        return self.node
+
+    def connect(self, deadline: float | None) -> int:
+        """Exchange the codes and open the channel(s) of :meth:`make_node`'s node; 0, or
+        the exit status."""
+        node = self.node
+        assert node is not None, "make_node first"
+        try:
+            if self.args.code:
+                return self._answer(node, deadline)
+            seats = (self.args.host - 1 - len(self.args.add_bot)) if self.args.host else 1
+            for _seat in range(seats):
+                status = self._invite(node, deadline)
+                if status:
+                    return status
+            return 0
+        except CodeError as exc:
+            print(f"durak-lan: {exc}", file=sys.stderr)
+            return EXIT_BAD_CODE
+
+    def _answer(self, node: RtcNode, deadline: float | None) -> int:
+        from .rtc import RtcError
+
+        self.started = time.monotonic()
+        try:
+            addr, reply = node.reply(self.args.code)
+        except RtcError as exc:
+            print(f"durak-lan: {exc}", file=sys.stderr)
+            return EXIT_BAD_CODE
+        self.emit({"event": "reply", "code": reply})
+        if not self.args.json:
+            self.say(_("reply code (send it back to the player who invited you):"))
+            print(reply, flush=True)
+        # The inviter may take minutes to paste it: wait as long as the reply is good.
+        return self._wait_open(node, addr, deadline, patient=True)
+
+    def _invite(self, node: RtcNode, deadline: float | None) -> int:
+        from .rtc import RtcError
+
+        addr, code = node.invitation()
+        self.emit({"event": "invitation", "code": code})
+        if not self.args.json:
+            self.say(_("invitation code (send it to the other player, then paste their reply "
+                       "code here):"))
+            print(code, flush=True)
+        while True:
+            wait = None if deadline is None else max(deadline - time.monotonic(), 0.0)
+            line = self.read_line(wait)
+            if line is None:
+                self.say(_("no reply code came"))
+                return 3 if deadline is not None and time.monotonic() >= deadline else 1
+            if not line.strip():
+                continue
+            self.started = time.monotonic()
+            try:
+                node.complete(addr, line)
+                break
+            except (CodeError, RtcError) as exc:
+                if self.args.bot is not None:  # nobody to paste it again
+                    print(f"durak-lan: {exc}", file=sys.stderr)
+                    return EXIT_BAD_CODE
+                self.say(str(exc))
+        return self._wait_open(node, addr, deadline, patient=False)
+
+    def _wait_open(self, node: RtcNode, addr: tuple[str, int], deadline: float | None,
+                   patient: bool) -> int:
+        limit = OPEN_TIMEOUT if not patient else 3600.0
+        if deadline is not None:
+            limit = min(limit, max(deadline - time.monotonic(), 0.0))
+        if node.wait_open(addr, limit):
+            self.connected = time.monotonic()
+            self.channels.append(addr)
+            self.say(_("connected ({seconds:.1f} s after the code was given)").format(
+                seconds=self.connected - self.started))
+            return 0
+        why = node.failure(addr) or _("the connection did not open in time")
+        hint = (_("try --ice-server {stun} on both sides (or a TURN server)").format(
+            stun=PUBLIC_STUN) if not self.args.ice_server else
+            _("try a TURN server: --ice-server turn:USER:PASSWORD@HOST:PORT"))
+        print(f"durak-lan: {why}: {hint}", file=sys.stderr)
+        return 3 if deadline is not None and time.monotonic() >= deadline else EXIT_NO_ROUTE
+
+    def step(self, peer: Any) -> None:
+        """Who plays whom once the channel is open (called from the CLI's loop):
+        the inviter invites the peer on its channel (a host waits for it to join); the
+        friend joins a table it sees there, and accepts an invitation otherwise."""
+        if peer.active is not None or not self.channels:
+            return
+        address = "{}:{}".format(*self.channels[0])
+        if not self.args.code:
+            if not self.args.host:
+                peer.args.invite = address
+            return
+        if peer.args.join is None:
+            seen = peer.node.find_peer(address)
+            if seen is not None and seen.table is not None:
+                peer.args.join = address
+
+
+def _stdin_line(timeout: float | None) -> str | None:
+    """One line of standard input within ``timeout`` seconds (None: none came, or the
+    input ended)."""
+    box: queue.Queue[str | None] = queue.Queue()
+
+    def read() -> None:
+        line = sys.stdin.readline()
+        box.put(line if line else None)
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        return box.get(timeout=timeout)
+    except queue.Empty:
+        return None
