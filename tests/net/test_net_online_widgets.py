@@ -140,3 +140,26 @@ def test_a_second_page_is_told_the_table_is_open_elsewhere_and_its_datagrams_are
     second.tell({"t": "d"}, [b"forged"])
     first.tell({"t": "d"}, [b"real"])
     assert got == [b"real"] and channel.drops["not_owner"] == 1
+
+
+def test_a_damaged_reply_is_refused_in_the_status_line_and_the_box_stays(made) -> None:
+    ann = online("Ann", ice_servers=[], lang="en", handoff=Handoff(mode="sync"))
+    made.append(ann)
+    page = FakePage(ann.channel, "ann-page")
+    page.tell({"t": "claim"})
+    ann.reply_text.value = "not a code!"
+    ann.connect_button.click()
+    assert "not a durak code" in ann.status.value
+    assert ann.channel.state == "waiting" and ann.reply_box.layout.display is None
+    assert [m["t"] for m in page.sent] == ["start"]  # nothing went to the page
+
+
+def test_a_connection_that_fails_says_so_in_one_line_with_the_next_thing_to_try(made) -> None:
+    ann = online("Ann", ice_servers=[], lang="en", handoff=Handoff(mode="sync"))
+    made.append(ann)
+    page = FakePage(ann.channel, "ann-page")
+    page.tell({"t": "claim"})
+    page.tell({"t": "state", "state": "failed"})
+    assert ann.channel.state == "failed"
+    assert "No connection" in ann.status.value and "TURN server" in ann.status.value
+    assert "\n" not in ann.status.value
