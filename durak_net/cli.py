@@ -59,11 +59,11 @@ from durak_core import Action, Game, IllegalAction, Rules, parse_action
 from . import events as ev
 from . import i18n, online_terminal
 from .botplay import BotDriver, build_bot
-from .crypto import normalise_pin
 from .i18n import N_, _, n_
 from .journal import private_folder
 from .node import LanNode, parse_hostport
-from .policy import LobbyPolicy
+from .options import TERMINAL, LanOptions
+from .policy import SETTLE, LobbyPolicy
 from .session import SessionError
 from .teams import ANY_TEAM, seat_team_note
 from .text import plain, printable
@@ -77,10 +77,6 @@ _LINE = object()  # tag of stdin lines in the event queue
 EXIT_USAGE = 64
 #: Exit status after an internal error (a bug of ours, reported in one line).
 EXIT_INTERNAL = 70
-#: ``--invite NAME`` and ``--join NAME`` wait until the peer of that name has been seen
-#: this long (seconds: two announcements and a lost one), so that a second peer
-#: announcing the same name is seen, and asked about, before anyone is invited.
-SETTLE = 2.5
 #: Exit status after a game a peer abandoned (it went silent for the grace period).
 EXIT_ABANDONED = 4
 #: Every exit status ``durak-lan`` uses, and what it means (printed by ``--help``).
@@ -120,8 +116,17 @@ NAME_MAX = 40
 
 
 def _name(name: str) -> str:
-    """A player's name as shown: made safe (:func:`~durak_net.text.plain`)."""
-    return plain(name, NAME_MAX)
+    """A player's name as shown: made safe (:func:`~durak_net.text.plain`) and always
+    in quotes, so that no name can pass for a line of ours (a player called
+    ``PROBLEM: desync`` shows as ``"PROBLEM: desync": attack 7s``, never at the start
+    of a line).  Quotes inside a name become apostrophes, so it cannot close its own.
+
+    >>> _name("PROBLEM: desync")
+    '"PROBLEM: desync"'
+    >>> print(_name('Bob" PROBLEM: "x'))
+    "Bob' PROBLEM: 'x"
+    """
+    return '"' + plain(name, NAME_MAX).replace('"', "'") + '"'
 
 
 def _label(peer: ev.PeerInfo) -> str:
@@ -148,21 +153,35 @@ class _Parser(argparse.ArgumentParser):
 
 
 def check_args(args: argparse.Namespace) -> None:
-    """Refuse values argparse lets through, with one sentence naming the option."""
-    name = " ".join(args.name.split())
-    if not 1 <= len(name) <= NAME_MAX:
-        raise ValueError(f"--name must have 1 to {NAME_MAX} characters, not {len(name)}")
-    for flag, port in (("--port", args.port), ("--game-port", args.game_port)):
-        if not 0 <= port <= 65535:
-            raise ValueError(f"{flag} must be a UDP port number from 0 to 65535, not {port}")
+    """Refuse values argparse lets through, with one sentence naming the option: the
+    terminal's own here, those it shares with ``lan()`` in :meth:`LanOptions.check
+    <durak_net.options.LanOptions.check>`."""
     if args.games < 1:
         raise ValueError("--games must be at least 1")
     if args.delay < 0:
         raise ValueError("--delay must be at least 0 seconds")
     if args.timeout is not None and not args.timeout > 0:
         raise ValueError(f"--timeout must be more than 0 seconds, not {args.timeout:g}")
-    if not 0.0 <= args.loss < 1.0:
-        raise ValueError("--loss must be at least 0 and below 1")
+    if args.resume and not args.journal:
+        raise ValueError("--resume needs --journal DIR")
+    options_from_args(args).check(TERMINAL)
+
+
+def options_from_args(args: argparse.Namespace) -> LanOptions:
+    """The settings the command line gives, as ``lan()`` takes them too (``--rules``
+    are what we invite with; with ``--host N``, the table's, at N seats)."""
+    rules = parse_rules(args.rules)
+    table = None
+    if args.host is not None:
+        table = Rules.from_dict({**rules.to_dict(), "players": args.host})
+        rules = Rules()
+    return LanOptions(
+        args.name, connect=tuple(args.connect), rules=rules, port=args.port,
+        game_port=args.game_port, loss=args.loss, seed=args.seed,
+        journal_dir=Path(args.journal) if args.journal else None, pin=args.pin,
+        auto_accept=args.auto_accept, invite=args.invite, join=args.join, team=args.team,
+        table=table, clock=args.clock, grace=args.grace, add_bots=tuple(args.add_bot),
+        auto_start=table is not None and args.bot is not None, bot=args.bot, lang=args.lang)
 
 
 def _rule_value(text: str) -> Any:
@@ -311,18 +330,16 @@ class Peer:
         self.args = args
         self.out = out
         self.err = err
-        self.rules = parse_rules(args.rules)
-        if args.host:
-            self.rules = Rules.from_dict({**self.rules.to_dict(), "players": args.host})
+        #: The settings shared with ``lan()``.
+        self.options = options_from_args(args)
+        self.rules = self.options.table or self.options.rules
         self.interactive = args.bot is None
-        self.policy = LobbyPolicy(auto_accept=args.auto_accept, pin=args.pin)
+        self.policy = self.options.policy()
         self.driver = BotDriver(build_bot(args.bot, seed=args.seed)) if args.bot else None
         self.online = (online_terminal.OnlineTerminal(args, self.say, self.emit_json)
                        if args.online else None)
-        self.node: LanNode | RtcNode = self.online.make_node(self.rules) if self.online else (
-            LanNode(args.name, rules=self.rules, port=args.port, game_port=args.game_port,
-                    connect=args.connect, loss=args.loss, loss_seed=args.seed,
-                    journal_dir=args.journal))
+        self.node: LanNode | RtcNode = (self.online.make_node(self.rules) if self.online
+                                        else LanNode.from_options(self.options))
         self.settle = 0.0 if self.online else SETTLE
         self.finished = 0
         self.status = 0
@@ -568,156 +585,176 @@ class Peer:
     # -------------------------------------------------------------- events
 
     def handle(self, event: Any) -> None:
-        node = self.node
-        if isinstance(event, ev.PeerSeen):
-            if self.interactive:
-                notes = [n for n, on in ((_("busy"), event.peer.busy),
-                                         (_("another player uses this name"),
-                                          event.peer.same_name),
-                                         (plain(event.peer.incompatible),
-                                          bool(event.peer.incompatible)))
-                         if on]
-                self.say(_("seen: {name}").format(name=_label(event.peer))
-                         + (f" ({'; '.join(notes)})" if notes else ""))
-        elif isinstance(event, ev.PeerGone):
-            if self.interactive:
-                self.say(_("gone: {name}").format(name=_name(event.peer.name)))
-        elif isinstance(event, ev.InviteReceived):
-            decision = self.policy.answer(event, playing=self.active is not None)
-            if decision.kind == "decline":
-                node.decline(event.invite, decision.reason)
-            elif decision.kind == "accept":
-                node.accept(event.invite, pin=decision.pin)
-            else:
-                self.incoming.append(event.invite)
-                self.say((_("{name} invites you ({variant}, {cards} cards, with a PIN): type "
-                            "`accept PIN` or `decline`") if event.pin else
-                          _("{name} invites you ({variant}, {cards} cards): type `accept` or "
-                            "`decline`")).format(name=_label(event.peer),
-                                                 variant=variant_words(event.rules.variant),
-                                                 cards=event.rules.deck_size))
-        elif isinstance(event, ev.InviteClosed) and event.invite == self.join_sent:
+        """Act on one event: the method :data:`HANDLERS` names for its kind (an event
+        of a kind it does not name is not for the terminal's screen)."""
+        method = HANDLERS.get(type(event))
+        if method is not None:
+            getattr(self, method)(event)
+
+    def on_peer_seen(self, event: ev.PeerSeen) -> None:
+        if self.interactive:
+            notes = [n for n, on in ((_("busy"), event.peer.busy),
+                                     (_("another player uses this name"),
+                                      event.peer.same_name),
+                                     (plain(event.peer.incompatible),
+                                      bool(event.peer.incompatible)))
+                     if on]
+            self.say(_("seen: {name}").format(name=_label(event.peer))
+                     + (f" ({'; '.join(notes)})" if notes else ""))
+
+    def on_peer_gone(self, event: ev.PeerGone) -> None:
+        if self.interactive:
+            self.say(_("gone: {name}").format(name=_name(event.peer.name)))
+
+    def on_invite_received(self, event: ev.InviteReceived) -> None:
+        decision = self.policy.answer(event, playing=self.active is not None)
+        if decision.kind == "decline":
+            self.node.decline(event.invite, decision.reason)
+        elif decision.kind == "accept":
+            self.node.accept(event.invite, pin=decision.pin)
+        else:
+            self.incoming.append(event.invite)
+            self.say((_("{name} invites you ({variant}, {cards} cards, with a PIN): type "
+                        "`accept PIN` or `decline`") if event.pin else
+                      _("{name} invites you ({variant}, {cards} cards): type `accept` or "
+                        "`decline`")).format(name=_label(event.peer),
+                                             variant=variant_words(event.rules.variant),
+                                             cards=event.rules.deck_size))
+
+    def on_invite_closed(self, event: ev.InviteClosed) -> None:
+        if event.invite == self.join_sent:
             self.say(_("no seat at {name}'s table: {reason}").format(
                 name=_name(event.peer.name), reason=plain(event.reason)))
             self.join_sent = None
             self.args.join = None
             if not self.interactive:
                 self.status, self.done = 1, True
-        elif isinstance(event, ev.InviteClosed):
-            self.say((_("invitation to {name} closed: {reason}") if event.outgoing
-                      else _("invitation from {name} closed: {reason}")).format(
-                          name=_name(event.peer.name), reason=plain(event.reason)))
-            if event.outgoing and event.invite == self.invite_sent:
-                self.invite_sent = None
-                if not LobbyPolicy.invite_again(event):
-                    self.args.invite = None  # refused: do not pester them
-                    if not self.interactive:
-                        self.status, self.done = 1, True
-            if event.invite in self.incoming:
-                self.incoming.remove(event.invite)
-        elif isinstance(event, ev.SessionAgreed):
-            words = (_("pairing words: {words} ({name}'s screen must show the same; type "
-                       "`notsame` if it does not)").format(words=event.sas,
-                                                           name=_name(event.peer.name))
-                     + (_(" · PIN checked") if event.pin else ""))
-            if event.table and event.inviter:  # a player paired for a seat of our table
-                self.say(_("{name} takes seat {seat}; {words}").format(
-                    name=_label(event.peer), seat=event.seat, words=words))
-                return
-            self.active = event.table or event.sid
-            if event.table:
-                team = seat_team_note(event.rules, event.seat, ())
-                self.say(_("seated at {name}'s table {table}, seat {seat}").format(
-                    name=_label(event.peer), table=f"{event.table:x}", seat=event.seat)
-                    + (f" ({team})" if team else ""))
-            else:
-                self.say((_("playing {name}, session {session}, you invited") if event.inviter
-                          else _("playing {name}, session {session}, you were invited")
-                          ).format(name=_label(event.peer), session=f"{event.sid:x}"))
-            self.say(words)
-        elif isinstance(event, ev.SeatTaken):
-            self.say(_("{name} sits at seat {seat}").format(name=_name(event.name),
-                                                           seat=event.seat))
+            return
+        self.say((_("invitation to {name} closed: {reason}") if event.outgoing
+                  else _("invitation from {name} closed: {reason}")).format(
+                      name=_name(event.peer.name), reason=plain(event.reason)))
+        if event.outgoing and event.invite == self.invite_sent:
+            self.invite_sent = None
+            if not LobbyPolicy.invite_again(event):
+                self.args.invite = None  # refused: do not pester them
+                if not self.interactive:
+                    self.status, self.done = 1, True
+        if event.invite in self.incoming:
+            self.incoming.remove(event.invite)
+
+    def on_session_agreed(self, event: ev.SessionAgreed) -> None:
+        words = (_("pairing words: {words} ({name}'s screen must show the same; type "
+                   "`notsame` if it does not)").format(words=event.sas,
+                                                       name=_name(event.peer.name))
+                 + (_(" · PIN checked") if event.pin else ""))
+        if event.table and event.inviter:  # a player paired for a seat of our table
+            self.say(_("{name} takes seat {seat}; {words}").format(
+                name=_label(event.peer), seat=event.seat, words=words))
+            return
+        self.active = event.table or event.sid
+        if event.table:
+            team = seat_team_note(event.rules, event.seat, ())
+            self.say(_("seated at {name}'s table {table}, seat {seat}").format(
+                name=_label(event.peer), table=f"{event.table:x}", seat=event.seat)
+                + (f" ({team})" if team else ""))
+        else:
+            self.say((_("playing {name}, session {session}, you invited") if event.inviter
+                      else _("playing {name}, session {session}, you were invited")
+                      ).format(name=_label(event.peer), session=f"{event.sid:x}"))
+        self.say(words)
+
+    def on_seat_taken(self, event: ev.SeatTaken) -> None:
+        self.say(_("{name} sits at seat {seat}").format(name=_name(event.name),
+                                                       seat=event.seat))
+        self.seating()
+        self.maybe_start()
+
+    def on_table_changed(self, event: ev.TableChanged) -> None:
+        if self.interactive or event.started:
             self.seating()
-            self.maybe_start()
-        elif isinstance(event, ev.TableChanged):
-            if self.interactive or event.started:
-                self.seating()
-        elif isinstance(event, ev.SeatStatus):
-            who = self.name_of(event.seat)
-            text = _(SEAT_STATES[event.state]).format(name=who) if (
-                event.state in SEAT_STATES) else f"{who} {plain(event.state)}"
-            if event.state == "timeout":  # ours: we must lead, and our time is up
-                self.say(_("your move clock ran out: your cheapest card is led for you"))
-            elif event.state == "opened":  # ours: we are back after a hand-over
-                self.say(_(OPENED_WORDS))
+
+    def on_seat_status(self, event: ev.SeatStatus) -> None:
+        who = self.name_of(event.seat)
+        text = _(SEAT_STATES[event.state]).format(name=who) if (
+            event.state in SEAT_STATES) else f"{who} {plain(event.state)}"
+        if event.state == "timeout":  # ours: we must lead, and our time is up
+            self.say(_("your move clock ran out: your cheapest card is led for you"))
+        elif event.state == "opened":  # ours: we are back after a hand-over
+            self.say(_(OPENED_WORDS))
+        else:
+            self.say(text + (f" ({plain(event.detail)})" if event.detail else ""))
+
+    def on_game_started(self, event: ev.GameStarted) -> None:
+        self.say((_("game {number} resumed; you are seat {seat} · hidden hands · verified")
+                  if event.resumed else
+                  _("game {number} dealt; you are seat {seat} · hidden hands · verified")
+                  ).format(number=event.game, seat=event.seat))
+        if event.shown is not None and not event.resumed:
+            seat, card = event.shown
+            if seat == event.seat:
+                self.say(_("you show {card}, the lowest trump, and attack first").format(
+                    card=card))
             else:
-                self.say(text + (f" ({plain(event.detail)})" if event.detail else ""))
-        elif isinstance(event, ev.GameStarted):
-            self.say((_("game {number} resumed; you are seat {seat} · hidden hands · verified")
-                      if event.resumed else
-                      _("game {number} dealt; you are seat {seat} · hidden hands · verified")
-                      ).format(number=event.game, seat=event.seat))
-            if event.shown is not None and not event.resumed:
-                seat, card = event.shown
-                if seat == event.seat:
-                    self.say(_("you show {card}, the lowest trump, and attack first").format(
-                        card=card))
-                else:
-                    self.say(_("{name} shows {card}, the lowest trump, and attacks first"
-                               ).format(name=self.name_of(seat), card=card))
+                self.say(_("{name} shows {card}, the lowest trump, and attacks first"
+                           ).format(name=self.name_of(seat), card=card))
+        self.show_table()
+
+    def on_action_applied(self, event: ev.ActionApplied) -> None:
+        if self.interactive:
+            who = _("you") if event.by_me else self.name_of(event.action.player)
+            marks = FORCED_FOR_US if event.by_me else FORCED_WORDS
+            mark = (f" ({_(marks[event.forced]) if event.forced in marks else event.forced})"
+                    if event.forced else "")
+            self.say(f"{who}: {str(event.action).split(' ', 1)[1]}{mark}")
             self.show_table()
-        elif isinstance(event, ev.ActionApplied):
-            if self.interactive:
-                who = _("you") if event.by_me else self.name_of(event.action.player)
-                marks = FORCED_FOR_US if event.by_me else FORCED_WORDS
-                mark = (f" ({_(marks[event.forced]) if event.forced in marks else event.forced})"
-                        if event.forced else "")
-                self.say(f"{who}: {str(event.action).split(' ', 1)[1]}{mark}")
-                self.show_table()
-        elif isinstance(event, ev.ActionRefused):
-            # Only a move the table had moved past is refused (the session checks): a
-            # race with another seat's move, not a mistake.  Our automatic pass is
-            # proposed again when it is due, and a bot simply plays on: nothing to say.
-            if self.interactive and not event.automatic:
-                self.say(_("too late for your {move}: the table moved on before it reached "
-                           "{host}; it was not played").format(
-                    move=str(event.action).split(" ", 1)[-1], host=self.name_of(0)))
-                self.show_table()
-        elif isinstance(event, ev.GameFinished):
-            self.game_finished(event)
-        elif isinstance(event, ev.GameStopped):
-            self.say(_("game {number} stopped: {detail} (auditing...)").format(
-                number=event.game, detail=plain(event.detail)))
-        elif isinstance(event, ev.GameAudited):
-            self.game_audited(event)
-        elif isinstance(event, ev.NextGameRequested):
-            if self.finished < self.args.games and (self.driver or self.args.auto_accept):
-                node.start_next_game(event.sid, event.game)
-            elif self.interactive:
-                self.say(_("the peer wants another game: type `again`"))
-        elif isinstance(event, ev.PeerLost):
-            self.say(_("connection to {name} lost, waiting...").format(
-                name=self.name_of(event.seat)))
-        elif isinstance(event, ev.PeerBack):
-            self.say(_("connection to {name} back").format(name=self.name_of(event.seat)))
-        elif isinstance(event, (ev.DesyncDetected, ev.ProtocolViolation)):
-            self.say(_("PROBLEM: {detail}").format(detail=plain(event, 400)))
-            self.emit_json({"event": type(event).__name__, "detail": str(event)})
-            self.status = 2
-        elif isinstance(event, ev.SessionClosed) and event.sid == self.active:
-            self.active = None
-            if self.finished >= self.args.games or not self.driver:
-                self.say(_("session closed ({reason})").format(
-                    reason=plain(event.reason) or _("bye")))
-                self.done = not self.interactive or self.finished >= self.args.games
-            else:
-                self.say(n_("the peer left after {count} of {games} game",
-                            "the peer left after {count} of {games} games",
-                            self.args.games).format(count=self.finished,
-                                                    games=self.args.games))
-                self.status = self.status or 1
-                self.done = True
+
+    def on_action_refused(self, event: ev.ActionRefused) -> None:
+        # Only a move the table had moved past is refused (the session checks): a
+        # race with another seat's move, not a mistake.  Our automatic pass is
+        # proposed again when it is due, and a bot simply plays on: nothing to say.
+        if self.interactive and not event.automatic:
+            self.say(_("too late for your {move}: the table moved on before it reached "
+                       "{host}; it was not played").format(
+                move=str(event.action).split(" ", 1)[-1], host=self.name_of(0)))
+            self.show_table()
+
+    def on_game_stopped(self, event: ev.GameStopped) -> None:
+        self.say(_("game {number} stopped: {detail} (auditing...)").format(
+            number=event.game, detail=plain(event.detail)))
+
+    def on_next_game_requested(self, event: ev.NextGameRequested) -> None:
+        if self.finished < self.args.games and (self.driver or self.args.auto_accept):
+            self.node.start_next_game(event.sid, event.game)
+        elif self.interactive:
+            self.say(_("the peer wants another game: type `again`"))
+
+    def on_peer_lost(self, event: ev.PeerLost) -> None:
+        self.say(_("connection to {name} lost, waiting...").format(
+            name=self.name_of(event.seat)))
+
+    def on_peer_back(self, event: ev.PeerBack) -> None:
+        self.say(_("connection to {name} back").format(name=self.name_of(event.seat)))
+
+    def on_problem(self, event: ev.DesyncDetected | ev.ProtocolViolation) -> None:
+        self.say(_("PROBLEM: {detail}").format(detail=plain(event, 400)))
+        self.emit_json({"event": type(event).__name__, "detail": str(event)})
+        self.status = 2
+
+    def on_session_closed(self, event: ev.SessionClosed) -> None:
+        if event.sid != self.active:
+            return
+        self.active = None
+        if self.finished >= self.args.games or not self.driver:
+            self.say(_("session closed ({reason})").format(
+                reason=plain(event.reason) or _("bye")))
+            self.done = not self.interactive or self.finished >= self.args.games
+        else:
+            self.say(n_("the peer left after {count} of {games} game",
+                        "the peer left after {count} of {games} games",
+                        self.args.games).format(count=self.finished,
+                                                games=self.args.games))
+            self.status = self.status or 1
+            self.done = True
 
     def names(self) -> tuple[str, ...]:
         view = self.node.view(self.active) if self.active is not None else None
@@ -789,7 +826,10 @@ class Peer:
         }
         if abandoned:
             record["detail"] = event.verdict.removeprefix("audit: ")
-            record["silent"] = self.name_of(event.culprit)
+            names = view.names if view is not None else ()
+            culprit = event.culprit
+            record["silent"] = (plain(names[culprit], NAME_MAX) if culprit is not None
+                                and 0 <= culprit < len(names) else "")
             record["silent_seat"] = event.culprit
             if event.silent_since is not None:  # the node's clock is time.monotonic()
                 at = time.time() - (time.monotonic() - event.silent_since)
@@ -888,37 +928,48 @@ class Peer:
         except IllegalAction as exc:
             self.say(_("illegal: {reason}").format(reason=plain(exc)))
 
+#: Which method of :class:`Peer` shows each kind of event: one table, checked against
+#: :data:`~durak_net.events.NetEvent` (a kind missing here is missing on purpose:
+#: :data:`QUIET`).
+HANDLERS: dict[type, str] = {
+    ev.PeerSeen: "on_peer_seen",
+    ev.PeerGone: "on_peer_gone",
+    ev.InviteReceived: "on_invite_received",
+    ev.InviteClosed: "on_invite_closed",
+    ev.SessionAgreed: "on_session_agreed",
+    ev.SeatTaken: "on_seat_taken",
+    ev.TableChanged: "on_table_changed",
+    ev.SeatStatus: "on_seat_status",
+    ev.GameStarted: "on_game_started",
+    ev.ActionApplied: "on_action_applied",
+    ev.ActionRefused: "on_action_refused",
+    ev.GameFinished: "game_finished",
+    ev.GameStopped: "on_game_stopped",
+    ev.GameAudited: "game_audited",
+    ev.NextGameRequested: "on_next_game_requested",
+    ev.PeerLost: "on_peer_lost",
+    ev.PeerBack: "on_peer_back",
+    ev.DesyncDetected: "on_problem",
+    ev.ProtocolViolation: "on_problem",
+    ev.SessionClosed: "on_session_closed",
+}
+#: Kinds of event the terminal does not show: a host's join requests are answered by
+#: its node, cards revealed and the other seats' refusals show in the next table drawn,
+#: and ``--invite NAME`` asks the node itself whether the name has settled (SETTLE).
+QUIET: frozenset[type] = frozenset({ev.JoinRequested, ev.CardsRevealed,
+                                    ev.PeerActionRefused, ev.NameSettled})
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``durak-lan`` and ``python -m durak_net``."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        check_args(args)
         for target in args.connect:
             parse_hostport(target)
-        parse_rules(args.rules)
-        if args.bot:
-            build_bot(args.bot)
-        for spec in args.add_bot:
-            build_bot(spec)
         if args.host is not None and not 2 <= args.host <= 6:
             raise ValueError(f"--host takes 2 to 6 seats, not {args.host}")
-        if args.add_bot and args.host is None:
-            raise ValueError("--add-bot seats bots at a table we --host")
-        if args.host is not None and len(args.add_bot) > args.host - 1:
-            raise ValueError(f"{len(args.add_bot)} bots do not fit the {args.host - 1} free "
-                             "seats")
-        if sum(x is not None for x in (args.host, args.join, args.invite)) > 1:
-            raise ValueError("choose one of --host, --join and --invite")
-        if not -1 <= args.team <= 2:
-            raise ValueError(f"--team is 0, 1 or 2, not {args.team}")
-        if not 0 <= args.clock <= 3600 or not 0 <= args.grace <= 3600:
-            raise ValueError("--clock and --grace are 0 to 3600 seconds")
-        if args.resume and not args.journal:
-            raise ValueError("--resume needs --journal DIR")
-        if args.pin is not None:
-            normalise_pin(args.pin)
+        check_args(args)
         if args.journal:
             private_folder(Path(args.journal))
         online_terminal.check_args(args)

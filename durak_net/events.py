@@ -78,6 +78,17 @@ class PeerGone:
 
 
 @dataclass(frozen=True)
+class NameSettled:
+    """A name we watch for (``lan(invite=NAME)``) has been announced long enough to
+    tell whom it means: one peer (``peers`` holds it: invite it), or several (someone
+    may be pretending to be the other: ask the person which, by id or address)."""
+
+    name: str
+    peers: tuple[PeerInfo, ...]
+    at: float
+
+
+@dataclass(frozen=True)
 class InviteReceived:
     """Someone invites us: show Accept / Decline (answer with the invite id)."""
 
@@ -367,9 +378,13 @@ class SessionClosed:
     at: float
 
 
+#: Every event the LAN layer gives (:meth:`durak_net.peer.PeerCore.events`): a table
+#: keyed by kind, like the terminal's (:data:`durak_net.cli.HANDLERS`), is checked
+#: against ``typing.get_args(NetEvent)`` so a new kind is not forgotten.
 NetEvent = (
     PeerSeen
     | PeerGone
+    | NameSettled
     | InviteReceived
     | InviteClosed
     | JoinRequested

@@ -41,6 +41,7 @@ from . import events as ev
 from . import mental
 from .crypto import Entropy
 from .lobby import BROADCAST, Lobby, LobbyConfig
+from .options import LanOptions
 from .peer import PeerCore, SessionView, Thinking, make_view
 from .session import Session, SessionConfig
 from .teams import ANY_TEAM
@@ -50,7 +51,7 @@ from .wire import DISCOVERY_PORT, MAX_DATAGRAM
 __all__ = ["LanNode", "SessionView", "parse_hostport"]
 
 Addr = tuple[str, int]
-EventHandler = Callable[[Any], None]
+EventHandler = Callable[[ev.NetEvent], None]
 
 
 def parse_hostport(text: str) -> Addr:
@@ -114,7 +115,7 @@ class LanNode:
         self.port = port
         self._lock = threading.RLock()
         self._deliver_lock = threading.Lock()
-        self._outbox: list[Any] = []
+        self._outbox: list[ev.NetEvent] = []
         #: Exceptions raised by the event handler, a bot or the disk (counted, never
         #: propagated).
         self.handler_errors: list[BaseException] = self.core.errors
@@ -140,6 +141,15 @@ class LanNode:
         self._leave_deadline: float | None = None
         self._thread = threading.Thread(target=self._run, name=f"durak-lan {name}", daemon=True)
         self._thread.start()
+
+    @classmethod
+    def from_options(cls, options: LanOptions, *, on_event: EventHandler | None = None,
+                     **kwargs: Any) -> LanNode:
+        """A node started with ``options`` (checked by the front end that built them);
+        ``kwargs``: the rest of :class:`LanNode`'s arguments (tests)."""
+        return cls(options.name, on_event=on_event, rules=options.rules, port=options.port,
+                   game_port=options.game_port, connect=options.connect, loss=options.loss,
+                   loss_seed=options.seed, journal_dir=options.journal_dir, **kwargs)
 
     # ================================================================ info
 
@@ -235,6 +245,16 @@ class LanNode:
             invite = self.core.invite(peer, time.monotonic(), rules, pin)
         self._after_command()
         return invite
+
+    def watch(self, name: str, settle: float | None = None) -> None:
+        """Be told whom ``name`` means once it has settled
+        (:meth:`PeerCore.watch <durak_net.peer.PeerCore.watch>`)."""
+        with self._lock:
+            if settle is None:
+                self.core.watch(name, time.monotonic())
+            else:
+                self.core.watch(name, time.monotonic(), settle)
+        self._after_command()
 
     def accept(self, invite: int, pin: str | None = None) -> None:
         """Accept an invitation (with the PIN the inviter read out, if it asked for one)."""

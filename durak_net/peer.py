@@ -47,6 +47,7 @@ from .botplay import BotDriver, build_bot
 from .crypto import Entropy, random_id
 from .journal import Journal, read_journal, resumable
 from .lobby import BROADCAST, Lobby, LobbyConfig
+from .policy import SETTLE
 from .seats import LOCAL, LocalSeat, open_bot_seat, restore_bot_seat, seat_view
 from .session import JOURNAL_VERSION, Role, Session, SessionConfig, SessionError
 from .teams import ANY_TEAM, check_team, seat_for_team
@@ -283,7 +284,9 @@ class PeerCore:
         self._decided: list[tuple[Thinking, Action | None]] = []
         self._work: list[Thinking] = []
         self._out: list[tuple[bytes, Addr]] = []
-        self._events: list[Any] = []
+        self._events: list[ev.NetEvent] = []
+        #: Names watched for (:meth:`watch`) and how long each must have been seen.
+        self._watched: dict[str, float] = {}
 
     # ================================================================ info
 
@@ -353,6 +356,12 @@ class PeerCore:
         return all(s.closed for s in self.sessions.values())
 
     # ================================================================ commands
+
+    def watch(self, name: str, now: float, settle: float = SETTLE) -> None:
+        """Say (:class:`~durak_net.events.NameSettled`) whom ``name`` means, once one
+        peer has announced it for ``settle`` seconds, or as soon as a second peer
+        announces it too (then both, so the person can pick one).  Once per call."""
+        self._watched[name] = settle
 
     def invite(self, peer: int | str, now: float, rules: Rules | None = None,
                pin: str | None = None) -> int:
@@ -529,6 +538,7 @@ class PeerCore:
 
     def timer(self, now: float) -> None:
         """Run what is due at ``now`` (the lobby's, every session's and bot seat's)."""
+        self._check_watched(now)
         due = self.lobby.next_timer()
         if due is not None and now >= due:
             self.lobby.timer(now)
@@ -539,7 +549,7 @@ class PeerCore:
 
     def next_timer(self) -> float | None:
         """When :meth:`timer` has something to do next (None: nothing is timed)."""
-        times = [t for t in (self.lobby.next_timer(),) if t is not None]
+        times = [t for t in (self.lobby.next_timer(), *self._watch_timers()) if t is not None]
         for session in self._all_sessions():
             t = session.next_timer()
             if t is not None:
@@ -556,6 +566,7 @@ class PeerCore:
         until none is left.
         """
         self._take_lobby_events(now)
+        self._check_watched(now)
         self._out.extend(self.lobby.datagrams_to_send(now))
         self._settle_sessions(now)
         self._think(now)
@@ -563,7 +574,7 @@ class PeerCore:
         out, self._out = self._out, []
         return out
 
-    def events(self) -> list[Any]:
+    def events(self) -> list[ev.NetEvent]:
         """The events queued so far, in order (taken: each is given once)."""
         out, self._events = self._events, []
         return out
@@ -582,6 +593,25 @@ class PeerCore:
         self._decided.append((item, action))
 
     # ================================================================ internals
+
+    def _named(self, name: str) -> list[Any]:
+        return [p for p in self.lobby.peers.values() if p.info.name == name]
+
+    def _watch_timers(self) -> list[float]:
+        """When each watched name that one peer announces settles."""
+        out = []
+        for name, settle in self._watched.items():
+            named = self._named(name)
+            if len(named) == 1:
+                out.append(named[0].first_seen + settle)
+        return out
+
+    def _check_watched(self, now: float) -> None:
+        for name, settle in list(self._watched.items()):
+            named = self._named(name)
+            if len(named) > 1 or (named and now >= named[0].first_seen + settle):
+                del self._watched[name]
+                self._events.append(ev.NameSettled(name, tuple(p.info for p in named), now))
 
     def _all_sessions(self) -> list[Session]:
         return [*self.sessions.values(), *(b.session for b in self._local.values())]

@@ -27,6 +27,10 @@ from . import events as ev
 
 #: The reason an invitation is declined while we play (the inviter sees it).
 BUSY = "already playing"
+#: Inviting or joining by name waits until the peer of that name has been seen this
+#: long (seconds: two announcements and a lost one), so that a second peer announcing
+#: the same name is seen, and the person asked which, before anyone is invited.
+SETTLE = 2.5
 
 
 @dataclass(frozen=True)

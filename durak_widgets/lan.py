@@ -53,7 +53,7 @@ from durak_net.botplay import build_bot
 from durak_net.crypto import new_pin
 from durak_net.journal import default_journal_dir
 from durak_net.node import LanNode
-from durak_net.policy import LobbyPolicy
+from durak_net.options import NOTEBOOK, LanOptions
 from durak_net.session import SessionError
 from durak_net.teams import ANY_TEAM
 from durak_net.text import NAME_LIMIT, plain
@@ -104,52 +104,26 @@ def _name(text: str) -> str:
 class LanLobby:
     """The lobby widget: players on the LAN, invitations, then the table (see module doc)."""
 
-    def __init__(
-        self,
-        name: str,
-        *,
-        connect: str | Sequence[str] | None = None,
-        rules: Rules | None = None,
-        port: int = DISCOVERY_PORT,
-        bot: str | Bot | None = None,
-        seed: int | None = None,
-        auto_accept: bool = False,
-        invite: str | None = None,
-        pin: str | None = None,
-        journal_dir: Path | str | None = None,
-        loss: float = 0.0,
-        handoff: Handoff | None = None,
-        table: Rules | None = None,
-        clock: int = 0,
-        grace: int = 60,
-        add_bots: Sequence[str] = (),
-        auto_start: bool = False,
-        join: str | None = None,
-        team: int = ANY_TEAM,
-        lang: str | None = None,
-    ) -> None:
+    def __init__(self, options: LanOptions, *, bot: Bot | None = None,
+                 handoff: Handoff | None = None) -> None:
+        """``options``: checked by :func:`lan`; ``bot``: one the caller built itself
+        (else ``options.bot``, seeded with ``options.seed``)."""
         #: The lobby's and its table's language, normalised ("ru", "en").
-        self.lang = i18n.normalize(lang) if lang is not None else i18n.default_language()
+        self.lang = (i18n.normalize(options.lang) if options.lang is not None
+                     else i18n.default_language())
+        #: The settings it was opened with (shared with durak-lan).
+        self.options = options
         with i18n.speaking(self.lang):
-            self._init(name, connect=connect, rules=rules, port=port, bot=bot, seed=seed,
-                       auto_accept=auto_accept, invite=invite, pin=pin,
-                       journal_dir=journal_dir, loss=loss, handoff=handoff, table=table,
-                       clock=clock, grace=grace, add_bots=add_bots, auto_start=auto_start,
-                       join=join, team=team)
+            self._init(options, bot, handoff)
 
-    def _init(self, name: str, *, connect: str | Sequence[str] | None, rules: Rules | None,
-              port: int, bot: str | Bot | None, seed: int | None, auto_accept: bool,
-              invite: str | None, pin: str | None, journal_dir: Path | str | None,
-              loss: float, handoff: Handoff | None, table: Rules | None, clock: int,
-              grace: int, add_bots: Sequence[str], auto_start: bool, join: str | None,
-              team: int) -> None:
+    def _init(self, options: LanOptions, bot: Bot | None, handoff: Handoff | None) -> None:
         self.handoff = handoff if handoff is not None else Handoff()
         self._entropy = os.urandom
-        self.auto_accept = auto_accept
-        self.auto_pin = pin
-        self.invite_name = invite
-        self.bot: Bot | None = build_bot(bot, seed=seed) if isinstance(bot, str) else bot
-        targets = [connect] if isinstance(connect, str) else list(connect or [])
+        self.policy = options.policy()
+        self.auto_pin = options.pin
+        self.invite_name = options.invite
+        self.bot: Bot | None = bot if bot is not None else (
+            build_bot(options.bot, seed=options.seed) if options.bot else None)
         self.controller: TableController | None = None
         self.backend: LanBackend | None = None
         self.sid: int | None = None
@@ -170,24 +144,25 @@ class LanLobby:
         self.is_table = False
         #: We host the table ``sid`` (seat 0).
         self.hosting = False
-        self.auto_start = auto_start
+        self.auto_start = options.auto_start
         #: The table we asked to join (its id), until a seat or a refusal comes back.
         self.joining: int | None = None
-        self.join_name = join
+        self.join_name = options.join
         #: The team ``join`` asks for at a table of teams (ANY_TEAM: any seat).
-        self.join_team = team
+        self.join_team = options.team
         #: Host: each joined seat's player and the pairing words of its link with us.
         self.seat_words: dict[int, tuple[str, str]] = {}
         self._build()
         try:
-            self.node = self._open_node(name, rules=rules, port=port, connect=targets,
-                                        loss=loss, seed=seed, journal_dir=journal_dir)
+            self.node = self._open_node(options)
         except Exception:
             self.root.close()
             raise
-        if table is not None:
+        if self.invite_name:
+            self.node.watch(self.invite_name)
+        if options.table is not None:
             try:
-                self._host(table, clock, grace, add_bots)
+                self._host(options.table, options.clock, options.grace, options.add_bots)
             except Exception:
                 self.node.close()
                 self.root.close()
@@ -195,12 +170,10 @@ class LanLobby:
         with self.handoff.lock:
             self._render()
 
-    def _open_node(self, name: str, *, rules: Rules | None, port: int, connect: list[str],
-                   loss: float, seed: int | None, journal_dir: Path | str | None) -> Any:
+    def _open_node(self, options: LanOptions) -> Any:
         """The peer the lobby drives: a :class:`LanNode` on UDP (``online()`` gives one
         over the page's data channel instead)."""
-        return LanNode(name, on_event=self._post, rules=rules, port=port, connect=connect,
-                       loss=loss, loss_seed=seed, journal_dir=journal_dir)
+        return LanNode.from_options(options, on_event=self._post)
 
     def _host(self, rules: Rules, clock: int, grace: int, bots: Sequence[str]) -> None:
         """Host a table (we sit at seat 0) and seat our bots at the first free seats."""
@@ -620,12 +593,6 @@ class LanLobby:
                 self.notice = html.escape(_("Two players announce the name {name}: pick one "
                                             "in the list and compare the pairing words."
                                             ).format(name=_name(event.peer.name)))
-            if (self.invite_name and event.peer.name == self.invite_name and self.sid is None
-                    and not self.outgoing and not event.peer.incompatible):
-                # Once: after a game, a decline or a leave the lobby does not call again
-                # by itself (the Invite button is there for that).
-                self.invite_name = None
-                self.invite(event.peer.node, pin=self.auto_pin or False)
             if (self.join_name and event.peer.name == self.join_name and self.sid is None
                     and self.joining is None and event.peer.open_seats
                     and not event.peer.incompatible):
@@ -637,8 +604,23 @@ class LanLobby:
                         name=_name(event.peer.name), reason=plain(exc)))
         elif isinstance(event, ev.PeerGone):
             self.peers.pop(event.peer.node, None)
+        elif isinstance(event, ev.NameSettled) and event.name == self.invite_name:
+            # ``invite``: the node says whom the name means once it has been announced
+            # long enough for a second announcer to show (as ``durak-lan --invite``).
+            # Once: after a game, a decline or a leave the lobby does not call again by
+            # itself (the Invite button is there for that).
+            self.invite_name = None
+            if len(event.peers) > 1:
+                self.notice = html.escape(_("Two players announce the name {name}: pick one "
+                                            "in the list and compare the pairing words."
+                                            ).format(name=_name(event.name)))
+            elif event.peers[0].incompatible:
+                self.notice = html.escape(f"{_name(event.name)}: "
+                                          f"{plain(event.peers[0].incompatible)}")
+            elif self.sid is None and not self.outgoing:
+                self.invite(event.peers[0].node, pin=self.auto_pin or False)
         elif isinstance(event, ev.InviteReceived):
-            decision = LobbyPolicy(self.auto_accept, self.auto_pin).answer(
+            decision = self.policy.answer(
                 event, playing=self.sid is not None)
             if decision.kind == "decline":
                 self.node.decline(event.invite, decision.reason)
@@ -843,8 +825,10 @@ def lan(
     rules: the rules you invite with (2 players).
     port: the UDP discovery port shared by all players (37020).
     bot: let a bot play your seat (``"random"``, ``"greedy"``...): demos and tests.
-    auto_accept: accept invitations at once; invite: invite the first player seen with
-        this name, once.  Both for unattended demos and tests.
+    auto_accept: accept invitations at once; invite: invite the player seen with this
+        name, once it has been seen for a moment (if two players announce it, the lobby
+        says so and you pick one, as ``durak-lan --invite`` asks).  Both for unattended
+        demos and tests.
     pin: the PIN ``invite`` asks for and ``auto_accept`` answers with (a PIN pairing
         for people who cannot see each other's screen).
     journal_dir: where games are journaled so a restarted kernel can resume them
@@ -876,45 +860,21 @@ def lan(
     if IN_BROWSER:
         raise RuntimeError(LAN_NEEDS_LOCAL_PYTHON)
     name = name or getpass.getuser() or "player"
-    if rules is not None and rules.players != 2:
-        raise ValueError(f"an invitation is for 2 players, not {rules.players}: host a "
-                         f"table of {rules.players} with lan(table=Rules(players="
-                         f"{rules.players}))")
-    if table is not None and not isinstance(table, Rules):
-        raise TypeError(f"table takes durak_core.Rules, e.g. table=Rules(players=4), not "
-                        f"{table!r}")
-    if table is None and (add_bots or auto_start or clock):
-        raise ValueError("add_bots, auto_start and clock are for a table you host: "
-                         "lan(table=Rules(players=N), ...)")
-    if team != ANY_TEAM and join is None:
-        raise ValueError("team is for joining a table of teams: lan(join=NAME, team=K)")
-    if isinstance(team, bool) or not isinstance(team, int) or not ANY_TEAM <= team <= 2:
-        raise ValueError(f"team is 0, 1 or 2 (or {ANY_TEAM}: any seat), not {team!r}")
-    if table is not None and (invite or join or auto_accept):
-        raise ValueError("a host does not invite, join or accept: its table is announced "
-                         "and players join it")
-    if not 0 <= clock <= 3600 or not 0 <= grace <= 3600:
-        raise ValueError("clock and grace are 0 to 3600 seconds")
-    if table is not None and len(add_bots) > table.players - 1:
-        raise ValueError(f"{len(add_bots)} bots do not fit the {table.players - 1} free "
-                         "seats")
-    for spec in add_bots:
-        build_bot(spec)  # ValueError naming the bots there are
-    if not 0.0 <= loss < 1.0:
-        raise ValueError(f"loss must be at least 0 and below 1, not {loss!r}")
     if journal_dir is True:
-        folder: Path | str | None = default_journal_dir()
-    elif journal_dir is False:
-        folder = None
+        folder: Path | None = default_journal_dir()
     else:
-        folder = journal_dir
+        folder = Path(journal_dir) if journal_dir else None
+    options = LanOptions(
+        name, connect=tuple([connect] if isinstance(connect, str) else connect or ()),
+        rules=rules or Rules(), port=port, loss=loss, seed=seed, journal_dir=folder, pin=pin,
+        auto_accept=auto_accept, invite=invite, join=join, team=team, table=table,
+        clock=clock, grace=grace, add_bots=tuple(add_bots), auto_start=auto_start,
+        bot=bot if isinstance(bot, str) else None, lang=lang,
+    )
+    options.check(NOTEBOOK)  # the rules durak-lan's options follow too
     previous = _OPEN.pop(" ".join(name.split()), None)
     if previous is not None:
         previous.close()
-    lobby = LanLobby(name, connect=connect, rules=rules, port=port, bot=bot, seed=seed,
-                     auto_accept=auto_accept, invite=invite, pin=pin, journal_dir=folder,
-                     loss=loss, handoff=handoff, table=table, clock=clock, grace=grace,
-                     add_bots=add_bots, auto_start=auto_start, join=join, team=team,
-                     lang=lang)
+    lobby = LanLobby(options, bot=None if isinstance(bot, str) else bot, handoff=handoff)
     _OPEN[lobby.node.name] = lobby
     return lobby

@@ -34,6 +34,7 @@ from durak_core import Rules
 from durak_core.bots import Bot
 from durak_net import events as ev
 from durak_net.online_code import CodeError, pack_description, unpack_description
+from durak_net.options import LanOptions
 
 from . import i18n
 from .channel import ChannelCarrier, PageChannel
@@ -73,16 +74,20 @@ class OnlineLobby(LanLobby):
         self._channel_seen = ""
         self.carrier: ChannelCarrier | None = None
         self.online_node: OnlineNode | None = None
-        super().__init__(name, rules=rules, bot=bot, seed=seed, auto_accept=code is not None,
-                         handoff=handoff, journal_dir=None, lang=lang)
+        options = LanOptions(name=name, rules=rules or Rules(), port=0, seed=seed,
+                             auto_accept=code is not None, lang=lang,
+                             bot=bot if isinstance(bot, str) else None)
+        options.check()  # the rules and the bot's name, as lan() checks them
+        super().__init__(options, bot=bot if not isinstance(bot, str) else None,
+                         handoff=handoff)
         self.channel.observe(lambda _c: self.handoff.post(self._channel_changed),
                              names=["state", "local"])
         with self.handoff.lock:
             self._render()
 
-    def _open_node(self, name: str, **_lan: Any) -> OnlineNode:
-        node = OnlineNode(name, on_event=self._post, handoff=self.handoff,
-                          rules=_lan.get("rules"))
+    def _open_node(self, options: LanOptions) -> OnlineNode:
+        node = OnlineNode(options.name, on_event=self._post, handoff=self.handoff,
+                          rules=options.rules)
         self.carrier = node.add_channel(self.channel)
         self.online_node = node
         return node

@@ -27,7 +27,7 @@ from durak_net.policy import LobbyPolicy
 from durak_net.session import SessionError
 
 HOSTILE = ["\x1b[2J\x1b[H", "Eve\nPROBLEM: desync with Bob", "\u202eboB", "\x07\x00\x9b31m",
-           "<script>alert(1)</script>", "x" * 300, "", "Bob"]
+           "<script>alert(1)</script>", "x" * 300, "", "Bob", "PROBLEM: desync"]
 text = st.one_of(st.sampled_from(HOSTILE), st.text(max_size=60))
 seat = st.integers(0, 3)
 sid = st.just(1)

@@ -98,8 +98,8 @@ def test_the_terminal_marks_a_move_the_clock_made() -> None:
     peer.handle(ev.ActionApplied(7, 1, 3, Take(0), (), True, "", 0.0, "timeout"))
     peer.handle(ev.ActionApplied(7, 1, 4, Take(1), (), False, "", 0.0, "timeout"))
     peer.handle(ev.ActionApplied(7, 1, 5, Take(1), (), False, "", 0.0, ""))
-    assert shown.getvalue().splitlines() == ["you: take (timed out)", "Bob: take (timed out)",
-                                             "Bob: take"]
+    assert shown.getvalue().splitlines() == ["you: take (timed out)",
+                                             '"Bob": take (timed out)', '"Bob": take']
 
 
 def test_the_terminal_tells_a_returning_player_its_hand_was_opened() -> None:

@@ -118,7 +118,7 @@ def test_two_hosts_discover_each_other_by_broadcast_and_play_through_loss(
     assert_same_games(results, 3)
     # Ben found Ann at her own host's address: the datagrams crossed the bridge.
     assert f"inviting Ann ({HOST_A}:" in results[1][2], results[1][2]
-    assert f"playing Ben ({HOST_B}:" in results[0][2], results[0][2]
+    assert f'playing "Ben" ({HOST_B}:' in results[0][2], results[0][2]
 
 
 def test_a_table_of_three_hosts_found_by_broadcast_plays_a_game_through_loss(
@@ -151,9 +151,9 @@ def test_a_table_of_three_hosts_found_by_broadcast_plays_a_game_through_loss(
     # The datagrams crossed the bridge: each joiner asked the host at the host's own
     # address, and the host seated each at its own.
     for name, (_, _, err) in zip(("Ivo", "Jo"), results[1:], strict=True):
-        assert f"asking Hana ({HOST_A}:" in err, err[-3000:]
+        assert f'asking "Hana" ({HOST_A}:' in err, err[-3000:]
         own = f"{SUBNET}.{2 if name == 'Ivo' else 3}"
-        assert re.search(rf"{name} \({re.escape(own)}:\d+\) takes seat [12]", results[0][2]), (
+        assert re.search(rf'"{name}" \({re.escape(own)}:\d+\) takes seat [12]', results[0][2]), (
             results[0][2][-3000:])
     # Every screen showed the same table words.
     words = {re.findall(r"table words: (\w+ \w+ \w+ \w+)", err)[-1] for _, _, err in results}

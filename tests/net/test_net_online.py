@@ -196,7 +196,7 @@ def test_a_host_seats_two_friends_by_two_codes_and_a_table_of_three_plays_fair()
     assert len(set(invitations)) == 2 and len(set(replies)) == 2
     assert sorted(lines[0]["seat"] for _, lines, _ in results) == [0, 1, 2]
     host_err = results[0][2]
-    assert "Ivo (rtc:1) takes seat" in host_err and "Jo (rtc:2) takes seat" in host_err
+    assert "\"Ivo\" (rtc:1) takes seat" in host_err and "\"Jo\" (rtc:2) takes seat" in host_err
     words = {err.split("table words: ")[1].split(" (")[0] for _, _, err in results}
     assert len(words) == 1
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from durak_core import Rules
 from durak_core.bots import RandomBot
@@ -142,3 +144,71 @@ def test_a_bot_that_fails_plays_its_first_legal_move_and_the_error_is_kept() -> 
     assert action is not None and action in item.view.game.legal_actions(item.view.seat)
     core.decided(item, action, 0.0)
     assert [str(e) for e in core.errors] == ["the bot's bug"]
+
+
+def test_a_watched_name_settles_on_its_one_peer_or_names_every_announcer() -> None:
+    net, (alice, bob, bob2) = _lan(4, ["Alice", "Bob", "Bob"])
+    net.remove(bob2.addr)  # the second Bob turns up later
+    alice.core.watch("Bob", net.now)
+    assert net.run(lambda: bool(alice.of(ev.PeerSeen)), limit=3.0)
+    first = net.now
+    net.run(lambda: False, limit=first + 1.0)
+    assert not alice.of(ev.NameSettled)  # one Bob, seen for a second only: wait
+    assert net.run(lambda: bool(alice.of(ev.NameSettled)), limit=first + 5.0)
+    (settled,) = alice.of(ev.NameSettled)
+    assert [p.node for p in settled.peers] == [bob.core.node_id]
+    assert settled.at - first == pytest.approx(2.5, abs=0.05)  # policy.SETTLE
+
+
+def test_a_second_announcer_of_a_watched_name_is_named_with_the_first_at_once() -> None:
+    net, (alice, bob, bob2) = _lan(5, ["Alice", "Bob", "Bob"])
+    net.remove(bob2.addr)
+    alice.core.watch("Bob", net.now)
+    assert net.run(lambda: bool(alice.of(ev.PeerSeen)), limit=3.0)
+    first = net.now
+    net.run(lambda: False, limit=first + 1.0)
+    net.add(bob2.addr, bob2.core)  # a second Bob, a second later
+    assert net.run(lambda: bool(alice.of(ev.NameSettled)), limit=first + 5.0)
+    (settled,) = alice.of(ev.NameSettled)
+    assert settled.at < first + 2.5  # not the first Bob alone, once it had settled
+    assert {p.node for p in settled.peers} == {bob.core.node_id, bob2.core.node_id}
+
+
+_CAPTURED: list[tuple[bytes, tuple[str, int]]] = []
+
+
+def _captured() -> list[tuple[bytes, tuple[str, int]]]:
+    """Real datagrams of a game between two cores (lobby and session), once."""
+    if not _CAPTURED:
+        net, (alice, _bob) = _lan(6, ["Alice", "Bob"])
+        net.tap = lambda data, src, dst: _CAPTURED.append((data, src)) or data
+        assert net.run(lambda: bool(alice.core.peers()), limit=5.0)
+        alice.core.invite("Bob", net.now)
+        assert net.run(lambda: bool(alice.of(ev.GameStarted)), limit=60.0)
+    return _CAPTURED
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_whatever_arrives_a_core_drops_and_counts_it_and_never_raises(data) -> None:
+    """Bit flips, cuts and junk from any address, on either port: never an exception,
+    never an event but what the lobby says of a stranger, and every drop counted."""
+    captured = _captured()
+    core = PeerCore("Carol", 0.0, entropy=random.Random(7).randbytes, ports=False)
+    core.datagrams_to_send(0.0)
+    for _ in range(data.draw(st.integers(1, 8))):
+        raw, src = data.draw(st.sampled_from(captured))
+        how = data.draw(st.sampled_from(["as is", "flip", "cut", "junk"]))
+        if how == "flip" and raw:
+            at = data.draw(st.integers(0, len(raw) - 1))
+            raw = raw[:at] + bytes([raw[at] ^ data.draw(st.integers(1, 255))]) + raw[at + 1:]
+        elif how == "cut":
+            raw = raw[:data.draw(st.integers(0, len(raw)))]
+        elif how == "junk":
+            raw = data.draw(st.binary(max_size=300))
+        core.receive(raw, src, 0.5, direct=data.draw(st.booleans()))
+        core.timer(1.0)
+        core.datagrams_to_send(1.0)
+    assert not core.sessions and not core.errors
+    assert all(isinstance(e, (ev.PeerSeen, ev.PeerGone)) for e in core.events())
+    assert sum(core.drop_counts().values()) + len(core.peers()) > 0

@@ -86,3 +86,35 @@ def test_the_notebook_lobby_invites_neither_of_two_with_one_name() -> None:
         assert len(labels) == 2 and all("another player uses this name" in t for t in labels)
     finally:
         lobby.close()
+
+
+def test_the_notebook_invites_by_name_only_once_the_name_has_settled() -> None:
+    """Before, ``lan(invite="Bob")`` invited whoever announced Bob first, at once: a
+    second announcer seen a moment later was flagged, but the invitation had gone."""
+    lobby = lan("Ann", invite="Bob", handoff=Handoff(mode="manual"), port=0, journal_dir=None)
+    try:
+        bob, mallory = Crafter(1), Crafter(2)
+        _announce(lobby.node, bob, "Bob", 2)
+        lobby.handoff.pump_until(lambda: bob.node in lobby.peers)
+        assert not lobby.outgoing and lobby.invite_name == "Bob"  # not yet: it may be two
+        _announce(lobby.node, mallory, "Bob", 66)
+        lobby.handoff.pump_until(lambda: "Two players announce the name Bob"
+                                 in lobby.status.value)
+        assert not lobby.outgoing and lobby.invite_name is None
+        labels = [row[1].value for row in lobby._peer_rows.values()]
+        assert len(labels) == 2 and all("another player uses this name" in t for t in labels)
+    finally:
+        lobby.close()
+
+
+def test_the_notebook_invites_the_one_peer_a_settled_name_means() -> None:
+    lobby = lan("Ann", invite="Bob", handoff=Handoff(mode="manual"), port=0, journal_dir=None)
+    try:
+        bob = Crafter(1)
+        _announce(lobby.node, bob, "Bob", 2)
+        lobby.handoff.pump_until(lambda: bob.node in lobby.peers)
+        lobby._on_event(ev.NameSettled("Bob", (lobby.peers[bob.node],), 0.0))
+        assert [p.node for p in lobby.outgoing.values()] == [bob.node]
+        assert lobby.invite_name is None  # once
+    finally:
+        lobby.close()
