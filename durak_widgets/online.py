@@ -60,7 +60,8 @@ class OnlineLobby(LanLobby):
                  rules: Rules | None = None, bot: str | Bot | None = None,
                  seed: int | None = None, handoff: Handoff | None = None,
                  lang: str | None = None, gather_ms: int = 5000,
-                 impair: dict[str, float] | None = None) -> None:
+                 impair: dict[str, float] | None = None, table: Rules | None = None,
+                 add_bots: Sequence[str] = (), auto_start: bool = False) -> None:
         offer = ""
         if code is not None:
             kind, offer = unpack_description(code, now=time.time())  # CodeError: one line
@@ -68,22 +69,44 @@ class OnlineLobby(LanLobby):
                 raise CodeError("this is a reply code: paste it into the box of the player "
                                 "who sent the invitation")
         self.role = "answer" if code is not None else "offer"
-        self.channel = PageChannel(role=self.role, remote=offer, ice_servers=ice_servers,
-                                   gather_ms=gather_ms, impair=dict(impair or {}))
-        self.code = ""  # our code, once the page has made its description
-        self._channel_seen = ""
+        self._channel_options: dict[str, Any] = {
+            "ice_servers": ice_servers, "gather_ms": gather_ms, "impair": dict(impair or {})}
+        #: Every channel of ours (a host of a table: one a seat), the newest last.
+        self.channels: list[PageChannel] = []
+        #: The newest channel, and its carrier: the one whose code is shown.
+        self.channel = self._make_channel(offer)
+        self.code = ""  # the newest channel's code, once its page has made it
+        self._channel_seen: dict[str, str] = {}
         self.carrier: ChannelCarrier | None = None
         self.online_node: OnlineNode | None = None
+        #: Seats of our table that friends take by codes (one channel each).
+        self.remote_seats = (table.players - 1 - len(add_bots)) if table is not None else 1
         options = LanOptions(name=name, rules=rules or Rules(), port=0, seed=seed,
                              auto_accept=code is not None, lang=lang,
-                             bot=bot if isinstance(bot, str) else None)
+                             bot=bot if isinstance(bot, str) else None, table=table,
+                             add_bots=tuple(add_bots), auto_start=auto_start)
         options.check()  # the rules and the bot's name, as lan() checks them
         super().__init__(options, bot=bot if not isinstance(bot, str) else None,
                          handoff=handoff)
-        self.channel.observe(lambda _c: self.handoff.post(self._channel_changed),
-                             names=["state", "local"])
+        self._watch(self.channel)
         with self.handoff.lock:
             self._render()
+
+    def _host(self, rules: Rules, clock: int, grace: int, bots: Sequence[str]) -> None:
+        super()._host(rules, clock, grace, bots)
+        self.notice = html.escape(
+            _("Hosting a table of {count}: send each friend their own code (a new one shows "
+              "once the last friend is connected); add bots to free seats, then Start.")
+            .format(count=rules.players))
+
+    def _make_channel(self, offer: str = "") -> PageChannel:
+        channel = PageChannel(role=self.role, remote=offer, **self._channel_options)
+        self.channels.append(channel)
+        return channel
+
+    def _watch(self, channel: PageChannel) -> None:
+        channel.observe(lambda _c: self.handoff.post(lambda: self._channel_changed(channel)),
+                        names=["state", "local"])
 
     def _open_node(self, options: LanOptions) -> OnlineNode:
         node = OnlineNode(options.name, on_event=self._post, handoff=self.handoff,
@@ -91,6 +114,18 @@ class OnlineLobby(LanLobby):
         self.carrier = node.add_channel(self.channel)
         self.online_node = node
         return node
+
+    def _next_seat(self) -> None:
+        """A host whose newest channel opened: a new channel (and code) for the next
+        seat, while seats are left for friends."""
+        if len(self.channels) >= self.remote_seats or self.online_node is None:
+            return
+        self.channel = self._make_channel()
+        self.carrier = self.online_node.add_channel(self.channel)
+        self.code = ""
+        self.reply_text.value = ""
+        self.channel_box.children = tuple(self.channels)
+        self._watch(self.channel)
 
     # ------------------------------------------------------------ widgets
 
@@ -108,8 +143,9 @@ class OnlineLobby(LanLobby):
         self.reply_box = widgets.VBox([self.reply_label, self.reply_text, self.connect_button])
         self.code_box = widgets.VBox([self.code_label, self.code_text, self.reply_box])
         self.code_box.add_class("durak-online-codes")
+        self.channel_box = widgets.VBox(list(self.channels))
         children = list(self.root.children)
-        self.root.children = (*children[:2], self.code_box, self.channel, *children[2:])
+        self.root.children = (*children[:2], self.code_box, self.channel_box, *children[2:])
         self.root.add_class("durak-online")
 
     @_speaks
@@ -122,11 +158,11 @@ class OnlineLobby(LanLobby):
             name=esc(self.node.name))
         self.peer_box.layout.display = "none"  # the channel's peer is invited by itself
         channel = self.channel
-        self.channel.elsewhere = _("This table is open in another tab or window: play "
-                                   "there.")
-        self.channel.status = self._channel_words()
+        for each in self.channels:
+            each.elsewhere = _("This table is open in another tab or window: play there.")
+            each.status = self._channel_words(each)
         if self.sid is None and not self.notice:
-            self.status.value = self._channel_words()
+            self.status.value = self._channel_words(channel)
         self.code_text.value = self.code
         if self.role == "offer":
             self.code_label.value = (_("Send this invitation code to the other player by "
@@ -142,12 +178,12 @@ class OnlineLobby(LanLobby):
                                          else "none")
         self.code_box.layout.display = None if channel.state not in ("open",) else "none"
 
-    def _channel_words(self) -> str:
-        state = self.channel.state
+    def _channel_words(self, channel: PageChannel) -> str:
+        state = channel.state
         if state == "failed":
             return html.escape(_("No connection: {error}. Try another network, or name a "
                                  "TURN server: online(..., ice_servers=[...]).").format(
-                error=self.channel.error))
+                error=channel.error))
         return {
             "new": _("Preparing the code…"),
             "gathering": _("Preparing the code…"),
@@ -159,18 +195,20 @@ class OnlineLobby(LanLobby):
 
     # ------------------------------------------------------------ the channel
 
-    def _channel_changed(self) -> None:
-        """The channel's state or local description changed (UI thread)."""
+    def _channel_changed(self, channel: PageChannel) -> None:
+        """A channel's state or local description changed (UI thread)."""
         with i18n.speaking(self.lang):
-            channel = self.channel
-            if channel.local and not self.code:
+            if channel is self.channel and channel.local and not self.code:
                 kind = "offer" if self.role == "offer" else "answer"
                 self.code = pack_description(channel.local, kind, now=time.time())
-            if channel.state != self._channel_seen:
-                self._channel_seen = channel.state
-                if channel.state == "open" and self.online_node is not None \
-                        and self.carrier is not None:
-                    self.online_node.channel_open(self.carrier)
+            if channel.state != self._channel_seen.get(channel.channel_id):
+                self._channel_seen[channel.channel_id] = channel.state
+                node = self.online_node
+                if channel.state == "open" and node is not None:
+                    carrier = next(c for c in node.carriers.values() if c.channel is channel)
+                    node.channel_open(carrier)
+                    if self.hosting and channel is self.channel:
+                        self._next_seat()
                 if channel.state in ("failed", "closed") and self.sid is None:
                     self.notice = ""
             self._render()
@@ -189,18 +227,24 @@ class OnlineLobby(LanLobby):
             raise ValueError(_("this is an invitation, not a reply: paste the code the "
                                "other player sent back"))
         self.channel.answer_with(sdp)
-        self._channel_seen = ""
 
     def _on_event_words(self, event: Any) -> None:
         super()._on_event_words(event)
-        if (isinstance(event, ev.PeerSeen) and self.role == "offer" and self.sid is None
-                and not self.outgoing and self.carrier is not None
-                and event.peer.addr == self.carrier.address and not event.peer.incompatible):
-            self.invite(event.peer.node)
+        node = self.online_node
+        if not isinstance(event, ev.PeerSeen) or node is None or event.peer.incompatible \
+                or event.peer.addr not in node.carriers or self.sid is not None:
+            return
+        # The codes were the consent: whoever opened a channel with us plays with us.
+        if self.role == "offer" and not self.outgoing:
+            self.invite(event.peer.node)  # a game of two
+        elif self.role == "answer" and event.peer.table is not None \
+                and event.peer.open_seats and self.joining is None:
+            self.join(event.peer.node)  # a seat at the inviter's table
 
     def close(self, leave: bool = False) -> None:
         super().close(leave=leave)
-        self.channel.close()
+        for channel in self.channels:
+            channel.close()
         if _OPEN.get(self.node.name) is self:
             del _OPEN[self.node.name]
 
@@ -217,6 +261,9 @@ def online(
     handoff: Handoff | None = None,
     gather_ms: int = 5000,
     impair: dict[str, float] | None = None,
+    table: Rules | None = None,
+    add_bots: Sequence[str] = (),
+    auto_start: bool = False,
 ) -> OnlineLobby:
     """Play a person anywhere: invite with a code (no ``code``) or answer one (``code``).
 
@@ -233,11 +280,22 @@ def online(
     impair: ``{"loss": p, "duplicate": p, "reorder": p, "seed": n}``: spoil the page's
         datagrams on purpose, to see the protocol cope (tests).
 
+    table: host a table of ``table.players`` seats (``Rules(players=3)``): each friend
+        takes a seat with their own code, one after the other (a new invitation code
+        shows once the previous friend is connected); the seating and Start are the
+        LAN's.  add_bots: bots of ours seated at once; auto_start: deal as soon as every
+        seat is taken.  A friend's ``online(code=...)`` sits down by itself.
+
     Re-running the cell closes the previous table of the same name.
     """
     name = name or getpass.getuser() or "player"
     if rules is not None and rules.players != 2:
-        raise ValueError(f"an invitation by code is for 2 players, not {rules.players}")
+        raise ValueError(f"an invitation by code is for 2 players, not {rules.players}: "
+                         f"host a table with online(table=Rules(players={rules.players}))")
+    if table is not None and code is not None:
+        raise ValueError("a host shows codes; a friend with a code joins the host's table")
+    if table is not None and table.players - 1 - len(add_bots) < 1:
+        raise ValueError("a table by codes needs at least one seat for a friend")
     if not 500 <= gather_ms <= 60_000:
         raise ValueError("gather_ms is 500 to 60000 milliseconds")
     previous = _OPEN.pop(" ".join(name.split()), None)
@@ -245,6 +303,7 @@ def online(
         previous.close()
     lobby = OnlineLobby(name, code=code, ice_servers=ice_servers, rules=rules, bot=bot,
                         seed=seed, handoff=handoff, lang=lang, gather_ms=gather_ms,
-                        impair=impair)
+                        impair=impair, table=table, add_bots=add_bots,
+                        auto_start=auto_start)
     _OPEN[lobby.node.name] = lobby
     return lobby

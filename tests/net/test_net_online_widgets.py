@@ -163,3 +163,37 @@ def test_a_connection_that_fails_says_so_in_one_line_with_the_next_thing_to_try(
     assert ann.channel.state == "failed"
     assert "No connection" in ann.status.value and "TURN server" in ann.status.value
     assert "\n" not in ann.status.value
+
+
+def test_a_host_seats_two_friends_by_two_codes_and_a_table_of_three_plays_fair(made) -> None:
+    from durak_core import Rules
+
+    host = online("Hana", ice_servers=[], bot="greedy", seed=1, lang="en",
+                  table=Rules(players=3), auto_start=True, handoff=Handoff(mode="manual"))
+    made.append(host)
+    friends = []
+    for number, name in enumerate(("Ivo", "Jo")):
+        host_page = FakePage(host.channel, f"hana-page-{number}")
+        host_page.tell({"t": "claim"})
+        pump_until([host, *friends], lambda: bool(host.code))
+        friend = online(name, code=host.code, ice_servers=[], bot="greedy", seed=2 + number,
+                        lang="en", handoff=Handoff(mode="manual"))
+        made.append(friend)
+        page = FakePage(friend.channel, f"{name}-page")
+        host_page.other, page.other = page, host_page
+        page.tell({"t": "claim"})
+        pump_until([host, *friends, friend], lambda f=friend: bool(f.code))
+        opened = host.channel
+        host.reply_text.value = friend.code
+        host.connect_button.click()
+        friends.append(friend)
+        pump_until([host, *friends], lambda f=friend: f.sid is not None)
+        assert opened.state == "open"
+    assert len(host.channels) == 2  # one channel a friend, no third code
+    everyone = [host, *friends]
+    pump_until(everyone, lambda: all(lb.backend and lb.backend.verdicts for lb in everyone),
+               timeout=120)
+    for lobby in everyone:
+        assert "audited: fair" in lobby.badge.value
+    words = {lobby.node.view(lobby.sid).table_words for lobby in everyone}
+    assert len(words) == 1 and words != {""}  # every screen at the table shows the same
