@@ -48,6 +48,7 @@ kernel's); :class:`ChannelCarrier` hands each datagram to the table's
 from __future__ import annotations
 
 import itertools
+import threading
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -418,26 +419,48 @@ class ChannelCarrier:
     ``deliver(data, address)`` through the table's :class:`Handoff` (the one hand-off
     point onto the kernel's event loop), never on the comm's thread directly.
 
+    Datagrams that arrive while earlier ones wait for the loop join them: one turn of
+    the loop takes them all, then calls ``after()`` once (the peer sends its answers
+    to the whole burst together).
+
     >>> channel = PageChannel(role="offer", ice_servers=[])
     >>> got = []
-    >>> carrier = ChannelCarrier(channel, Handoff(mode="sync"), lambda d, a: got.append((d, a)))
+    >>> carrier = ChannelCarrier(channel, Handoff(mode="manual"),
+    ...                          lambda d, a: got.append((d, a)), lambda: got.append("after"))
     >>> channel._handle({"t": "claim", "page": "p"}, [])
-    >>> channel._handle({"t": "d", "page": "p"}, [b"hi"])
-    >>> got == [(b"hi", carrier.address)]
-    True
+    >>> channel._handle({"t": "d", "page": "p"}, [b"hi", b"there"])
+    >>> carrier.handoff.pump(), got == [(b"hi", carrier.address), (b"there", carrier.address),
+    ...                                 "after"]
+    (1, True)
     """
 
     def __init__(self, channel: PageChannel, handoff: Handoff,
-                 deliver: Callable[[bytes, tuple[str, int]], None]) -> None:
+                 deliver: Callable[[bytes, tuple[str, int]], None],
+                 after: Callable[[], None] | None = None) -> None:
         self.channel = channel
         self.handoff = handoff
         #: The peer behind the channel, as the core knows it: opaque, never a host.
         self.address: tuple[str, int] = ("rtc", next(_addresses))
         self._deliver = deliver
+        self._after = after
+        self._waiting: list[bytes] = []
+        self._lock = threading.Lock()
         channel.on_datagram = self._arrived
 
     def _arrived(self, data: bytes) -> None:
-        self.handoff.post(lambda: self._deliver(data, self.address))
+        with self._lock:
+            first = not self._waiting
+            self._waiting.append(data)
+        if first:
+            self.handoff.post(self._drain)
+
+    def _drain(self) -> None:
+        with self._lock:
+            datagrams, self._waiting = self._waiting, []
+        for data in datagrams:
+            self._deliver(data, self.address)
+        if self._after is not None and datagrams:
+            self._after()
 
     def send(self, data: bytes, address: tuple[str, int]) -> bool:
         """Send ``data`` if ``address`` is this channel's; False otherwise or when closed."""

@@ -71,7 +71,7 @@ class OnlineNode:
 
     def add_channel(self, channel: PageChannel) -> ChannelCarrier:
         """Carry the core's datagrams over ``channel`` (one peer); returns its carrier."""
-        carrier = ChannelCarrier(channel, self.handoff, self._arrived)
+        carrier = ChannelCarrier(channel, self.handoff, self._arrived, self._flush)
         self.carriers[carrier.address] = carrier
         return carrier
 
@@ -166,11 +166,11 @@ class OnlineNode:
         return result
 
     def _arrived(self, data: bytes, addr: Addr) -> None:
-        """A datagram from a channel (on the hand-off's thread)."""
+        """A datagram from a channel (on the hand-off's thread; the carrier flushes
+        once after a burst)."""
         if self._closed:
             return
         self.core.receive(data, addr, time.monotonic())
-        self._flush()
 
     def _flush(self) -> None:
         """Send what the core has, hand out its bots' work, deliver its events, and
