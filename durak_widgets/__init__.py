@@ -42,7 +42,7 @@ from .view import TableModel, TableView
 if IN_BROWSER:
     from .browser import (
         lan,  # LAN play needs UDP sockets, which a web page has not
-        online,  # the deal needs libsodium, not in the site's kernel yet
+        online,  # the site's own kernel does not carry online play yet
     )
 else:
     from .lan import lan

@@ -84,20 +84,20 @@ def lan(*args: Any, **kwargs: Any) -> Any:
 
 
 #: What :func:`online` says in a browser.
-ONLINE_NEEDS_SODIUM = (
-    "Online play from this page needs libsodium's ristretto255 in the page's kernel for "
-    "the hidden-hands deal, which this site does not have yet: open the notebook in a "
-    "local JupyterLab (bash scripts/play.sh) and call online() there; the other player "
-    "may be anywhere."
+ONLINE_NOT_IN_THE_SITE = (
+    "online() does not run in this page's own kernel yet (the JupyterLite site): open the "
+    "notebook in a JupyterLab with a Python kernel, on your computer (bash scripts/play.sh) "
+    "or a server, and call online() there; the other player may be anywhere, in a notebook "
+    "or a terminal (durak-lan --online)."
 )
 
 
 def online(*args: Any, **kwargs: Any) -> Any:
-    """In a browser: raise, saying that online play needs the deal's libsodium here.
+    """In a browser: raise, saying where ``online()`` runs (a kernel outside the page).
 
     >>> online(name="Alice")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    RuntimeError: Online play from this page needs libsodium...
+    RuntimeError: online() does not run in this page's own kernel yet...
     """
-    raise RuntimeError(ONLINE_NEEDS_SODIUM)
+    raise RuntimeError(ONLINE_NOT_IN_THE_SITE)
