@@ -37,6 +37,15 @@ the fault, with ``"code"`` and ``"culprit"`` (the seat at fault); or
 for the table's grace period, with ``"silent"`` (its name), ``"silent_seat"`` and
 ``"silent_at"`` (when it was last heard, UTC).
 
+Across the internet (WebRTC, :mod:`durak_net.online_terminal`): one prints an
+invitation code, the other answers it and sends back the reply code it prints, or both
+meet in a room of an MQTT relay::
+
+    durak-lan --name Ann --online                        # then paste Ben's reply code
+    durak-lan --name Ben --online --code CODE
+    durak-lan --name Ann --online --relay wss://HOST:PORT/PATH        # names a room
+    durak-lan --name Ben --online --relay wss://HOST:PORT/PATH --room WORDS
+
 Exit status (also in ``durak-lan --help``): see :data:`EXIT_CODES`.
 """
 
@@ -338,8 +347,8 @@ class Peer:
         self.driver = BotDriver(build_bot(args.bot, seed=args.seed)) if args.bot else None
         self.online = (online_terminal.OnlineTerminal(args, self.say, self.emit_json)
                        if args.online else None)
-        self.node: LanNode | RtcNode = (self.online.make_node(self.rules) if self.online
-                                        else LanNode.from_options(self.options))
+        self.node: LanNode | RtcNode = (self.online.make_node(self.options.rules)
+                                        if self.online else LanNode.from_options(self.options))
         self.settle = 0.0 if self.online else SETTLE
         self.finished = 0
         self.status = 0

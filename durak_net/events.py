@@ -1,7 +1,8 @@
 """What the LAN layer tells the application: plain frozen values, safe to pass between threads.
 
 The protocol objects (:class:`~durak_net.session.Session`, :class:`~durak_net.lobby.Lobby`)
-queue these; :class:`~durak_net.node.LanNode` hands them, in order, to one callback
+queue these, :class:`~durak_net.peer.PeerCore` gathers them and
+:class:`~durak_net.node.LanNode` hands them, in order, to one callback
 (the notebook controller's hand-off point, or a queue in the terminal peer).  Remote
 misbehaviour arrives as an event (:class:`ProtocolViolation`, :class:`DesyncDetected`),
 never as an exception.  Every event carries ``at``: the protocol clock when it happened.

@@ -42,7 +42,7 @@ EXIT_CODES = {
     EXIT_BAD_CODE: "--online: a code that cannot be used (malformed, expired, from another "
                    "version, or the wrong one): one line on stderr says which",
     EXIT_NO_ROUTE: "--online: the connection did not open (no route between the players: "
-                   "try --ice-server)",
+                   "try --ice-server), or the --relay could not be reached",
 }
 #: How long the channel may take to open once both codes are in (seconds).
 OPEN_TIMEOUT = 30.0
@@ -60,18 +60,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--code", metavar="CODE",
                         help="with --online: the invitation code you were sent; prints the "
                              "reply code to send back")
+    parser.add_argument("--relay", metavar="URL",
+                        help="with --online: carry the codes through this MQTT broker's "
+                             "WebSocket (ws:// or wss://HOST:PORT/PATH) instead of by hand: "
+                             "the inviter prints a room name, the other player gives it with "
+                             "--room")
+    parser.add_argument("--room", metavar="WORDS",
+                        help="with --online --relay: the room the inviter's terminal named")
     parser.add_argument("--ice-server", action="append", default=[], metavar="URL",
                         help="with --online: a STUN or TURN server (stun:HOST:PORT, "
-                             "turn:USER:PASSWORD@HOST:PORT), repeatable; default none (one "
-                             f"network); across the internet e.g. {PUBLIC_STUN}")
+                             "turn:USER:PASSWORD@HOST:PORT), repeatable; default the public "
+                             f"{PUBLIC_STUN}; 'none' for none (one network, offline)")
 
 
 def check_args(args: argparse.Namespace) -> None:
     """Refuse what ``--online`` cannot do, with one sentence naming the option."""
     if not args.online:
-        if args.code or args.ice_server:
-            raise ValueError("--code and --ice-server are for --online")
+        if args.code or args.ice_server or args.relay or args.room:
+            raise ValueError("--code, --relay, --room and --ice-server are for --online")
         return
+    if args.room and not args.relay:
+        raise ValueError("--room names a room on a --relay")
+    if args.relay:
+        from .relay import normalise_room, parse_url
+
+        parse_url(args.relay)
+        if args.room:
+            args.room = normalise_room(args.room)
+        if args.code:
+            raise ValueError("--code is for codes copied by hand; through a --relay, give "
+                             "the --room")
+        if args.host and args.host - 1 - len(args.add_bot) > 1:
+            raise ValueError("a --relay room seats one player: host a table of two there, "
+                             "or copy the codes by hand for more")
     for flag, value in (("--connect", args.connect), ("--invite", args.invite),
                         ("--join", args.join), ("--resume", args.resume)):
         if value:
@@ -87,9 +108,10 @@ def check_args(args: argparse.Namespace) -> None:
         raise ValueError(str(exc)) from None
 
     for url in args.ice_server:
-        _ice_server(url)
-    if args.code:
-        args.auto_accept = True  # pasting the code is the consent
+        if url != "none":
+            _ice_server(url)
+    if args.code or (args.relay and args.room and not args.host):
+        args.auto_accept = True  # pasting the code (coming to the room) is the consent
 
 
 class OnlineTerminal:
@@ -111,12 +133,22 @@ class OnlineTerminal:
         self.started = time.monotonic()
         self.connected: float | None = None
         self.node: RtcNode | None = None
+        #: Through a relay: did we name the room (and invite)?
+        self.inviting = not args.room
+
+    @property
+    def ice_servers(self) -> list[str]:
+        """``--ice-server`` as given (``none`` for none), else the public STUN server."""
+        given = self.args.ice_server
+        if not given:
+            return [PUBLIC_STUN]
+        return [url for url in given if url != "none"]
 
     def make_node(self, rules: Any) -> RtcNode:
         from .rtc import RtcNode  # aiortc only with --online
 
         args = self.args
-        self.node = RtcNode(args.name, rules=rules, ice_servers=args.ice_server,
+        self.node = RtcNode(args.name, rules=rules, ice_servers=self.ice_servers,
                             loss=args.loss, loss_seed=args.seed, journal_dir=args.journal)
         return self.node
 
@@ -126,6 +158,8 @@ class OnlineTerminal:
         node = self.node
         assert node is not None, "make_node first"
         try:
+            if self.args.relay:
+                return self._through_relay(node, deadline)
             if self.args.code:
                 return self._answer(node, deadline)
             seats = (self.args.host - 1 - len(self.args.add_bot)) if self.args.host else 1
@@ -151,6 +185,7 @@ class OnlineTerminal:
         if not self.args.json:
             self.say(_("reply code (send it back to the player who invited you):"))
             print(reply, flush=True)
+        self.say(_("waiting for the connection: it opens once they paste the reply code"))
         # The inviter may take minutes to paste it: wait as long as the reply is good.
         return self._wait_open(node, addr, deadline, patient=True)
 
@@ -182,6 +217,58 @@ class OnlineTerminal:
                 self.say(str(exc))
         return self._wait_open(node, addr, deadline, patient=False)
 
+    @property
+    def friend(self) -> bool:
+        """Are we the friend who answers (not the one who invites)?"""
+        return bool(self.args.code) or (bool(self.args.relay) and bool(self.args.room)
+                                         and not self.args.host and not self.inviting)
+
+    def _through_relay(self, node: RtcNode, deadline: float | None) -> int:
+        """Both codes through the relay's room: the inviter names the room (or takes
+        ``--room``) and posts its invitation; the friend (``--room``) answers it."""
+        from .relay import RelayError, Room, new_room
+        from .rtc import RtcError
+
+        self.inviting = not self.args.room
+        name = self.args.room or new_room()
+        wait = None if deadline is None else max(deadline - time.monotonic(), 0.0)
+        try:
+            room = Room(self.args.relay, name)
+        except RelayError as exc:
+            print(f"durak-lan: {exc}: " + _("check the URL, or copy the codes by hand "
+                                            "(leave out --relay)"), file=sys.stderr)
+            return EXIT_NO_ROUTE
+        try:
+            if self.inviting:
+                self.emit({"event": "room", "room": name})
+                self.say(_("room {room}: the other player runs durak-lan --online --relay "
+                           "{url} --room {room}").format(room=name, url=self.args.relay))
+                room.clear()  # an answer left from an earlier game is not ours
+                addr, code = node.invitation()
+                room.post("offer", code)
+                reply = room.wait("answer", wait)
+                if reply is None:
+                    self.say(_("no reply code came"))
+                    return 3 if deadline is not None else 1
+                self.started = time.monotonic()
+                node.complete(addr, reply)
+                status = self._wait_open(node, addr, deadline, patient=False)
+                room.clear()
+                return status
+            offer = room.wait("offer", wait)
+            if offer is None:
+                self.say(_("nobody has invited in room {room} yet").format(room=name))
+                return 3 if deadline is not None else 1
+            self.started = time.monotonic()
+            addr, reply = node.reply(offer)
+            room.post("answer", reply)
+            return self._wait_open(node, addr, deadline, patient=True)
+        except RtcError as exc:
+            print(f"durak-lan: {exc}", file=sys.stderr)
+            return EXIT_BAD_CODE
+        finally:
+            room.close()
+
     def _wait_open(self, node: RtcNode, addr: tuple[str, int], deadline: float | None,
                    patient: bool) -> int:
         limit = OPEN_TIMEOUT if not patient else 3600.0
@@ -195,7 +282,7 @@ class OnlineTerminal:
             return 0
         why = node.failure(addr) or _("the connection did not open in time")
         hint = (_("try --ice-server {stun} on both sides (or a TURN server)").format(
-            stun=PUBLIC_STUN) if not self.args.ice_server else
+            stun=PUBLIC_STUN) if not self.ice_servers else
             _("try a TURN server: --ice-server turn:USER:PASSWORD@HOST:PORT"))
         print(f"durak-lan: {why}: {hint}", file=sys.stderr)
         return 3 if deadline is not None and time.monotonic() >= deadline else EXIT_NO_ROUTE
@@ -207,7 +294,7 @@ class OnlineTerminal:
         if peer.active is not None or not self.channels:
             return
         address = "{}:{}".format(*self.channels[0])
-        if not self.args.code:
+        if not self.friend:
             if not self.args.host:
                 peer.args.invite = address
             return

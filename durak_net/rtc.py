@@ -39,6 +39,7 @@ from durak_core import Action, Game, Rules
 from . import events as ev
 from . import mental
 from .crypto import Entropy
+from .i18n import _
 from .lobby import BROADCAST, LobbyConfig
 from .online_code import DEFAULT_TTL, pack_description, unpack_description
 from .peer import PeerCore, SessionView, Thinking
@@ -63,7 +64,7 @@ except ImportError as exc:  # pragma: no cover (the test extra installs it)
     raise OnlineMissing("playing online from a terminal needs aiortc: "
                         "pip install 'durak[online]'") from exc
 
-__all__ = ["CHANNEL_LABEL", "OnlineMissing", "RtcError", "RtcNode"]
+__all__ = ["CHANNEL_LABEL", "DEFAULT_ICE_SERVERS", "OnlineMissing", "RtcError", "RtcNode"]
 
 Addr = tuple[str, int]
 EventHandler = Callable[[Any], None]
@@ -71,6 +72,10 @@ T = TypeVar("T")
 
 #: The data channel's label (section 14): a channel with another label is ignored.
 CHANNEL_LABEL = "durak"
+#: The ICE servers used unless told otherwise: one public STUN server, so that a peer
+#: behind a NAT learns its public address (what play across the internet needs; a peer
+#: offline finds no route to it and goes on with its host candidates).
+DEFAULT_ICE_SERVERS: tuple[str, ...] = ("stun:stun.l.google.com:19302",)
 #: How long gathering candidates and writing a description may take (seconds).
 DESCRIBE_TIMEOUT = 30.0
 
@@ -85,8 +90,9 @@ class RtcNode:
     name, rules, journal_dir, session_config, lobby_config, entropy: as
     :class:`~durak_net.node.LanNode`'s.  on_event: called with every event, in order;
     without it, events go to :attr:`events`.  ice_servers: STUN/TURN URLs
-    (``stun:host:port``, ``turn:user:password@host:port``); none by default: host
-    candidates only (aiortc would otherwise ask a public STUN server).  loss: share of
+    (``stun:host:port``, ``turn:user:password@host:port``); by default
+    :data:`DEFAULT_ICE_SERVERS`; ``()`` for none (host candidates only: one network,
+    offline).  loss: share of
     outgoing datagrams dropped on purpose (demos and tests).
     """
 
@@ -96,7 +102,7 @@ class RtcNode:
         *,
         on_event: EventHandler | None = None,
         rules: Rules | None = None,
-        ice_servers: Sequence[str] = (),
+        ice_servers: Sequence[str] = DEFAULT_ICE_SERVERS,
         loss: float = 0.0,
         loss_seed: int | None = None,
         journal_dir: Path | str | None = None,
@@ -150,8 +156,8 @@ class RtcNode:
         reply code where an invitation was wanted among them)."""
         kind, sdp = unpack_description(code, now=time.time())
         if kind != "offer":
-            raise RtcError("this is a reply code: give it to the player who sent the "
-                           "invitation (durak-lan --online waits for it)")
+            raise RtcError(_("this is a reply code: give it to the player who sent the "
+                             "invitation (durak-lan --online waits for it)"))
         addr, answer = self._wait(self._answer(sdp))
         return addr, pack_description(answer, "answer", now=time.time(), ttl=ttl)
 
@@ -159,8 +165,8 @@ class RtcNode:
         """Give the connection at ``addr`` (from :meth:`invitation`) its reply code."""
         kind, sdp = unpack_description(code, now=time.time())
         if kind != "answer":
-            raise RtcError("this is an invitation code, not the reply to ours: paste the "
-                           "code the other player's terminal printed after taking ours")
+            raise RtcError(_("this is an invitation code, not the reply to ours: paste the "
+                             "code the other player's terminal printed after taking ours"))
         self._wait(self._complete(addr, sdp))
 
     def wait_open(self, addr: Addr, timeout: float) -> bool:
@@ -278,6 +284,8 @@ class RtcNode:
             self._wait(self._close_all(), timeout=5.0)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(5.0)
+        if not self._thread.is_alive():
+            self._loop.close()
         with self._lock:
             self.core.close()
         if self._bot_worker is not None:
@@ -310,15 +318,20 @@ class RtcNode:
         out = [(data, addr) for data, addr in self.core.datagrams_to_send(now)
                if addr != BROADCAST]  # no broadcast here: each channel is announced to
         if out:
-            self._loop.call_soon_threadsafe(self._send_all, out)
+            self._post(self._send_all, out)
         self._outbox.extend(self.core.events())
         for item in self.core.work():
             if self._bot_worker is None:
                 self._bot_worker = ThreadPoolExecutor(1, thread_name_prefix="durak-bot")
             future = self._bot_worker.submit(item.choose)
             future.add_done_callback(functools.partial(self._decided, item))
-        self._loop.call_soon_threadsafe(self._schedule)
+        self._post(self._schedule)
         self._settled.notify_all()
+
+    def _post(self, callback: Callable[..., object], *args: Any) -> None:
+        """Run ``callback(*args)`` on the loop, in order (nothing once it is closed)."""
+        with contextlib.suppress(RuntimeError):  # the loop is closed: we are closing
+            self._loop.call_soon_threadsafe(callback, *args)
 
     def _send_all(self, out: list[tuple[bytes, Addr]]) -> None:
         """On the loop: one message per datagram, on the channel of its address."""
@@ -420,7 +433,7 @@ class RtcNode:
         @pc.on("connectionstatechange")
         def _state() -> None:
             if pc.connectionState == "failed" and addr not in self._channels:
-                self._failed[addr] = "no route to the other player (ICE failed)"
+                self._failed[addr] = _("no route to the other player (ICE failed)")
                 self._opened[addr].set()
 
         return addr, pc
@@ -450,7 +463,8 @@ class RtcNode:
             await pc.setRemoteDescription(RTCSessionDescription(sdp, "offer"))
             await pc.setLocalDescription(await pc.createAnswer())
         except ValueError as exc:
-            raise RtcError(f"the invitation could not be used: {exc}") from None
+            raise RtcError(_("the invitation could not be used: {reason}").format(
+                reason=exc)) from None
         return addr, pc.localDescription.sdp
 
     async def _complete(self, addr: Addr, sdp: str) -> None:
@@ -460,7 +474,8 @@ class RtcNode:
         try:
             await pc.setRemoteDescription(RTCSessionDescription(sdp, "answer"))
         except ValueError as exc:
-            raise RtcError(f"the reply could not be used: {exc}") from None
+            raise RtcError(_("the reply could not be used: {reason}").format(
+                reason=exc)) from None
 
     async def _close_all(self) -> None:
         if self._timer is not None:
@@ -468,6 +483,12 @@ class RtcNode:
         for pc in list(self._connections.values()):
             with contextlib.suppress(Exception):
                 await pc.close()
+        # What aiortc still has running (a connection that never opened) ends here, so
+        # the loop closes with nothing pending.
+        others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in others:
+            task.cancel()
+        await asyncio.gather(*others, return_exceptions=True)
 
 
 def _ice_server(url: str) -> RTCIceServer:

@@ -12,8 +12,9 @@ whoever runs the host could read the bot's cards.  The label says whose kernel i
 runs in; a table that must not trust the host seats its bots elsewhere (a terminal
 peer with ``--bot``).
 
-No I/O and no threads here: :class:`~durak_net.node.LanNode` routes the datagrams and
-runs the bots' decisions on its worker.
+No I/O and no threads here: :class:`~durak_net.peer.PeerCore` routes the datagrams and
+hands the bots' thinking out as work (:class:`~durak_net.node.LanNode` runs it on its
+worker).
 """
 
 from __future__ import annotations

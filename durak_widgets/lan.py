@@ -148,6 +148,8 @@ class LanLobby:
         #: The table we asked to join (its id), until a seat or a refusal comes back.
         self.joining: int | None = None
         self.join_name = options.join
+        #: The one peer ``join`` means, once its name has settled (NameSettled).
+        self._join_host: int | None = None
         #: The team ``join`` asks for at a table of teams (ANY_TEAM: any seat).
         self.join_team = options.team
         #: Host: each joined seat's player and the pairing words of its link with us.
@@ -158,8 +160,9 @@ class LanLobby:
         except Exception:
             self.root.close()
             raise
-        if self.invite_name:
-            self.node.watch(self.invite_name)
+        for watched in (self.invite_name, self.join_name):
+            if watched:
+                self.node.watch(watched)
         if options.table is not None:
             try:
                 self._host(options.table, options.clock, options.grace, options.add_bots)
@@ -583,90 +586,117 @@ class LanLobby:
             self._on_event_words(event)
 
     def _on_event_words(self, event: Any) -> None:
-        if isinstance(event, ev.PeerSeen):
-            self.peers[event.peer.node] = event.peer
-            self._peer_names[event.peer.node] = event.peer.name
-            if event.peer.same_name and event.peer.name in (self.invite_name, self.join_name):
-                # Two players announce the name: the person picks one (both rows are
-                # flagged) and compares the pairing words.
-                self.invite_name = self.join_name = None
-                self.notice = html.escape(_("Two players announce the name {name}: pick one "
-                                            "in the list and compare the pairing words."
-                                            ).format(name=_name(event.peer.name)))
-            if (self.join_name and event.peer.name == self.join_name and self.sid is None
-                    and self.joining is None and event.peer.open_seats
-                    and not event.peer.incompatible):
-                try:
-                    self.join(event.peer.node, team=self.join_team)
-                except ValueError as exc:  # a team the table does not have
-                    self.join_name = None
-                    self.notice = html.escape(_("Not joining {name}: {reason}").format(
-                        name=_name(event.peer.name), reason=plain(exc)))
-        elif isinstance(event, ev.PeerGone):
-            self.peers.pop(event.peer.node, None)
-        elif isinstance(event, ev.NameSettled) and event.name == self.invite_name:
-            # ``invite``: the node says whom the name means once it has been announced
-            # long enough for a second announcer to show (as ``durak-lan --invite``).
-            # Once: after a game, a decline or a leave the lobby does not call again by
-            # itself (the Invite button is there for that).
-            self.invite_name = None
+        """One event (UI thread): the lobby's kinds go to the method :data:`LOBBY_EVENTS`
+        names, the others (each names its session) to :meth:`_on_session_event` when
+        they are about ours; then one redraw."""
+        method = LOBBY_EVENTS.get(type(event), "")
+        if method:
+            getattr(self, method)(event)
+        elif type(event) not in LOBBY_EVENTS and self.sid is not None and event.sid == self.sid:
+            self._on_session_event(event)
+        self._render()
+
+    def _on_peer_seen(self, event: ev.PeerSeen) -> None:
+        self.peers[event.peer.node] = event.peer
+        self._peer_names[event.peer.node] = event.peer.name
+        if event.peer.same_name and event.peer.name in (self.invite_name, self.join_name):
+            # Two players announce the name: the person picks one (both rows are
+            # flagged) and compares the pairing words.
+            self.invite_name = self.join_name = None
+            self.notice = html.escape(_("Two players announce the name {name}: pick one "
+                                        "in the list and compare the pairing words."
+                                        ).format(name=_name(event.peer.name)))
+        self._maybe_join(event.peer)
+
+    def _maybe_join(self, peer: ev.PeerInfo) -> None:
+        """``join``: ask the peer the name settled on for a seat once its table has one
+        free (its announcements say when)."""
+        if (self.join_name and peer.node == self._join_host and self.sid is None
+                and self.joining is None and peer.open_seats and not peer.incompatible):
+            try:
+                self.join(peer.node, team=self.join_team)
+            except ValueError as exc:  # a team the table does not have
+                self.join_name = None
+                self.notice = html.escape(_("Not joining {name}: {reason}").format(
+                    name=_name(peer.name), reason=plain(exc)))
+
+    def _on_peer_gone(self, event: ev.PeerGone) -> None:
+        self.peers.pop(event.peer.node, None)
+
+    def _on_name_settled(self, event: ev.NameSettled) -> None:
+        """``invite`` and ``join``: the node says whom the name means once it has been
+        announced long enough for a second announcer to show (as ``durak-lan --invite``
+        and ``--join``).  Once: after a game, a decline or a leave the lobby does not
+        call again by itself (the Invite button is there for that)."""
+        if event.name == self.join_name and event.name != self.invite_name:
             if len(event.peers) > 1:
+                self.join_name = None
                 self.notice = html.escape(_("Two players announce the name {name}: pick one "
                                             "in the list and compare the pairing words."
                                             ).format(name=_name(event.name)))
-            elif event.peers[0].incompatible:
-                self.notice = html.escape(f"{_name(event.name)}: "
-                                          f"{plain(event.peers[0].incompatible)}")
-            elif self.sid is None and not self.outgoing:
-                self.invite(event.peers[0].node, pin=self.auto_pin or False)
-        elif isinstance(event, ev.InviteReceived):
-            decision = self.policy.answer(
-                event, playing=self.sid is not None)
-            if decision.kind == "decline":
-                self.node.decline(event.invite, decision.reason)
-            elif decision.kind == "accept":
-                self.node.accept(event.invite, pin=decision.pin)
             else:
-                self.incoming[event.invite] = event
-        elif isinstance(event, ev.InviteClosed):
-            self.incoming.pop(event.invite, None)
-            peer = self.outgoing.pop(event.invite, None)
-            if event.outgoing and event.invite == self.joining:
-                self.joining = None
-                self.join_name = None  # refused: do not ask again by itself
-                self.notice = html.escape(_("No seat at {name}'s table: {reason}").format(
-                    name=_name(event.peer.name), reason=plain(reason_words(event.reason))))
-            elif event.outgoing and self.hosting and peer is None:
-                self.notice = html.escape(_("{name} did not sit down: {reason}").format(
-                    name=_name(event.peer.name), reason=plain(reason_words(event.reason))))
-            elif event.outgoing:
-                self.notice = html.escape(f"{_name(event.peer.name)}: "
-                                          f"{plain(reason_words(event.reason))}")
-            elif peer is None and event.invite == self.sid:
-                self.notice = html.escape(plain(reason_words(event.reason)))
-        elif (isinstance(event, ev.SessionAgreed) and self.hosting and event.inviter
-                and event.table == self.sid):
+                self._join_host = event.peers[0].node
+                self._maybe_join(self.peers.get(self._join_host, event.peers[0]))
+            return
+        if event.name != self.invite_name:
+            return
+        self.invite_name = None
+        if len(event.peers) > 1:
+            self.notice = html.escape(_("Two players announce the name {name}: pick one "
+                                        "in the list and compare the pairing words."
+                                        ).format(name=_name(event.name)))
+        elif event.peers[0].incompatible:
+            self.notice = html.escape(f"{_name(event.name)}: "
+                                      f"{plain(event.peers[0].incompatible)}")
+        elif self.sid is None and not self.outgoing:
+            self.invite(event.peers[0].node, pin=self.auto_pin or False)
+
+    def _on_invite_received(self, event: ev.InviteReceived) -> None:
+        decision = self.policy.answer(event, playing=self.sid is not None)
+        if decision.kind == "decline":
+            self.node.decline(event.invite, decision.reason)
+        elif decision.kind == "accept":
+            self.node.accept(event.invite, pin=decision.pin)
+        else:
+            self.incoming[event.invite] = event
+
+    def _on_invite_closed(self, event: ev.InviteClosed) -> None:
+        self.incoming.pop(event.invite, None)
+        peer = self.outgoing.pop(event.invite, None)
+        if event.outgoing and event.invite == self.joining:
+            self.joining = None
+            self.join_name = None  # refused: do not ask again by itself
+            self.notice = html.escape(_("No seat at {name}'s table: {reason}").format(
+                name=_name(event.peer.name), reason=plain(reason_words(event.reason))))
+        elif event.outgoing and self.hosting and peer is None:
+            self.notice = html.escape(_("{name} did not sit down: {reason}").format(
+                name=_name(event.peer.name), reason=plain(reason_words(event.reason))))
+        elif event.outgoing:
+            self.notice = html.escape(f"{_name(event.peer.name)}: "
+                                      f"{plain(reason_words(event.reason))}")
+        elif peer is None and event.invite == self.sid:
+            self.notice = html.escape(plain(reason_words(event.reason)))
+
+    def _on_session_agreed(self, event: ev.SessionAgreed) -> None:
+        if self.hosting and event.inviter and event.table == self.sid:
             # A player paired for a seat of our table: its words beside its seat.
             self.seat_words[event.seat] = (event.peer.name, event.sas)
             self.notice = html.escape(_("{name} joins the table.").format(
                 name=_name(event.peer.name)))
-        elif isinstance(event, ev.SessionAgreed):
-            self.sid = event.table or event.sid
-            self.is_table = bool(event.table)
-            self.joining = None
-            self.outgoing.clear()
-            self.incoming.clear()
-            self.sas, self.sas_confirmed, self.pin_paired = event.sas, False, event.pin
-            team = team_note(event.rules, event.seat, ()) if event.table else ""
-            host = _name(event.peer.name)
-            self.notice = html.escape(
-                (_("Seated at {name}'s table ({team}).").format(name=host, team=team) if team
-                 else _("Seated at {name}'s table.").format(name=host)) if event.table
-                else _("Playing {name}: dealing…").format(name=host))
-            self._peer_names[self.sid] = event.peer.name
-        elif getattr(event, "sid", None) == self.sid and self.sid is not None:
-            self._on_session_event(event)
-        self._render()
+            return
+        self.sid = event.table or event.sid
+        self.is_table = bool(event.table)
+        self.joining = None
+        self.outgoing.clear()
+        self.incoming.clear()
+        self.sas, self.sas_confirmed, self.pin_paired = event.sas, False, event.pin
+        team = team_note(event.rules, event.seat, ()) if event.table else ""
+        host = _name(event.peer.name)
+        self.notice = html.escape(
+            (_("Seated at {name}'s table ({team}).").format(name=host, team=team) if team
+             else _("Seated at {name}'s table.").format(name=host)) if event.table
+            else _("Playing {name}: dealing…").format(name=host))
+        self._peer_names[self.sid] = event.peer.name
 
     def _on_session_event(self, event: Any) -> None:
         peer = html.escape(_name(self._peer_names.get(event.sid, "") or _("The other player")))
@@ -794,6 +824,20 @@ class LanLobby:
         self._early.clear()
 
 
+#: The lobby's kinds of event and the :class:`LanLobby` method that takes each ("": the
+#: node answers it by itself).  Every other kind names its session and goes to the table
+#: (:meth:`LanLobby._on_session_event`); a test holds this against ``NetEvent``.
+LOBBY_EVENTS: dict[type, str] = {
+    ev.PeerSeen: "_on_peer_seen",
+    ev.PeerGone: "_on_peer_gone",
+    ev.NameSettled: "_on_name_settled",
+    ev.InviteReceived: "_on_invite_received",
+    ev.InviteClosed: "_on_invite_closed",
+    ev.SessionAgreed: "_on_session_agreed",
+    ev.JoinRequested: "",
+}
+
+
 def lan(
     name: str | None = None,
     *,
@@ -846,7 +890,8 @@ def lan(
     add_bots: with ``table``, seat these bots (``"random"``, ``"greedy"``, ``"ismcts"``)
         at once; they run in this kernel.
     auto_start: with ``table``, deal as soon as every seat is taken (demos and tests).
-    join: ask the first player seen hosting a table under this name for a seat.
+    join: ask the player hosting a table under this name for a seat, once the name has
+        been seen for a moment (if two players announce it, you pick one).
     team: with ``join``, at a table of teams (``Rules(teams=True)``), the team to sit in
         (0, 1, or 2 at six seats; partners sit opposite): what ``durak-lan --team`` asks
         for.  Without it, the lowest free seat.  The lobby's Join offers the same choice.

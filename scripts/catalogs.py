@@ -6,10 +6,10 @@
 
 Two gettext domains: ``durak``, the notebook's words, marked in durak_widgets
 (``_()``, ``n_()``, ``N_()``, see durak_widgets/words.py), and ``durak_net``, the
-terminal peer's sentences (durak_net/cli.py, teams.py, online_code.py and
-online_terminal.py, see durak_net/i18n.py: durak_net sits below durak_widgets and has
-its own catalogs).  For each, Babel reads them (the keywords below, no source locations
-so the template changes only when the words do) into
+terminal peer's sentences (durak_net/cli.py, teams.py, online_code.py,
+online_terminal.py, rtc.py and relay.py, see durak_net/i18n.py: durak_net sits below
+durak_widgets and has its own catalogs).  For each, Babel reads them (the keywords
+below, no source locations so the template changes only when the words do) into
 ``<package>/locale/messages.pot``, merges that into each
 ``locale/<lang>/LC_MESSAGES/<domain>.po`` (a translator's file, kept in git) and compiles
 each ``.po`` to the ``.mo`` the package ships and stdlib gettext reads at run time.
@@ -42,7 +42,8 @@ METHOD_MAP = [("words.py", "python"), ("reasons.py", "python"), ("play.py", "pyt
 NET_DOMAIN = "durak_net"
 NET_PACKAGE = ROOT / "durak_net"
 NET_METHOD_MAP = [("cli.py", "python"), ("teams.py", "python"), ("online_code.py", "python"),
-                  ("online_terminal.py", "python")]
+                  ("online_terminal.py", "python"), ("rtc.py", "python"),
+                  ("relay.py", "python")]
 
 
 def domains() -> list[tuple[str, Path, list[tuple[str, str]]]]:

@@ -24,7 +24,7 @@ sys.path.insert(0, str(REPO))
 
 from durak_core import Card, Game, Rules, parse_action  # noqa: E402
 from durak_core.cards import new_deck  # noqa: E402
-from durak_net import escrow, mental, online_code  # noqa: E402
+from durak_net import escrow, mental, online_code, relay  # noqa: E402
 from durak_net.crypto import (  # noqa: E402
     KeyPair,
     Pin,
@@ -361,6 +361,9 @@ def build() -> dict[str, Any]:
         "escrow": escrow_vector(),
         "datagrams": datagrams(pair, dealt),
         "online_codes": online_codes(),
+        "relay_room": {"room": "falcon-river-teapot",
+                       "offer_topic": relay.topic("falcon-river-teapot", "offer"),
+                       "answer_topic": relay.topic("falcon-river-teapot", "answer")},
     }
 
 

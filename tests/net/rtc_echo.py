@@ -1,5 +1,5 @@
 """An aiortc peer that answers an invitation code and echoes one message (a helper of
-tests/net/test_net_online_browser.py, run in the browser's network namespace).
+tests/net/test_net_online_chromium.py, run in the browser's network namespace).
 
 Reads the invitation code on stdin, prints the reply code on stdout, then waits for
 the data channel labelled ``durak`` and answers its first binary message with

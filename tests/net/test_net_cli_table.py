@@ -1,4 +1,5 @@
-"""The terminal shows events from one table (:data:`durak_net.cli.HANDLERS`), checked
+"""The terminal and the notebook lobby take events from one table each
+(:data:`durak_net.cli.HANDLERS`, :data:`durak_widgets.lan.LOBBY_EVENTS`), checked
 against the typed union of events (:data:`durak_net.events.NetEvent`); and a player's
 name, whatever it says, never begins a printed line (a player called ``PROBLEM:
 desync`` cannot forge our warning)."""
@@ -21,6 +22,16 @@ def test_every_kind_of_event_has_one_place_in_the_terminal_table() -> None:
     kinds = set(typing.get_args(ev.NetEvent))
     assert set(HANDLERS) | QUIET == kinds and not set(HANDLERS) & QUIET
     assert all(callable(getattr(Peer, method, None)) for method in HANDLERS.values())
+
+
+def test_the_notebook_lobby_takes_each_kind_of_event_from_one_table() -> None:
+    from durak_widgets.lan import LOBBY_EVENTS, LanLobby
+
+    kinds = set(typing.get_args(ev.NetEvent))
+    assert set(LOBBY_EVENTS) <= kinds
+    # Every other kind names its session, which is how it reaches the table.
+    assert all("sid" in k.__dataclass_fields__ for k in kinds - set(LOBBY_EVENTS))
+    assert all(callable(getattr(LanLobby, m)) for m in LOBBY_EVENTS.values() if m)
 
 
 def test_the_typed_union_names_every_event_the_module_defines() -> None:

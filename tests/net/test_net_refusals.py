@@ -169,7 +169,7 @@ def test_at_a_table_of_three_only_overtaken_moves_are_refused_and_no_automatic_p
             said = [line for line in person.out.getvalue().splitlines()
                     if line.startswith("too late") or "refused" in line]
             assert said == [f"too late for your {str(e.action).split(' ', 1)[1]}: the table "
-                            "moved on before it reached Ann; it was not played"
+                            "moved on before it reached \"Ann\"; it was not played"
                             for e in events if not e.automatic]
             assert bot.out.getvalue() == ""
             lines = _notebook_lines(events, seat)

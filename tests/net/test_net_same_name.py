@@ -9,9 +9,11 @@ import time
 
 import pytest
 
+from durak_core import Rules
 from durak_net import events as ev
 from durak_net.cli import Peer, build_parser
 from durak_net.node import LanNode
+from durak_net.wire import PROTOCOL, PROTOCOL_VERSION, Announce, TableInfo
 from durak_widgets import lan
 from durak_widgets.handoff import Handoff
 
@@ -116,5 +118,30 @@ def test_the_notebook_invites_the_one_peer_a_settled_name_means() -> None:
         lobby._on_event(ev.NameSettled("Bob", (lobby.peers[bob.node],), 0.0))
         assert [p.node for p in lobby.outgoing.values()] == [bob.node]
         assert lobby.invite_name is None  # once
+    finally:
+        lobby.close()
+
+
+def _announce_table(node: LanNode, crafter: Crafter, name: str, host: int) -> None:
+    rules = Rules(players=3)
+    crafter.seq += 1
+    data = crafter.datagram(Announce(PROTOCOL, PROTOCOL_VERSION, crafter.node, crafter.key,
+                                     crafter.seq, name, 40100, rules.to_dict(), False, [],
+                                     TableInfo(77, [name, "", ""])))
+    with node._lock:
+        node.lobby.receive(data, (f"10.77.0.{host}", 40100), time.monotonic())
+
+
+def test_the_notebook_joins_by_name_only_once_the_name_has_settled() -> None:
+    """``lan(join="Hana")`` asked whoever announced a table as Hana first, at once."""
+    lobby = lan("Ann", join="Hana", handoff=Handoff(mode="manual"), port=0, journal_dir=None)
+    try:
+        hana = Crafter(3)
+        _announce_table(lobby.node, hana, "Hana", 3)
+        lobby.handoff.pump_until(lambda: hana.node in lobby.peers)
+        assert lobby.peers[hana.node].open_seats == 2
+        assert lobby.joining is None  # not yet: a second Hana may be on her way
+        lobby._on_event(ev.NameSettled("Hana", (lobby.peers[hana.node],), 0.0))
+        assert lobby.joining == 77
     finally:
         lobby.close()

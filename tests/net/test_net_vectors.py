@@ -442,3 +442,10 @@ def test_an_invitation_and_a_reply_code_from_the_page(index: int) -> None:
     from durak_net.online_code import unpack_description
 
     assert unpack_description(v["code"], now=v["expires"]) == (v["kind"], v["sdp"])
+
+
+def test_a_rooms_topics_from_the_page() -> None:
+    v = VECTORS["relay_room"]
+    digest = h(b"durak room " + v["room"].encode(), 128).hex()
+    assert v["offer_topic"] == f"durak/4/{digest}/offer"
+    assert v["answer_topic"] == f"durak/4/{digest}/answer"

@@ -7,7 +7,8 @@ Chromium runs in a network namespace of its own with one veth interface and a de
 route (without a route it gathers no candidate), through a wrapper that ``ip netns
 exec``s it; aiortc runs in the same namespace.  Its Playwright runs on a thread of its
 own, so it does not meet the shared browser of the other browser tests (Playwright's
-sync API allows one instance per thread).
+sync API allows one instance per thread).  It needs no JupyterLab, so the file is not
+named like the browser tests that share one (conftest.py puts those on one worker).
 """
 
 from __future__ import annotations
