@@ -228,11 +228,11 @@ class OnlineLobby(LanLobby):
                                "other player sent back"))
         self.channel.answer_with(sdp)
 
-    def _on_event_words(self, event: Any) -> None:
-        super()._on_event_words(event)
+    def _on_peer_seen(self, event: ev.PeerSeen) -> None:
+        super()._on_peer_seen(event)
         node = self.online_node
-        if not isinstance(event, ev.PeerSeen) or node is None or event.peer.incompatible \
-                or event.peer.addr not in node.carriers or self.sid is not None:
+        if node is None or event.peer.incompatible or event.peer.addr not in node.carriers \
+                or self.sid is not None:
             return
         # The codes were the consent: whoever opened a channel with us plays with us.
         if self.role == "offer" and not self.outgoing:
