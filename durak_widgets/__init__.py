@@ -13,6 +13,10 @@ In a notebook cell::
     from durak_widgets import lan
     lan(name="Alice")                             # another notebook on the LAN
 
+    from durak_widgets import online
+    online(name="Alice")                          # a person anywhere: an invitation code
+    online(name="Bob", code="...")                # the friend pastes it
+
 In a browser (the JupyterLite site, Pyodide) ``play()`` works as here, while ``lan()``
 says that LAN play needs a local Python; the network package is not imported there.
 
@@ -36,9 +40,13 @@ from .review import Review, review
 from .view import TableModel, TableView
 
 if IN_BROWSER:
-    from .browser import lan  # LAN play needs UDP sockets, which a web page has not
+    from .browser import (
+        lan,  # LAN play needs UDP sockets, which a web page has not
+        online,  # the site's own kernel does not carry online play yet
+    )
 else:
     from .lan import lan
+    from .online import online
 
 __all__ = [
     "Handoff",
@@ -52,6 +60,7 @@ __all__ = [
     "default_bot",
     "describe",
     "lan",
+    "online",
     "play",
     "review",
     "waiting_on",

@@ -81,3 +81,23 @@ def lan(*args: Any, **kwargs: Any) -> Any:
     RuntimeError: LAN play needs a local Python: ...
     """
     raise RuntimeError(LAN_NEEDS_LOCAL_PYTHON)
+
+
+#: What :func:`online` says in a browser.
+ONLINE_NOT_IN_THE_SITE = (
+    "online() does not run in this page's own kernel yet (the JupyterLite site): open the "
+    "notebook in a JupyterLab with a Python kernel, on your computer (bash scripts/play.sh) "
+    "or a server, and call online() there; the other player may be anywhere, in a notebook "
+    "or a terminal (durak-lan --online)."
+)
+
+
+def online(*args: Any, **kwargs: Any) -> Any:
+    """In a browser: raise, saying where ``online()`` runs (a kernel outside the page).
+
+    >>> online(name="Alice")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    RuntimeError: online() does not run in this page's own kernel yet...
+    """
+    raise RuntimeError(ONLINE_NOT_IN_THE_SITE)

@@ -156,7 +156,7 @@ class LanLobby:
         self.seat_words: dict[int, tuple[str, str]] = {}
         self._build()
         try:
-            self.node = LanNode.from_options(options, on_event=self._post)
+            self.node = self._open_node(options)
         except Exception:
             self.root.close()
             raise
@@ -172,6 +172,11 @@ class LanLobby:
                 raise
         with self.handoff.lock:
             self._render()
+
+    def _open_node(self, options: LanOptions) -> Any:
+        """The peer the lobby drives: a :class:`LanNode` on UDP (``online()`` gives one
+        over the page's data channel instead)."""
+        return LanNode.from_options(options, on_event=self._post)
 
     def _host(self, rules: Rules, clock: int, grace: int, bots: Sequence[str]) -> None:
         """Host a table (we sit at seat 0) and seat our bots at the first free seats."""

@@ -37,7 +37,8 @@ DOMAIN = "durak"
 KEYWORDS = {"_": None, "N_": None, "n_": (1, 2)}
 #: The files that hold words (the LAN modules mark theirs where they are said).
 METHOD_MAP = [("words.py", "python"), ("reasons.py", "python"), ("play.py", "python"),
-              ("lan.py", "python"), ("lan_table.py", "python"), ("lan_seating.py", "python")]
+              ("lan.py", "python"), ("lan_table.py", "python"), ("lan_seating.py", "python"),
+              ("online.py", "python")]
 #: The terminal peer's domain: its package, its files with sentences.
 NET_DOMAIN = "durak_net"
 NET_PACKAGE = ROOT / "durak_net"

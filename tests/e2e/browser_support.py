@@ -556,6 +556,21 @@ def run_notebooks_in_lab(
         _run_all_cells(page, path, deadline, timeout)
 
 
+def open_notebook_in_lab(page: Any, base_url: str, path: str, timeout: float = 180.0) -> None:
+    """Open `path` in a fresh Lab workspace of `page` and wait until its kernel is ready,
+    running nothing: a notebook whose kernel already runs (open in another tab) joins
+    that kernel, as a second browser window on the same notebook does."""
+    deadline = time.monotonic() + timeout
+    workspace = f"open-{uuid.uuid4().hex[:12]}"
+    page.goto(f"{base_url}lab/workspaces/{workspace}/tree/{urllib.parse.quote(path)}",
+              timeout=_ms_left(deadline))
+    page.locator("#jupyterlab-splash").wait_for(state="detached", timeout=_ms_left(deadline))
+    page.locator(_ACTIVE_PANEL).locator(".jp-Notebook").wait_for(
+        state="visible", timeout=_ms_left(deadline))
+    if not _poll_steady(page, _KERNEL_READY_JS, [_ACTIVE_PANEL, _INDICATOR], deadline, hold=1.0):
+        raise AssertionError(f"{path}: kernel never became ready\n{_describe(page)}")
+
+
 def _run_all_cells(page: Any, path: str, deadline: float, timeout: float) -> None:
     """Wait for the opened notebook and its kernel, then Run All Cells and wait."""
     page.locator("#jupyterlab-splash").wait_for(state="detached", timeout=_ms_left(deadline))

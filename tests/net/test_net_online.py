@@ -200,8 +200,8 @@ def test_a_host_seats_two_friends_by_two_codes_and_a_table_of_three_plays_fair()
     assert len(set(invitations)) == 2 and len(set(replies)) == 2
     assert sorted(lines[0]["seat"] for _, lines, _ in results) == [0, 1, 2]
     host_err = results[0][2]
-    assert re.search(r'Ivo"? \(rtc:1\) takes seat', host_err), host_err[-3000:]
-    assert re.search(r'Jo"? \(rtc:2\) takes seat', host_err), host_err[-3000:]
+    assert re.search(r'"Ivo" \(rtc:1\) takes a seat at the table', host_err), host_err[-3000:]
+    assert re.search(r'"Jo" \(rtc:2\) takes a seat at the table', host_err), host_err[-3000:]
     words = {err.split("table words: ")[1].split(" (")[0] for _, _, err in results}
     assert len(words) == 1
 

@@ -1,0 +1,242 @@
+"""A peer whose network is its pages' data channels, driven on the kernel's event loop.
+
+:class:`OnlineNode` is to a WebRTC data channel what :class:`~durak_net.node.LanNode`
+is to UDP: the thin layer that drives the sans-I/O :class:`~durak_net.peer.PeerCore`
+(lobby, sessions, bots) and only shuttles bytes, here through
+:class:`~durak_widgets.channel.ChannelCarrier`.  It has no thread of its own: every
+datagram, timer and command runs on the table's :class:`~durak_widgets.handoff.Handoff`
+(the kernel's event loop), so it works where threads do not (JupyterLite), and the
+widgets it feeds are only ever touched from that loop.  A bot's move is thought on a
+worker thread where there are threads, in a later turn of the loop where there are not.
+
+Each channel is one peer at an opaque address (``("rtc", n)``), announced to
+directly once the channel is open (the lobby's ``connect``); the lobby's broadcasts,
+for finding peers on a LAN, go nowhere.  Its commands are LanNode's, so the LAN
+lobby and table (:class:`~durak_widgets.lan.LanLobby`,
+:class:`~durak_widgets.lan_table.LanBackend`) run over it unchanged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from durak_core import Action, Rules
+from durak_net import events as ev
+from durak_net import mental
+from durak_net.lobby import BROADCAST
+from durak_net.peer import PeerCore, SessionView, Thinking
+from durak_net.teams import ANY_TEAM
+
+from .browser import threads_available
+from .channel import ChannelCarrier, PageChannel
+from .handoff import Handoff
+
+Addr = tuple[str, int]
+
+
+class OnlineNode:
+    """A :class:`PeerCore` over page channels, on the hand-off's loop (module doc).
+
+    name: shown to the other players.
+    on_event: called with every event, in order, on the hand-off's thread.
+    handoff: where everything runs (the table's).
+    """
+
+    def __init__(self, name: str, *, on_event: Callable[[Any], None], handoff: Handoff,
+                 rules: Rules | None = None, journal_dir: Path | str | None = None) -> None:
+        mental.warm_up()  # SodiumMissing (with how to install libsodium) if it is not there
+        self.handoff = handoff
+        self._on_event = on_event
+        self.core = PeerCore(name, time.monotonic(), rules=rules, journal_dir=journal_dir,
+                             entropy=os.urandom, ports=False)
+        self.carriers: dict[Addr, ChannelCarrier] = {}
+        #: Datagrams the carriers could not send, by reason.
+        self.drops: Counter[str] = Counter()
+        #: What the game port and discovery are to a LAN lobby: none here.
+        self.game_port = 0
+        self.discovery_error: str | None = None
+        self._timer_at: float | None = None
+        self._worker: ThreadPoolExecutor | None = None
+        self._closed = False
+
+    # ------------------------------------------------------------ channels
+
+    def add_channel(self, channel: PageChannel) -> ChannelCarrier:
+        """Carry the core's datagrams over ``channel`` (one peer); returns its carrier."""
+        carrier = ChannelCarrier(channel, self.handoff, self._arrived, self._flush)
+        self.carriers[carrier.address] = carrier
+        return carrier
+
+    def channel_open(self, carrier: ChannelCarrier) -> None:
+        """The channel opened: introduce ourselves to the peer behind it at once."""
+        self.core.lobby.connect(carrier.address)
+        self._flush()
+
+    # ------------------------------------------------------------ LanNode's commands
+
+    @property
+    def name(self) -> str:
+        return self.core.name
+
+    @property
+    def node_id(self) -> int:
+        return self.core.node_id
+
+    def peers(self) -> list[ev.PeerInfo]:
+        return self.core.peers()
+
+    def view(self, sid: int) -> SessionView | None:
+        return self.core.view(sid)
+
+    def invite(self, peer: int | str, rules: Rules | None = None,
+               pin: str | None = None) -> int:
+        return self._command(lambda now: self.core.invite(peer, now, rules, pin))
+
+    def accept(self, invite: int, pin: str | None = None) -> None:
+        self._command(lambda now: self.core.accept(invite, now, pin))
+
+    def decline(self, invite: int, reason: str = "declined") -> None:
+        self._command(lambda now: self.core.decline(invite, now, reason))
+
+    def cancel(self, invite: int) -> None:
+        self._command(lambda now: self.core.cancel(invite, now))
+
+    def act(self, sid: int, action: Action) -> None:
+        self._command(lambda now: self.core.act(sid, action, now))
+
+    def start_next_game(self, sid: int, game: int | None = None) -> int:
+        return self._command(lambda now: self.core.start_next_game(sid, now, game))
+
+    def leave(self, sid: int, reason: str = "left the game") -> None:
+        self._command(lambda now: self.core.leave(sid, now, reason))
+
+    def host_table(self, rules: Rules, clock: int = 0, grace: int = 60,
+                   bots: Sequence[str] = ()) -> int:
+        return self._command(lambda now: self.core.host_table(rules, now, clock, grace, bots))
+
+    def join(self, peer: int | str, team: int = ANY_TEAM) -> int:
+        return self._command(lambda now: self.core.join(peer, now, team))
+
+    def add_bot(self, table: int, spec: str = "greedy", seat: int | None = None) -> int:
+        return self._command(lambda now: self.core.add_bot(table, now, spec, seat))
+
+    def start_table(self, table: int) -> None:
+        self._command(lambda now: self.core.start_table(table, now))
+
+    def resumable(self) -> list[tuple[Path, dict[str, Any]]]:
+        return self.core.resumable()
+
+    def resume(self, path: Path | str) -> int:
+        return self._command(lambda now: self.core.resume(path, now))
+
+    def drop_counts(self) -> Counter[str]:
+        total = self.core.drop_counts()
+        total.update(self.drops)
+        return total
+
+    def close(self, leave: bool = False, timeout: float = 2.0) -> None:
+        """Stop (idempotent); ``leave``: say goodbye in every session first (sent at
+        once: the acknowledgements are not waited for, the loop must not block)."""
+        if self._closed:
+            return
+        if leave:
+            with contextlib.suppress(Exception):
+                self.core.leave_all(time.monotonic())
+                self._flush()
+        self._closed = True
+        self.core.close()
+        for carrier in self.carriers.values():
+            carrier.channel.close_channel()
+        if self._worker is not None:
+            self._worker.shutdown(wait=False, cancel_futures=True)
+
+    # ------------------------------------------------------------ driving the core
+
+    def _command(self, fn: Callable[[float], Any]) -> Any:
+        result = fn(time.monotonic())
+        self._flush()
+        return result
+
+    def _arrived(self, data: bytes, addr: Addr) -> None:
+        """A datagram from a channel (on the hand-off's thread; the carrier flushes
+        once after a burst)."""
+        if self._closed:
+            return
+        self.core.receive(data, addr, time.monotonic())
+
+    def _flush(self) -> None:
+        """Send what the core has, hand out its bots' work, deliver its events, and
+        set the timer for its next deadline."""
+        if self._closed:
+            return
+        now = time.monotonic()
+        outgoing: dict[Addr, list[bytes]] = {}
+        for data, addr in self.core.datagrams_to_send(now):
+            if addr == BROADCAST:
+                continue  # LAN discovery; a channel's peer is announced to directly
+            if addr not in self.carriers:
+                self.drops["no_channel"] += 1
+            else:
+                outgoing.setdefault(addr, []).append(data)
+        for addr, datagrams in outgoing.items():  # in order, one comm message a channel
+            sent = self.carriers[addr].send_many(datagrams)
+            self.drops["channel_not_open"] += len(datagrams) - sent
+        for item in self.core.work():
+            self._think(item)
+        for event in self.core.events():
+            try:
+                self._on_event(event)
+            except Exception as exc:  # the handler's bug must not stop the peer
+                self.core.errors.append(exc)
+        self._arm(self.core.next_timer())
+
+    def _arm(self, due: float | None) -> None:
+        """One timer on the loop for the core's next deadline (an earlier one wins)."""
+        if due is None or (self._timer_at is not None and self._timer_at <= due):
+            return
+        self._timer_at = due
+        delay = max(0.0, due - time.monotonic())
+        if self.handoff.timers:
+            self.handoff.post_later(delay, self._tick)
+        else:  # no loop with timers (plain Python, tests): a timer thread posts the tick
+            timer = threading.Timer(delay, lambda: self.handoff.post(self._tick))
+            timer.daemon = True
+            timer.start()
+
+    def _tick(self) -> None:
+        if self._closed:
+            return
+        now = time.monotonic()
+        if self._timer_at is not None and now + 0.001 < self._timer_at:
+            return  # a later timer of ours was superseded by an earlier one
+        self._timer_at = None
+        self.core.timer(now)
+        self._flush()
+
+    def _think(self, item: Thinking) -> None:
+        """A bot's move: on a worker thread (its choice comes back through the
+        hand-off), or in a later turn of the loop where there are no threads."""
+        if not threads_available():
+            self.handoff.post(lambda: self._decided(item, item.choose()))
+            return
+        if self._worker is None:
+            self._worker = ThreadPoolExecutor(1, thread_name_prefix="durak-online-bot")
+
+        def done(future: Future[Action | None]) -> None:
+            self.handoff.post(lambda: self._decided(item, future.result()))
+
+        self._worker.submit(item.choose).add_done_callback(done)
+
+    def _decided(self, item: Thinking, action: Action | None) -> None:
+        if self._closed:
+            return
+        self.core.decided(item, action, time.monotonic())
+        self._flush()

@@ -1,0 +1,74 @@
+"""``online()``: two JupyterLab notebooks (two kernels, two pages) play through pasted codes.
+
+Ann's notebook calls ``online(name="Ann")`` and shows an invitation code; the test
+copies it out of her page into a cell of Ben's notebook, ``online(name="Ben",
+code=...)``, whose page shows the reply code; that goes into Ann's reply box and
+Connect.  Then, over the data channel between the two pages (offline: no ICE servers),
+both show the same four pairing words, and the bots playing both seats finish a game
+that each side's audit finds fair, though Ben's page loses, duplicates and reorders
+some datagrams on purpose.  Only what a person sees is read.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
+
+from browser_support import (
+    PATH_CELL,
+    LabTabs,
+    run_cell_source,
+    run_notebooks_in_lab,
+    write_notebook,
+)
+from playwright.sync_api import expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+LOBBY = ".durak-online"
+#: Both seats played by bots (a whole game without clicks), nothing beyond this machine.
+OPTIONS = "ice_servers=[], bot='greedy', seed={seed}, lang='en'"
+#: Ben's page spoils its datagrams both ways on purpose: the protocol copes.
+IMPAIR = {"loss": 0.05, "duplicate": 0.05, "reorder": 0.05, "seed": 7}
+
+
+def _notebook(root: Path, name: str, cell: str) -> str:
+    relative = f"online/{name.lower()}.ipynb"
+    write_notebook(root / relative, [PATH_CELL, "from durak_widgets import online", cell])
+    return relative
+
+
+def test_two_notebooks_play_a_game_through_pasted_codes_to_a_fair_audit(
+    jupyterlab_server: str, lab_root_dir: Path, lab_tabs: LabTabs
+) -> None:
+    ann, ben = lab_tabs.take(2)
+    run_notebooks_in_lab(
+        [(ann, _notebook(lab_root_dir, "Ann", "online(name='Ann', "
+                         + OPTIONS.format(seed=1) + ")")),
+         (ben, _notebook(lab_root_dir, "Ben", "# Ann's code goes here"))],
+        jupyterlab_server)
+    invitation = ann.locator(f"{LOBBY} .durak-online-code textarea")
+    expect(invitation).to_have_value(re.compile(r"^\w{40,}$"), timeout=60_000)
+    run_cell_source(ben, 2, f"online(name='Ben', code={invitation.input_value()!r}, "
+                    + OPTIONS.format(seed=2) + f", impair={IMPAIR!r})")
+    reply = ben.locator(f"{LOBBY} .durak-online-code textarea")
+    expect(reply).to_have_value(re.compile(r"^\w{40,}$"), timeout=60_000)
+    ann.locator(f"{LOBBY} .durak-online-reply textarea").fill(reply.input_value())
+    ann.locator(f"{LOBBY} .durak-online-connect").click()
+    words = []
+    for page in (ann, ben):
+        sas = page.locator(f"{LOBBY} .durak-lan-sas b")
+        expect(sas).to_have_text(re.compile(r"^\S+ \S+ \S+ \S+$"), timeout=60_000)
+        words.append(sas.inner_text())
+    assert words[0] == words[1]  # nobody in the middle of the pasted codes
+    for page in (ann, ben):
+        page.locator(f"{LOBBY} .durak-lan-same").click()
+        expect(page.locator(f"{LOBBY} .durak-lan-badge")).to_contain_text(
+            "audited: fair", timeout=240_000)
+    spoiled = ben.locator(f"{LOBBY} .durak-rtc")
+    for what in ("lost", "duplicated", "reordered"):
+        assert int(spoiled.get_attribute(f"data-{what}") or 0) > 0, what

@@ -1,0 +1,199 @@
+"""``online()`` without a browser: two lobbies whose pages are played by the test.
+
+Each :class:`~durak_widgets.channel.PageChannel` talks to its page through comm
+messages; here a small fake page answers them (claims the channel, "gathers" a fixed
+description, reports the channel open) and carries each datagram to the other lobby's
+channel, as the two real pages and the data channel between them would.  The codes are
+the real ones (durak_net.online_code), passed from one lobby to the other as a person
+pastes them; the hand-offs are pumped as each kernel's loop would.  The real pages are
+in tests/e2e/test_online_browser.py.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from durak_net.online_code import CodeError, example_sdp, pack_description
+from durak_widgets.channel import PageChannel
+from durak_widgets.handoff import Handoff
+from durak_widgets.online import OnlineLobby, online
+
+#: Each channel's fake pages by name (every front end gets a widget's messages; each
+#: page takes those addressed to it).
+ROUTES: dict[int, dict[str, FakePage]] = {}
+
+
+class FakePage:
+    """What the page's ES module does, for one channel: datagrams go to ``other``."""
+
+    def __init__(self, channel: PageChannel, name: str) -> None:
+        self.channel = channel
+        self.name = name
+        self.other: FakePage | None = None
+        self.sent: list[dict[str, Any]] = []
+        pages = ROUTES.setdefault(id(channel), {})
+        pages[name] = self
+
+        def route(content: dict[str, Any], buffers: Any = None) -> None:
+            pages[content["to"]]._from_kernel(content, buffers)
+
+        channel.send = route  # type: ignore[method-assign]
+
+    def tell(self, content: dict[str, Any], buffers: list[bytes] | None = None) -> None:
+        self.channel._handle({**content, "page": self.name}, buffers or [])
+
+    def _from_kernel(self, content: dict[str, Any], buffers: Any = None) -> None:
+        assert content.get("to") == self.name
+        self.sent.append(content)
+        if content["t"] == "start":
+            self.tell({"t": "local", "kind": content["role"],
+                       "sdp": example_sdp(content["role"])})
+        elif content["t"] == "remote":
+            self.open()
+        elif content["t"] == "d" and self.other is not None:
+            for data in buffers or []:
+                self.other.tell({"t": "d"}, [data])
+
+    def open(self) -> None:
+        for page in (self, self.other):
+            assert page is not None
+            page.tell({"t": "open"})
+
+
+def pump_until(lobbies: list[OnlineLobby], condition: Callable[[], bool],
+               timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for lobby in lobbies:
+            lobby.handoff.pump()
+        if condition():
+            return
+        time.sleep(0.002)
+    raise AssertionError("condition not met in time")
+
+
+@pytest.fixture
+def made() -> Any:
+    lobbies: list[OnlineLobby] = []
+    yield lobbies
+    for lobby in lobbies:
+        lobby.close()
+
+
+def test_two_lobbies_pair_by_codes_and_their_bots_play_a_game_to_a_fair_audit(made) -> None:
+    ann = online("Ann", ice_servers=[], bot="greedy", seed=1, lang="en",
+                 handoff=Handoff(mode="manual"))
+    made.append(ann)
+    ann_page = FakePage(ann.channel, "ann-page")
+    ann_page.tell({"t": "claim"})
+    pump_until([ann], lambda: bool(ann.code))
+    assert "invitation code" in ann.code_label.value and ann.code_text.value == ann.code
+    ben = online("Ben", code=ann.code, ice_servers=[], bot="greedy", seed=2, lang="en",
+                 handoff=Handoff(mode="manual"))
+    made.append(ben)
+    ben_page = FakePage(ben.channel, "ben-page")
+    ann_page.other, ben_page.other = ben_page, ann_page
+    ben_page.tell({"t": "claim"})
+    pump_until([ben], lambda: bool(ben.code))
+    assert "reply code" in ben.code_label.value
+    ann.reply_text.value = ben.code
+    ann.connect_button.click()
+    pump_until([ann, ben], lambda: bool(ann.sas and ben.sas))
+    assert ann.sas == ben.sas and len(ann.sas.split()) == 4
+    pump_until([ann, ben], lambda: all(lb.backend and lb.backend.verdicts
+                                       for lb in (ann, ben)))
+    for lobby in (ann, ben):
+        assert "audited: fair" in lobby.badge.value
+        assert lobby.code_box.layout.display == "none"  # the codes made way for the table
+    (a,), (b,) = ann.results, ben.results
+    assert (a.state_hash, a.log_hash) == (b.state_hash, b.log_hash)
+
+
+def test_an_invitation_that_is_a_reply_is_refused_in_one_line() -> None:
+    reply = pack_description(example_sdp("answer"), "answer", now=time.time())
+    with pytest.raises(CodeError, match="reply code"):
+        online("Ben", code=reply, ice_servers=[], handoff=Handoff(mode="manual"))
+
+
+def test_an_expired_invitation_says_so() -> None:
+    old = pack_description(example_sdp("offer"), "offer", now=time.time() - 7200)
+    with pytest.raises(CodeError) as caught:
+        online("Ben", code=old, ice_servers=[], handoff=Handoff(mode="manual"))
+    assert "\n" not in str(caught.value)
+
+
+def test_a_second_page_is_told_the_table_is_open_elsewhere_and_its_datagrams_are_dropped(
+) -> None:
+    channel = PageChannel(role="offer", ice_servers=[])
+    first, second = FakePage(channel, "first"), FakePage(channel, "second")
+    first.tell({"t": "claim"})
+    second.tell({"t": "claim"})
+    assert channel.owner == "first" and [m["t"] for m in first.sent] == ["start"]
+    assert second.sent == []  # nothing was addressed to it
+    got: list[bytes] = []
+    channel.on_datagram = got.append
+    first.tell({"t": "open"})
+    second.tell({"t": "d"}, [b"forged"])
+    first.tell({"t": "d"}, [b"real"])
+    assert got == [b"real"] and channel.drops["not_owner"] == 1
+
+
+def test_a_damaged_reply_is_refused_in_the_status_line_and_the_box_stays(made) -> None:
+    ann = online("Ann", ice_servers=[], lang="en", handoff=Handoff(mode="sync"))
+    made.append(ann)
+    page = FakePage(ann.channel, "ann-page")
+    page.tell({"t": "claim"})
+    ann.reply_text.value = "not a code!"
+    ann.connect_button.click()
+    assert "not a durak code" in ann.status.value
+    assert ann.channel.state == "waiting" and ann.reply_box.layout.display is None
+    assert [m["t"] for m in page.sent] == ["start"]  # nothing went to the page
+
+
+def test_a_connection_that_fails_says_so_in_one_line_with_the_next_thing_to_try(made) -> None:
+    ann = online("Ann", ice_servers=[], lang="en", handoff=Handoff(mode="sync"))
+    made.append(ann)
+    page = FakePage(ann.channel, "ann-page")
+    page.tell({"t": "claim"})
+    page.tell({"t": "state", "state": "failed"})
+    assert ann.channel.state == "failed"
+    assert "No connection" in ann.status.value and "TURN server" in ann.status.value
+    assert "\n" not in ann.status.value
+
+
+def test_a_host_seats_two_friends_by_two_codes_and_a_table_of_three_plays_fair(made) -> None:
+    from durak_core import Rules
+
+    host = online("Hana", ice_servers=[], bot="greedy", seed=1, lang="en",
+                  table=Rules(players=3), auto_start=True, handoff=Handoff(mode="manual"))
+    made.append(host)
+    friends = []
+    for number, name in enumerate(("Ivo", "Jo")):
+        host_page = FakePage(host.channel, f"hana-page-{number}")
+        host_page.tell({"t": "claim"})
+        pump_until([host, *friends], lambda: bool(host.code))
+        friend = online(name, code=host.code, ice_servers=[], bot="greedy", seed=2 + number,
+                        lang="en", handoff=Handoff(mode="manual"))
+        made.append(friend)
+        page = FakePage(friend.channel, f"{name}-page")
+        host_page.other, page.other = page, host_page
+        page.tell({"t": "claim"})
+        pump_until([host, *friends, friend], lambda f=friend: bool(f.code))
+        opened = host.channel
+        host.reply_text.value = friend.code
+        host.connect_button.click()
+        friends.append(friend)
+        pump_until([host, *friends], lambda f=friend: f.sid is not None)
+        assert opened.state == "open"
+    assert len(host.channels) == 2  # one channel a friend, no third code
+    everyone = [host, *friends]
+    pump_until(everyone, lambda: all(lb.backend and lb.backend.verdicts for lb in everyone),
+               timeout=120)
+    for lobby in everyone:
+        assert "audited: fair" in lobby.badge.value
+    words = {lobby.node.view(lobby.sid).table_words for lobby in everyone}
+    assert len(words) == 1 and words != {""}  # every screen at the table shows the same
