@@ -283,7 +283,7 @@ def test_joiners_choose_a_team_and_sit_opposite_their_partner_from_a_notebook_or
     out = "".join(said)
     assert "for a seat in team 1" in out, out
     # Its team in words; never a seat number (the partner's name once the seating is known).
-    assert re.search(r"seated at Ann \([^)]*\)'s table [0-9a-f]+ \(team 1\)", out), out
+    assert re.search(r"seated at \"Ann\" \([^)]*\)'s table [0-9a-f]+ \(team 1\)", out), out
     assert not re.search(r"\bseat \d", out), out
 
 
