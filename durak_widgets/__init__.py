@@ -27,6 +27,11 @@ reasons for a refused move go through :mod:`durak_widgets.reasons`, and
 :mod:`durak_widgets.keys` gives the table its keyboard and its screen-reader names.
 """
 
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
 from .backend import LocalBackend, Score, TableBackend, waiting_on
 from .browser import IN_BROWSER
 from .controller import TableController, describe
@@ -35,10 +40,38 @@ from .play import default_bot, play
 from .review import Review, review
 from .view import TableModel, TableView
 
-if IN_BROWSER:
-    from .browser import lan  # LAN play needs UDP sockets, which a web page has not
-else:
+if TYPE_CHECKING:
     from .lan import lan
+elif IN_BROWSER:
+    from .browser import lan  # LAN play needs UDP sockets, which a web page has not
+
+
+def __getattr__(name: str) -> Any:
+    """``lan``, imported when first asked for: the LAN lobby imports the whole network
+    package (durak_net: mental poker, sockets, the lobby; about 0.3 s of a notebook's
+    start on this machine), which a table against bots never uses."""
+    if name == "lan":
+        importlib.import_module(".lan", __name__)  # _Package makes the name the function
+        return globals()["lan"]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _Package(types.ModuleType):
+    """This package, whose name ``lan`` stays the lobby function.
+
+    ``durak_widgets.lan`` is also the lobby's module; importing a submodule sets the
+    package's attribute of that name to the module, which would make a later
+    ``from durak_widgets import lan`` give the module instead of the function,
+    depending on what imported what first.  So the module is replaced by its function.
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "lan" and isinstance(value, types.ModuleType):
+            value = value.lan
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 __all__ = [
     "Handoff",
