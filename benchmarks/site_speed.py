@@ -280,6 +280,12 @@ def main() -> int:
     print("the cold start, step by step (the median run):")
     for label, seconds in _split(cold):
         print(f"  {label:44} {seconds:5.1f} s")
+    own = [c["table"] - c["durak loading"] for c in colds
+           if c["table"] is not None and c["durak loading"] is not None]
+    if own:
+        print(f"  the table's own part (its packages asked -> drawn): median "
+              f"{statistics.median(own):.2f} s   (runs: " + ", ".join(f"{o:.2f}" for o in own)
+              + ")")
     printed = ", ".join(f"{b[1]:.1f}" for b in bares)
     print(f"the bare kernel, cold ({BARE_NOTEBOOK}): ready {bare_ready:5.1f} s, "
           f"1+1 printed {bare_printed:5.1f} s   (medians of {args.runs}: {printed})")
