@@ -12,10 +12,14 @@ headless Debian Chromium with every request beyond this machine blocked, then pr
   drawn), Pyodide's boot (the interpreter and micropip), the kernel's own packages
   (IPython and its kind), then the table's (durak and ipywidgets: load, import, draw).
   The split is read off what the page's kernel worker logs as it loads packages.
+- the table alone: the same table on the site's page with no notebook around it
+  (JupyterLite's REPL app: ``lite_site.TABLE_PATH``), cold, from opening it to the table
+  drawn, and its ratio to the Lab site's first table.
 - the bare kernel for scale: the same site, cold, a notebook that does not start by
   itself, from opening it to ``1+1`` printed (run as soon as the kernel is ready), and
-  the ratio of the table's cold start to it.  The two cold starts take turns
-  (``--runs`` each, medians), as the machine's load moves them by seconds.
+  the ratio of the table's cold start to it.  The three cold starts take turns
+  (``--runs`` each, medians, and the ratios within each round), as the machine's load
+  moves them by seconds.
 - a bot's move in Pyodide: ISMCTS decisions on seeded mid-game positions (2 players,
   36 cards), timed with the kernel's clock, for the time budgets given, with the
   iterations each reached; and greedy's decision for scale.  The site's own ``ismcts``
@@ -160,6 +164,25 @@ def time_to_one_plus_one(page, url: str) -> tuple[float, float]:  # type: ignore
     return ready, timeline.now()
 
 
+def time_to_table_alone(page, url: str) -> float:  # type: ignore[no-untyped-def]
+    """Seconds from opening the table-alone page (the REPL app, no notebook) to the table
+    drawn."""
+    timeline = Timeline(page)
+    page.goto(f"{url}{lite_site.TABLE_PATH}")
+    return timeline.wait(f"() => !!document.querySelector('{TABLE_STATUS}')")
+
+
+def _cold(browser, measure):  # type: ignore[no-untyped-def]
+    """``measure(page)`` in a fresh profile (empty HTTP cache); its result and the sites
+    the page tried to reach beyond this machine."""
+    offline = OfflineContext(browser, viewport={"width": 1400, "height": 900})
+    page = offline.context.new_page()
+    page.set_default_timeout(180_000)
+    result = measure(page)
+    offline.close()
+    return result, offline.blocked
+
+
 def _split(cold: dict[str, float | None]) -> list[tuple[str, float]]:
     """The cold start's steps, each with its own seconds (steps not seen are left out)."""
     steps = [
@@ -183,7 +206,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=30, help="positions per bot")
     parser.add_argument("--runs", type=int, default=3,
-                        help="cold starts of each page (the table's, the bare kernel's)")
+                        help="cold starts of each page (the table's, the bare kernel's, "
+                        "the table alone)")
     parser.add_argument("--ms", type=int, nargs="+", default=[100, 250, 500],
                         help="ISMCTS time budgets to time (ms)")
     args = parser.parse_args()
@@ -197,10 +221,12 @@ def main() -> int:
         browser = playwright.chromium.launch(
             executable_path=chromium, headless=True, args=list(CHROMIUM_ARGS)
         )
-        # Cold starts of the two pages in turn, each in a fresh profile, so that the
-        # machine's load falls on both alike; the medians are compared.
+        # Cold starts of the three pages in turn, each in a fresh profile, so that the
+        # machine's load falls on all alike; medians are compared, and the ratios of the
+        # starts of one round (next to each other in time, so under about the same load).
         colds: list[dict[str, float | None]] = []
         bares: list[tuple[float, float]] = []
+        alones: list[float] = []
         blocked: list[str] = []
         for _ in range(args.runs):
             offline = OfflineContext(browser, viewport={"width": 1400, "height": 900})
@@ -208,12 +234,12 @@ def main() -> int:
             page.set_default_timeout(180_000)
             colds.append(time_to_table(page, url))
             page.close()
-            bare_context = OfflineContext(browser, viewport={"width": 1400, "height": 900})
-            page = bare_context.context.new_page()
-            page.set_default_timeout(180_000)
-            bares.append(time_to_one_plus_one(page, url))
-            bare_context.close()
-            blocked += bare_context.blocked
+            bare, more = _cold(browser, lambda page: time_to_one_plus_one(page, url))
+            bares.append(bare)
+            blocked += more
+            alone, more = _cold(browser, lambda page: time_to_table_alone(page, url))
+            alones.append(alone)
+            blocked += more
             if len(colds) < args.runs:
                 offline.close()
                 blocked += offline.blocked
@@ -254,10 +280,26 @@ def main() -> int:
     print("the cold start, step by step (the median run):")
     for label, seconds in _split(cold):
         print(f"  {label:44} {seconds:5.1f} s")
+    own = [c["table"] - c["durak loading"] for c in colds
+           if c["table"] is not None and c["durak loading"] is not None]
+    if own:
+        print(f"  the table's own part (its packages asked -> drawn): median "
+              f"{statistics.median(own):.2f} s   (runs: " + ", ".join(f"{o:.2f}" for o in own)
+              + ")")
     printed = ", ".join(f"{b[1]:.1f}" for b in bares)
     print(f"the bare kernel, cold ({BARE_NOTEBOOK}): ready {bare_ready:5.1f} s, "
           f"1+1 printed {bare_printed:5.1f} s   (medians of {args.runs}: {printed})")
     print(f"  first table / bare kernel's 1+1 (medians): {cold_table / bare_printed:.2f}")
+    paired = sorted(t / b[1] for t, b in zip(tables, bares, strict=True) if t is not None)
+    print("  the same, run by run (sorted): " + ", ".join(f"{r:.2f}" for r in paired)
+          + f"; median {statistics.median(paired):.2f}")
+    alone = statistics.median(alones)
+    print(f"the table alone ({lite_site.TABLE_PATH.split('?')[0]}: JupyterLite's REPL, no "
+          f"notebook), cold: {alone:5.1f} s   (median of {args.runs}: "
+          + ", ".join(f"{a:.1f}" for a in alones) + ")")
+    by_run = sorted(a / t for a, t in zip(alones, tables, strict=True) if t is not None)
+    print(f"  table alone / the Lab site's first table (medians): {alone / cold_table:.2f};"
+          " run by run (sorted): " + ", ".join(f"{r:.2f}" for r in by_run))
     engine = "compiled" if bots.pop("compiled") else "pure Python"
     print(f"a bot's decision in Pyodide ({bots.pop('platform')}, engine {engine}), "
           f"{args.positions} mid-game positions, 2 players, 36 cards:")

@@ -31,6 +31,11 @@ reasons for a refused move go through :mod:`durak_widgets.reasons`, and
 :mod:`durak_widgets.keys` gives the table its keyboard and its screen-reader names.
 """
 
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
 from .backend import LocalBackend, Score, TableBackend, waiting_on
 from .browser import IN_BROWSER
 from .controller import TableController, describe
@@ -39,14 +44,46 @@ from .play import default_bot, play
 from .review import Review, review
 from .view import TableModel, TableView
 
-if IN_BROWSER:
+if TYPE_CHECKING:
+    from .lan import lan
+    from .online import online
+elif IN_BROWSER:
     from .browser import (
         lan,  # LAN play needs UDP sockets, which a web page has not
         online,  # the site's own kernel does not carry online play yet
     )
-else:
-    from .lan import lan
-    from .online import online
+
+#: The names imported when first asked for, each its module's function of that name.
+_LAZY = ("lan", "online")
+
+
+def __getattr__(name: str) -> Any:
+    """``lan`` and ``online``, imported when first asked for: each imports the whole
+    network package (durak_net: mental poker, sockets, the lobby; about 0.3 s of a
+    notebook's start on this machine), which a table against bots never uses."""
+    if name in _LAZY:
+        importlib.import_module(f".{name}", __name__)  # _Package makes the name the function
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _Package(types.ModuleType):
+    """This package, whose names ``lan`` and ``online`` stay the functions.
+
+    ``durak_widgets.lan`` is also the lobby's module (and ``online`` the online
+    table's); importing a submodule sets the package's attribute of that name to the
+    module, which would make a later ``from durak_widgets import lan`` give the module
+    instead of the function, depending on what imported what first.  So the module is
+    replaced by its function.
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _LAZY and isinstance(value, types.ModuleType):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 __all__ = [
     "Handoff",

@@ -1,4 +1,5 @@
-// The site's play notebook starts by itself, and says what it is waiting for.
+// The site's play notebook starts by itself, and says what it is waiting for; so does
+// the page of the table alone (the REPL app), which runs the table's code by itself.
 //
 // scripts/lite_site.py loads this file in the site's lab/index.html and marks the site's
 // copy of play.ipynb with {"durak": {"autostart": true}} in its metadata.  In a notebook
@@ -144,18 +145,68 @@
     }
   }
 
+  // The table alone (the REPL app, scripts/lite_site.py's TABLE_PATH): a console that
+  // runs the table's code as it opens.  The same note, under the console's cells, until
+  // the table is drawn (or an error is shown).
+  function watchConsole(panel) {
+    let note = null;
+    let kernelReady = false;
+    const timer = setInterval(() => {
+      if (panel.isDisposed) {
+        clearInterval(timer);
+        return;
+      }
+      const status = kernelStatus(panel);
+      if (status === 'idle' || status === 'busy') {
+        kernelReady = true;
+      }
+      const node = panel.console.node;
+      if (node.querySelector(TABLE) || node.querySelector(ERROR)) {
+        if (note) {
+          note.remove();
+        }
+        clearInterval(timer);
+        return;
+      }
+      if (!note) {
+        note = document.createElement('div');
+        note.className = NOTE_CLASS;
+        note.setAttribute('role', 'status');
+        note.style.cssText = 'margin: 12px 72px; padding: 8px 12px; border-radius: 4px;'
+          + ' background: var(--jp-info-color3, #e1f5fe); color: var(--jp-ui-font-color1);'
+          + ' font-family: var(--jp-ui-font-family); font-size: 14px;';
+        note.innerHTML = '<span class="durak-site-step"></span> '
+          + '<progress max="' + STEPS.length + '" style="vertical-align: middle;"></progress>';
+        node.prepend(note);
+      }
+      const step = kernelReady ? 2 : 1;
+      const seconds = Math.round(performance.now() / 1000);
+      note.querySelector('.durak-site-step').textContent = STEPS[step - 1] + '... (step '
+        + step + ' of ' + STEPS.length + ', ' + seconds + ' s; the first visit takes the'
+        + ' longest)';
+      note.querySelector('progress').value = step - 0.5;
+    }, 250);
+  }
+
   theApp().then(async (app) => {
     await app.restored;
     const seen = new WeakSet();
     const check = () => {
       for (const widget of app.shell.widgets('main')) {
-        if (!seen.has(widget) && widget.content && widget.sessionContext && widget.context) {
+        if (seen.has(widget)) {
+          continue;
+        }
+        if (widget.content && widget.sessionContext && widget.context) {
           seen.add(widget);
           start(app, widget).catch((error) => console.error('durak-start:', error));
+        } else if (widget.console && widget.sessionContext) {
+          seen.add(widget);
+          watchConsole(widget);
         }
       }
     };
-    app.shell.layoutModified.connect(check);
+    // JupyterLab's shell says when its layout changes; the REPL's, when its one widget came.
+    (app.shell.layoutModified || app.shell.currentChanged).connect(check);
     check();
   });
 })();

@@ -50,11 +50,18 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+import lite_pyc  # noqa: E402  (beside this file)
+
 LITE = ROOT / "lite"
 SITE = ROOT / "site"
 PACKAGES = ("durak_core", "durak_widgets", "durak_net", "durak_arena")
 #: The page a person lands on (relative to the site's root).
 PLAY_PATH = "lab/index.html?path=play.ipynb"
+#: The table alone, no notebook around it: JupyterLite's REPL app (a console) running
+#: the play notebook's first cell as it opens, its code hidden (the REPL's URL options).
+TABLE_PATH = ("repl/index.html?kernel=python&showBanner=0&hideCodeInput=1"
+              "&code=from%20durak_widgets%20import%20play%3B%20play()")
 #: The lab extensions the site's JupyterLab gets (nothing else from the environment:
 #: a Voilà or other extension installed next to JupyterLab stays out of the site).
 LAB_EXTENSIONS = ("@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager",
@@ -169,7 +176,8 @@ def lab_extension_dirs() -> list[Path]:
 
 def source_files() -> list[Path]:
     """Every file the site is made from, in a stable order."""
-    files = [ROOT / "pyproject.toml", ROOT / "setup.py", ROOT / "README.md", Path(__file__)]
+    files = [ROOT / "pyproject.toml", ROOT / "setup.py", ROOT / "README.md", Path(__file__),
+             Path(lite_pyc.__file__)]
     for package in PACKAGES:
         files += sorted((ROOT / package).rglob("*.py")) + sorted((ROOT / package).rglob("py.typed"))
         files += sorted((ROOT / package).rglob("*.mo"))  # the translations the wheel ships
@@ -394,6 +402,7 @@ def prepare_lite_dir(lite_dir: Path, cache: Path) -> None:
         shutil.copy2(npm / name, pyodide_dir / name)
     wheels = [shutil.copy2(w, pyodide_dir / w.name) for w in fetch_wheels(cache)]
     wheels.append(build_durak_wheel(pyodide_dir))
+    lite_pyc.precompile([Path(w) for w in wheels], npm, cache)  # the page's byte code
     write_lock(npm, [Path(w) for w in wheels], pyodide_dir / "pyodide-lock.json")
 
     files = lite_dir / "files"
@@ -413,7 +422,7 @@ def prepare_lite_dir(lite_dir: Path, cache: Path) -> None:
             "ignore_sys_prefix": True,
             "federated_extensions": [str(p) for p in lab_extension_dirs()],
             "no_sourcemaps": True,
-            "apps": ["lab"],
+            "apps": ["lab", "repl"],
             "no_unused_shared_packages": True,
             "contents": [str(files)],
             "output_dir": str(lite_dir / "_output"),
@@ -494,7 +503,7 @@ def finish_pages(output: Path, key: str) -> None:
         head = ""
         if 'rel="icon"' not in html:
             head += f'<link rel="icon" href="{up}{FAVICON}">'
-        if page.relative_to(output).as_posix() == "lab/index.html":
+        if page.relative_to(output).as_posix() in ("lab/index.html", "repl/index.html"):
             head += f'<script src="{up}{START_SCRIPT}?_={key}" defer></script>'
         if head:
             if "</head>" not in html:
@@ -592,8 +601,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "build":
         return 0
     with serving(site, args.port, quiet=False) as url:
-        print(f"\nPlay in your browser: {url}{PLAY_PATH}\n(Ctrl+C stops the server)\n",
-              flush=True)
+        print(f"\nPlay in your browser: {url}{PLAY_PATH}\n"
+              f"The table alone: {url}{TABLE_PATH}\n(Ctrl+C stops the server)\n", flush=True)
         with contextlib.suppress(KeyboardInterrupt):
             threading.Event().wait()
     return 0

@@ -129,3 +129,25 @@ def test_site_plays_a_whole_game_offline(
     fetched = {url.split("?")[0].rsplit("/", 1)[-1] for _, url in offline.requests}
     assert "pyodide.asm.wasm" in fetched
     assert any(re.fullmatch(r"durak-[^-]+-py3-none-any\.whl", name) for name in fetched)
+
+
+def test_the_table_alone_starts_by_itself_with_no_notebook_and_plays_a_game(
+    site_url: str, offline: OfflineContext, offline_page: Page
+) -> None:
+    """The site's page of the table alone (JupyterLite's REPL app, lite_site.TABLE_PATH):
+    no notebook around it, its code hidden, the same note while Python starts, and a
+    game played to its end by clicking."""
+    page = offline_page
+    page.goto(f"{site_url}{lite_site.TABLE_PATH}")
+    note = page.locator(".durak-site-starting")
+    expect(note).to_contain_text("Starting Python", timeout=60_000)
+    expect(page.locator(TABLE_STATUS)).to_be_visible(timeout=120_000)
+    expect(note).to_have_count(0)
+    assert page.locator(".jp-Notebook").count() == 0
+    assert page.locator(".jp-CodeConsole").count() == 1
+    expect(page.get_by_text("import play")).to_be_hidden()  # the table's code is not shown
+    clicks = play_game_by_clicking(page, timeout=300)
+    expect(page.locator(f"{TABLE_ROOT} .durak-banner")).to_contain_text(re.compile(r"durak|draw"))
+    expect(page.locator(TABLE_STATUS)).to_contain_text("Game over")
+    assert clicks >= 5
+    assert offline.blocked == [], f"the site tried to reach: {offline.blocked}"

@@ -70,6 +70,23 @@ def test_durak_is_served_as_a_pure_python_wheel(site: Path) -> None:
     assert not [n for n in names if n.endswith((".so", ".pyd", "_compiled.json"))]
 
 
+def test_every_served_wheel_carries_its_byte_code_for_the_pages_python(site: Path) -> None:
+    """The page loads these .pyc files instead of compiling each module on each visit
+    (scripts/lite_pyc.py); the sources stay beside them for tracebacks."""
+    pyodide = site / "static" / "pyodide"
+    data = json.loads((pyodide / "pyodide-lock.json").read_text())
+    lock = data["packages"]
+    tag = "cpython-" + "".join(data["info"]["python"].split(".")[:2])  # "cpython-314"
+    for entry in lock.values():
+        names = set(zipfile.ZipFile(pyodide / entry["file_name"]).namelist())
+        sources = [n for n in names if n.endswith(".py") and ".data/" not in n]
+        compiled = [n for n in names if n.endswith(f".{tag}.pyc")]
+        assert sources and compiled, entry["file_name"]
+    durak = set(zipfile.ZipFile(pyodide / lock["durak"]["file_name"]).namelist())
+    assert {"durak_core/game.py", f"durak_core/__pycache__/game.{tag}.pyc",
+            f"durak_widgets/__pycache__/play.{tag}.pyc"} <= durak
+
+
 def test_the_site_notebooks_run_on_the_pyodide_kernel_and_mark_lan_cells(site: Path) -> None:
     notebooks = sorted(p.name for p in (site / "files").glob("*.ipynb"))
     assert notebooks == sorted(p.name for p in (REPO_ROOT / "notebooks").glob("*.ipynb"))
@@ -95,7 +112,7 @@ def test_the_cache_key_follows_every_input(monkeypatch: pytest.MonkeyPatch) -> N
     files = lite_site.source_files()
     names = {p.relative_to(REPO_ROOT).as_posix() for p in files}
     assert {"durak_core/game.py", "notebooks/play.ipynb", "lite/requirements.txt",
-            "scripts/lite_site.py"} <= names
+            "scripts/lite_site.py", "scripts/lite_pyc.py"} <= names
     before = lite_site.input_hash()
     monkeypatch.setattr(lite_site, "source_files", lambda: files[:-1])
     assert lite_site.input_hash() != before
