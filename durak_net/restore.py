@@ -21,6 +21,7 @@ from .audit import Stop, Verdict
 from .crypto import Entropy
 from .dealer import DealFault
 from .identity import Identity
+from .proposals import OwnProposal, Slot, proposal_commit
 from .wire import Deal, Propose, Sync
 
 if TYPE_CHECKING:
@@ -140,22 +141,35 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
         elif kind == "propose":
             pid = int(rec["pid"])
             action = parse_action(rec["action"])
+            salt, reveals = bytes.fromhex(rec["salt"]), _reveals(rec)
+            frame = Propose(0, pid, int(rec["game"]),
+                            proposal_commit(salt, str(rec["action"]), reveals),
+                            int(rec.get("seen", 0)), bytes.fromhex(rec.get("seen_hash", "")),
+                            bytes.fromhex(rec["sig"]))
             session.pending[pid] = action
-            session._pending_frames[pid] = Propose(
-                0, pid, int(rec["game"]), str(rec["action"]), _reveals(rec),
-                int(rec.get("seen", 0)), bytes.fromhex(rec.get("seen_hash", "")),
-                bytes.fromhex(rec["sig"]))
+            session._pending_frames[pid] = frame
+            session._own[pid] = OwnProposal(action, reveals, salt, frame, bool(rec.get("auto")))
             if rec.get("auto"):
                 session._automatic.add(pid)
             session._next_pid = max(session._next_pid, pid + 1)
-        elif kind == "proposal":  # a proposal the host received (its outcome follows)
-            session._proposed[(int(rec["seat"]), int(rec["pid"]))] = (
-                int(rec.get("game", session.game_no)), str(rec["action"]))
+        elif kind == "order":  # the host placed our proposal (we opened it)
+            own = session._own.get(int(rec["pid"]))
+            if own is not None:
+                own.index, own.order_sig = int(rec["index"]), bytes.fromhex(rec["sig"])
+        elif kind == "proposal":  # host: a proposal placed (its opening or refusal follows)
+            seat, number = int(rec["seat"]), int(rec.get("game", session.game_no))
+            commit = bytes.fromhex(rec["commit"])
+            session._proposed[(seat, int(rec["pid"]))] = (number, commit)
+            session._slot = Slot(seat, Propose(0, int(rec["pid"]), number, commit,
+                                               int(rec["seen"]), bytes.fromhex(rec["seen_hash"]),
+                                               bytes.fromhex(rec["sig"])),
+                                 len(session.logs.get(number, [])), number)
         elif kind == "refused":
             pid, reason = int(rec["pid"]), str(rec.get("reason", ""))
             if session.seat != HOST:
                 action_ = session.pending.pop(pid, None)
                 proposal = session._pending_frames.pop(pid, None)
+                session._own.pop(pid, None)
                 session._automatic.discard(pid)
                 if action_ is not None and proposal is not None:
                     session.note_refusal(action_, reason, (proposal.game, proposal.seen))
@@ -170,6 +184,8 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
         elif kind == "handover":
             session.bots.add(int(rec["seat"]))
             session.seat_state[int(rec["seat"])] = "bot"
+            if session._slot is not None and session._slot.seat == int(rec["seat"]):
+                session._slot = None  # (its refusal follows)
         elif kind == "back":
             session.bots.discard(int(rec["seat"]))
             session.seat_state.pop(int(rec["seat"]), None)
@@ -230,17 +246,22 @@ def _replay_entry(session: Session, rec: dict[str, Any], now: float) -> None:
         if session.seat != HOST and pid:
             session.pending.pop(pid, None)
             session._pending_frames.pop(pid, None)
+            session._own.pop(pid, None)
     elif not session._check_reveals(action.player, action, reveals, now):
         raise ValueError(f"game {number} entry {index} opens a card that does not check")
     if session.seat == HOST and pid:
         session._handled[(action.player, pid)] = None
+        slot = session._slot
+        if slot is not None and (slot.seat, slot.frame.pid) == (action.player, pid):
+            session._slot = None
     digest, keys = session._apply(action)
     session._deal_out(number, keys, now)
     if digest != rec["hash"]:
         raise ValueError(f"game {number} entry {index} does not replay")
     entry: LogEntry = LogEntry(rec["action"], bytes.fromhex(digest), pid, tuple(reveals),
                                int(rec.get("seen", 0)), bytes.fromhex(rec.get("seen_hash", "")),
-                               bytes.fromhex(rec.get("sig", "")), str(rec.get("forced", "")))
+                               bytes.fromhex(rec.get("sig", "")), str(rec.get("forced", "")),
+                               bytes.fromhex(rec.get("salt", "")))
     session.logs[number].append(entry)
     session._take_new_cards(now)
     session._after_change(now)

@@ -76,6 +76,14 @@ from .dealer import DealContext, DealFault, MentalDealer, Reveal
 from .identity import Identity, verify
 from .link import Addr, Link
 from .presence import Presence, abandon_after
+from .proposals import (
+    OwnProposal,
+    Slot,
+    order_signed,
+    proposal_commit,
+    proposal_signed,
+    salt_for,
+)
 from .reliable import RtoConfig
 from .wire import (
     Beacon,
@@ -85,6 +93,8 @@ from .wire import (
     Fault,
     Frame,
     Hello,
+    Open,
+    Order,
     Propose,
     Refused,
     SeatInfo,
@@ -99,7 +109,7 @@ from .wire import (
 )
 from .words import WORDS
 
-JOURNAL_VERSION = 3
+JOURNAL_VERSION = 4
 HOST = 0
 
 #: Builds the dealer of one game (``seed``: restore one from the journal).
@@ -161,6 +171,9 @@ class LogEntry:
     seen_hash: bytes = b""
     sig: bytes = b""
     forced: str = ""
+    #: The salt that opens the proposal's commitment (section 7): with it every seat
+    #: checks the proposer's signature.
+    salt: bytes = b""
 
     def played_by_bot_for(self, seat: int) -> bool:
         """Whether the host's bot played this action for ``seat`` while it was away."""
@@ -251,15 +264,6 @@ def fault_signed(table: int, game: int, index: int, seat: int, code: str, detail
     return [b"durak-lan v4 fault", _u64(table), game.to_bytes(4, "big"),
             index.to_bytes(4, "big"), bytes([seat]), code.encode() + b"\x00",
             detail.encode() + b"\x00", bytes([by])]
-
-
-def proposal_signed(table: int, game: int, seat: int, pid: int, action: str,
-                    reveals: list[tuple[int, bytes]], seen: int, seen_hash: bytes) -> list[bytes]:
-    """What a seat signs for one of its proposals (section 7 of the protocol)."""
-    opened = b"".join(bytes([p]) + k for p, k in reveals)
-    return [b"durak-lan v3 propose", _u64(table), game.to_bytes(4, "big"), bytes([seat]),
-            _u64(pid), action.encode() + b"\x00", bytes([len(reveals)]) + opened,
-            seen.to_bytes(4, "big"), seen_hash]
 
 
 class Session:
@@ -403,10 +407,22 @@ class Session:
         self._pending_frames: dict[int, Propose] = {}
         #: Our proposals that are the seat's automatic pass (the player made no move).
         self._automatic: set[int] = set()
+        #: A seated player: each proposal on its way, with its opening and its place.
+        self._own: dict[int, OwnProposal] = {}
         self._handled: dict[tuple[int, int], str | None] = {}
         #: Host: the log length each refusal was made at (it goes with the reason).
         self._refused_at: dict[tuple[int, int], int] = {}
-        self._proposed: dict[tuple[int, int], tuple[int, str]] = {}
+        #: Host: each proposal received, as (game, commitment).
+        self._proposed: dict[tuple[int, int], tuple[int, bytes]] = {}
+        #: Host: the proposal placed in the log and not opened yet (nothing else is
+        #: appended meanwhile), the proposals that came meanwhile, and the moves of our
+        #: own seat or our bots made meanwhile (``(seat, action)``).
+        self._slot: Slot | None = None
+        self._queued: list[tuple[Link, Propose]] = []
+        #: Host: placed proposals of seats handed to a bot meanwhile, refused after the
+        #: next entry.
+        self._voided: list[tuple[Link, Propose]] = []
+        self._held: list[tuple[int, Action]] = []
         # Actions the host refused, and the state (game, log length) they were refused in.
         self._refused: dict[str, str] = {}
         self._refused_state: tuple[int, int] = (0, -1)
@@ -752,6 +768,14 @@ class Session:
             raise IllegalAction(reason, action)
         if self.seat != HOST:
             self._check_proposal_allowed(action)
+        elif self._slot is not None:
+            # A seat's move is placed and being opened: ours follows it (or, if that
+            # move makes ours illegal, is refused like a proposal overtaken).
+            if self.pending:
+                raise IllegalAction("your previous move is still on its way", action)
+            self.pending[0] = action
+            self._held.append((self.seat, action))
+            return
         dealer = self.dealer
         assert dealer is not None
         # The host's move is in the log at once; a proposal opens its cards only when
@@ -880,7 +904,7 @@ class Session:
                     if self.seat == HOST:
                         self._broadcast(Status(0, link.peer_seat, "lost"), now,
                                         but=link.peer_seat)
-            if self.seat == HOST and self.deadlines and self.in_game:
+            if self.seat == HOST and self.deadlines and self.in_game and self._slot is None:
                 for seat in self.move_clock.expired(now):
                     if self.in_game:
                         self._clock_ran_out(seat, now)
@@ -916,7 +940,7 @@ class Session:
             t = self._closing_since + self.config.close_timeout
             due = t if due is None else min(due, t)
         runs_out = self.move_clock.next_deadline() if (
-            self.seat == HOST and self.in_game) else None
+            self.seat == HOST and self.in_game and self._slot is None) else None
         if runs_out is not None:
             due = runs_out if due is None else min(due, runs_out)
         handover = self._handover_due()
@@ -983,6 +1007,10 @@ class Session:
             self._on_entry(link, frame, now)
         elif isinstance(frame, Propose):
             self._on_propose(link, frame, now)
+        elif isinstance(frame, Order):
+            self._on_order(link, frame, now)
+        elif isinstance(frame, Open):
+            self._on_open(link, frame, now)
         elif isinstance(frame, Deal):
             self._on_deal(link, frame, now)
         elif isinstance(frame, Refused):
@@ -1257,7 +1285,8 @@ class Session:
         return len(log), (log[-1].hash if log else b"")
 
     def _append(self, action: Action, pid: int, reveals: list[tuple[int, bytes]],
-                now: float, proposal: Propose | None = None, forced: str = "") -> None:
+                now: float, proposal: Propose | None = None, forced: str = "",
+                salt: bytes = b"") -> None:
         """Host: apply a checked action (its reveals checked too) and log it."""
         assert self.game is not None
         index = len(self.log)
@@ -1265,15 +1294,20 @@ class Session:
         seen, seen_hash, sig = (proposal.seen, proposal.seen_hash, proposal.sig) if (
             proposal is not None) else (0, b"", b"")
         entry = LogEntry(str(action), bytes.fromhex(digest), pid, tuple(reveals), seen,
-                         seen_hash, sig, forced)
+                         seen_hash, sig, forced, salt)
         self.logs[self.game_no].append(entry)
         if pid:
             self._handled[(action.player, pid)] = None
         self._record(t="entry", game=self.game_no, index=index, action=entry.action,
                      hash=digest, pid=pid, reveals=[[p, k.hex()] for p, k in reveals],
-                     seen=seen, seen_hash=seen_hash.hex(), sig=sig.hex(), forced=forced)
+                     seen=seen, seen_hash=seen_hash.hex(), sig=sig.hex(), forced=forced,
+                     salt=salt.hex())
         self._broadcast(Entry(0, self.game_no, index, entry.action, entry.hash, pid, reveals,
-                              seen, seen_hash, sig, forced), now)
+                              seen, seen_hash, sig, forced, salt), now)
+        voided, self._voided = self._voided, []
+        for link, frame in voided:
+            self._refuse(link, frame.pid, f"placed at entry {index}, which a bot played for "
+                         "this seat while it was away", now)
         self._deal_out(self.game_no, keys, now)  # our keys for the cards others drew
         self._after_apply(action, index, digest, now, forced)
 
@@ -1473,9 +1507,18 @@ class Session:
         self.bots.add(seat)
         self.seat_state[seat] = "bot"
         self._record(t="handover", seat=seat)
+        slot = self._slot
+        link = self.links.get(seat)
+        if slot is not None and slot.seat == seat and link is not None:
+            # Its placed move never came: the place is void, and the proposal is refused
+            # after the next entry (so as one the table moved past).
+            self._slot = None
+            self._voided.append((link, slot.frame))
         self._broadcast(Status(0, seat, "bot", str(self.game_no)), now, but=seat)
         self._emit(ev.SeatStatus(self.sid, seat, "bot", "", now))
         self._publish_share(seat, now)
+        if self._slot is None:
+            self._drain(now)
 
     def _publish_share(self, seat: int, now: float) -> None:
         dealer = self.dealer
@@ -1501,6 +1544,10 @@ class Session:
         reason = game.why_illegal(action)
         if reason is not None:
             raise IllegalAction(reason, action)
+        if self._slot is not None:  # after the move being opened (one per seat)
+            if all(s != seat for s, _ in self._held):
+                self._held.append((seat, action))
+            return
         hidden = set(dealer.hand_of(seat))
         known = self._open_to_all(seat)
         reveals: list[tuple[int, bytes]] = []
@@ -1608,56 +1655,58 @@ class Session:
             self.game.unknown_count(seat) > 0 and card in self.game.unseen
         )
 
-    def _refuse(self, link: Link, pid: int, action: str, reason: str, now: float,
+    def _refuse(self, link: Link, pid: int, reason: str, now: float,
                 game: int | None = None) -> None:
-        """Refuse a proposal, saying at which log length (of the proposal's ``game``)."""
+        """Refuse a proposal (before it is opened), saying at which log length (of the
+        proposal's ``game``)."""
         seat = link.peer_seat
         at = len(self.logs.get(self.game_no if game is None else game, []))
         self._handled[(seat, pid)] = reason
         self._refused_at[(seat, pid)] = at
         self._record(t="refused", seat=seat, pid=pid, reason=reason[:200], at=at)
         self._push_to(link, Refused(0, pid, reason[:200], at), now)
-        self._emit(ev.PeerActionRefused(self.sid, action, reason, now))
+        self._emit(ev.PeerActionRefused(self.sid, "", reason, now, seat=seat, pid=pid))
 
     def _on_propose(self, link: Link, frame: Propose, now: float) -> None:
+        """A seat's commitment to a move: placed at the next index of our log if it was
+        made on our log, else refused (unopened: we see no card of a proposal we refuse)."""
         seat = link.peer_seat
         if self.seat != HOST:
             self._violation("the host sent a proposal", now)
             return
         ident = (seat, frame.pid)
-        if ident in self._handled:
-            if self._proposed.get(ident, (frame.game, frame.action)) != (frame.game,
-                                                                          frame.action):
+        slot = self._slot
+        if ident in self._handled or (slot is not None and (slot.seat, slot.frame.pid)
+                                      == ident):
+            if self._proposed.get(ident, (frame.game, frame.commit)) != (frame.game,
+                                                                          frame.commit):
                 # A new proposal under an old id: ids count per seat and are never reused.
                 self._push_to(link, Refused(0, frame.pid, f"proposal id {frame.pid} was used "
                                             "before (ids count from 1 per session and are "
                                             "never reused)"), now)
+                return
+            if slot is not None and (slot.seat, slot.frame.pid) == ident:
+                self._push_to(link, self._order(slot), now)  # again, after a restart
                 return
             reason = self._handled[ident]  # the same proposal again, after a restart
             if reason is not None:
                 self._push_to(link, Refused(0, frame.pid, reason[:200],
                                             self._refused_at.get(ident, 0)), now)
             return
-        self._proposed[ident] = (frame.game, frame.action)
-        reveals = [(p, bytes(k)) for p, k in frame.reveals]
-        signed = proposal_signed(self.table, frame.game, seat, frame.pid, frame.action,
-                                 reveals, frame.seen, frame.seen_hash)
+        if slot is not None:  # a placed move is being opened: this one waits for it
+            if all(queued is not frame for _, queued in self._queued):
+                self._queued.append((link, frame))
+            return
+        self._proposed[ident] = (frame.game, frame.commit)
+        signed = proposal_signed(self.table, frame.game, seat, frame.pid, frame.commit,
+                                 frame.seen, frame.seen_hash)
         if not verify(self.players[seat].sign_key, frame.sig, *signed):
-            self._refuse(link, frame.pid, frame.action, "the proposal is not signed by "
-                         "its seat", now, frame.game)
+            self._refuse(link, frame.pid, "the proposal is not signed by its seat", now,
+                         frame.game)
             return
         if frame.game != self.game_no or not self.in_game:
-            self._refuse(link, frame.pid, frame.action, f"game {frame.game} is not in play",
-                         now, frame.game)
-            return
-        try:
-            action = parse_action(frame.action)
-        except ValueError as exc:
-            self._refuse(link, frame.pid, frame.action, str(exc), now)
-            return
-        if action.player != seat:
-            self._refuse(link, frame.pid, frame.action,
-                         f"seat {seat} may only play its own actions", now)
+            self._refuse(link, frame.pid, f"game {frame.game} is not in play", now,
+                         frame.game)
             return
         assert self.game is not None
         if not self._check_seen(seat, frame.seen, frame.seen_hash, now):
@@ -1667,24 +1716,101 @@ class Session:
             # Made before our bot played this seat (it was away, and a seat back from
             # its journal proposes on the view it left until our entries arrive): its
             # cards may have been played for it.  Stale, like any other move on an old
-            # log, not a card it cannot hold: refused before its cards are checked.
-            self._refuse(link, frame.pid, frame.action, f"made before entry {played_for}, "
-                         "which a bot played for this seat while it was away", now)
+            # log.
+            self._refuse(link, frame.pid, f"made before entry {played_for}, which a bot "
+                         "played for this seat while it was away", now)
             return
+        if frame.seen < len(self.log):
+            # Made on a log the table has moved past: refused before it is opened, so
+            # we never see its cards (a move is placed only on the log it was made on).
+            self._refuse(link, frame.pid, f"made on entry {frame.seen}; the table moved "
+                         f"on to entry {len(self.log)} before it arrived", now)
+            return
+        slot = Slot(seat, frame, len(self.log), self.game_no)
+        self._slot = slot
         self._record(t="proposal", seat=seat, pid=frame.pid, game=frame.game,
-                     action=frame.action, reveals=[[p, k.hex()] for p, k in reveals])
+                     commit=frame.commit.hex(), seen=frame.seen,
+                     seen_hash=frame.seen_hash.hex(), sig=frame.sig.hex())
+        self._push_to(link, self._order(slot), now)
+
+    def _order(self, slot: Slot) -> Order:
+        """Host: our signed word that ``slot``'s proposal is entry ``slot.index``."""
+        frame = slot.frame
+        sig = self.identity.sign(*order_signed(self.table, slot.game, slot.seat, frame.pid,
+                                               frame.commit, slot.index))
+        return Order(0, frame.pid, slot.game, slot.index, sig)
+
+    def _on_open(self, link: Link, frame: Open, now: float) -> None:
+        """Host: the proposer opens its placed proposal.  What it opens must be what it
+        committed to, its cards proven, and the move legal on the log it was made on
+        (ours, up to its place): anything else is the proposer's fault, not a refusal."""
+        seat = link.peer_seat
+        slot = self._slot
+        if self.seat != HOST:
+            self._violation("the host sent an opening", now)
+            return
+        if slot is None or (slot.seat, slot.frame.pid) != (seat, frame.pid):
+            self._drops["stale_open"] += 1  # (a copy, after a restart)
+            return
+        self._slot = None
+        if slot.game != self.game_no or not self.in_game or slot.index != len(self.log):
+            self._drain(now)
+            return
+        assert self.game is not None
+        reveals = [(p, bytes(k)) for p, k in frame.reveals]
+        if proposal_commit(frame.salt, frame.action, reveals) != slot.frame.commit:
+            self._stop(self.game_no, seat, "bad_open", f"opened its proposal {frame.pid} "
+                       "with another move than it committed to", now)
+            return
+        try:
+            action = parse_action(frame.action)
+        except ValueError as exc:
+            self._stop(self.game_no, seat, "bad_open", f"committed to an unreadable move "
+                       f"({exc})", now)
+            return
+        if action.player != seat:
+            self._stop(self.game_no, seat, "bad_open", f"committed to a move of another "
+                       f"seat ({action})", now)
+            return
         if not self._check_reveals(seat, action, reveals, now, commit=False):
             return
         reason = self.game.why_illegal(action)
         if reason is not None:
-            # A stale proposal (the table changed meanwhile): refused, and it opens
-            # nothing (we saw its keys; no other seat did).
-            self._refuse(link, frame.pid, frame.action, reason, now)
+            self._stop(self.game_no, seat, "illegal", f"committed to {action}, which is "
+                       f"illegal on the log it was made on: {reason}", now)
             return
         self._commit_reveals(seat, action, reveals)
         nudged = self._nudged.pop(seat, None) == (self.game_no, len(self.log))
-        self._append(action, frame.pid, reveals, now, proposal=frame,
-                     forced="timeout" if nudged else "")
+        self._append(action, frame.pid, reveals, now, proposal=slot.frame,
+                     forced="timeout" if nudged else "", salt=frame.salt)
+        self._drain(now)
+
+    def _drain(self, now: float) -> None:
+        """Host: the placed move is in (or void): the moves held meanwhile follow it, in
+        the order they came, each if it is still legal; then the proposals that came
+        meanwhile (overtaken now, so refused unopened, or placed next)."""
+        held, self._held = self._held, []
+        for seat, action in held:
+            if seat == self.seat:
+                self.pending.pop(0, None)
+            if self._slot is not None:
+                if seat == self.seat:
+                    self.pending[0] = action
+                self._held.append((seat, action))
+                continue
+            try:
+                if seat == self.seat:
+                    self.act(action, now)
+                elif seat in self.bots:
+                    self.play_for(seat, action, now)
+            except (IllegalAction, SessionError) as exc:
+                if seat == self.seat:
+                    reason = exc.reason if isinstance(exc, IllegalAction) else str(exc)
+                    self._emit(ev.ActionRefused(self.sid, action, str(reason), now, False))
+        queued, self._queued = self._queued, []
+        for link, frame in queued:
+            if self.links.get(link.peer_seat) is link:
+                self._on_propose(link, frame, now)
 
     def _played_for_since(self, seat: int, seen: int) -> int | None:
         """The first entry from index ``seen`` on that our bot played for ``seat`` (None:
@@ -1736,25 +1862,59 @@ class Session:
 
     def _propose(self, action: Action, reveals: list[tuple[int, bytes]], now: float,
                  automatic: bool = False) -> None:
-        """Send ``action`` to the host as proposal ``pid``; ``automatic``: our seat's
+        """Send the host a commitment to ``action`` as proposal ``pid`` (its cards open
+        only once the host has placed it: :meth:`_on_order`); ``automatic``: our seat's
         automatic pass, which no player chose (journaled, so a refusal after a restart
         is still known as one)."""
         pid = self._next_pid
         self._next_pid += 1
         seen, seen_hash = self._head()
         text = str(action)
+        salt = salt_for(self.identity.private, self.table, self.game_no, pid)
+        commit = proposal_commit(salt, text, reveals)
         sig = self.identity.sign(*proposal_signed(self.table, self.game_no, self.seat, pid,
-                                                   text, reveals, seen, seen_hash))
-        frame = Propose(0, pid, self.game_no, text, reveals, seen, seen_hash, sig)
+                                                   commit, seen, seen_hash))
+        frame = Propose(0, pid, self.game_no, commit, seen, seen_hash, sig)
         self.pending[pid] = action
         self._pending_frames[pid] = frame
+        self._own[pid] = OwnProposal(action, list(reveals), salt, frame, automatic)
         extra: dict[str, Any] = {"auto": True} if automatic else {}
         if automatic:
             self._automatic.add(pid)
         self._record(t="propose", pid=pid, game=self.game_no, action=text,
                      reveals=[[p, k.hex()] for p, k in reveals], seen=seen,
-                     seen_hash=seen_hash.hex(), sig=sig.hex(), **extra)
+                     seen_hash=seen_hash.hex(), sig=sig.hex(), salt=salt.hex(), **extra)
         self._push_to(self.links[HOST], frame, now)
+
+    def _on_order(self, link: Link, frame: Order, now: float) -> None:
+        """The host placed our proposal: open it, if the place is the log we made it on
+        (entry ``seen``, and no entry of ours beyond it) and the host signed it.  The
+        signed place is our evidence: a host that refuses the move now, or puts another
+        entry there, is named (``bad_refusal``, ``bad_order``)."""
+        own = self._own.get(frame.pid)
+        if link.peer_seat != HOST or own is None or frame.pid not in self.pending:
+            return
+        proposal = own.frame
+        if own.index >= 0:
+            if own.index == frame.index:
+                self._push_to(link, own.opening, now)  # asked again (after a restart)
+            return
+        if frame.game != proposal.game or not verify(
+                self.players[HOST].sign_key, frame.sig, *order_signed(
+                    self.table, frame.game, self.seat, frame.pid, proposal.commit,
+                    frame.index)):
+            self._violation(f"an order of proposal {frame.pid} the host did not sign", now)
+            return
+        if frame.game != self.game_no or not self.in_game:
+            return  # (the game stopped meanwhile: nothing to open)
+        if frame.index != proposal.seen or len(self.log) != frame.index:
+            self._stop(self.game_no, HOST, "bad_order", f"placed our move "
+                       f"{own.action.__str__().split(' ', 1)[1]} at entry {frame.index}, "
+                       f"not on the log it was made on (entry {proposal.seen})", now)
+            return
+        own.index, own.order_sig = frame.index, frame.sig
+        self._record(t="order", pid=frame.pid, index=frame.index, sig=frame.sig.hex())
+        self._push_to(link, own.opening, now)
 
     def _on_refused(self, link: Link, frame: Refused, now: float) -> None:
         """The host did not log our proposal.  It may refuse only a proposal the table
@@ -1765,20 +1925,28 @@ class Session:
         if link.peer_seat != HOST or frame.pid not in self.pending:
             return
         proposal = self._pending_frames.get(frame.pid)
+        own = self._own.get(frame.pid)
+        move = str(self.pending[frame.pid]).split(" ", 1)[1]
         if (proposal is not None and proposal.game == self.game_no and self.in_game
                 and not self._replaying):
+            if own is not None and own.index >= 0:
+                self._stop(self.game_no, HOST, "bad_refusal", f"refused our move "
+                           f"{move} after placing it at entry "
+                           f"{own.index} and seeing it, saying: {frame.reason[:120]}", now)
+                return
             if frame.at <= proposal.seen:
                 self._stop(self.game_no, HOST, "bad_refusal", f"refused our move "
-                           f"{proposal.action.split(' ', 1)[1]}, made on its own log "
+                           f"{move}, made on its own log "
                            f"(entry {proposal.seen}), saying: {frame.reason[:120]}", now)
                 return
             if frame.at > len(self.log):
                 self._stop(self.game_no, HOST, "bad_refusal", f"refused our move "
-                           f"{proposal.action.split(' ', 1)[1]} as stale, after entries "
+                           f"{move} as stale, after entries "
                            f"up to {frame.at} it never sent", now)
                 return
         action = self.pending.pop(frame.pid)
         self._pending_frames.pop(frame.pid, None)
+        self._own.pop(frame.pid, None)
         self._record(t="refused", seat=self.seat, pid=frame.pid, reason=frame.reason)
         if proposal is not None:  # (always: a proposal is pending with its frame)
             self.note_refusal(action, frame.reason, (proposal.game, proposal.seen))
@@ -1816,6 +1984,17 @@ class Session:
             self._stop(frame.game, HOST, "illegal", f"sent entry {frame.index} for seat "
                        f"{actor}", now)
             return
+        placed = next((own for pid, own in self._own.items() if own.index == frame.index
+                       and own.frame.game == frame.game), None)
+        if placed is not None and (actor != self.seat or frame.pid != placed.frame.pid):
+            dealer = self.dealer
+            if dealer is not None and self.seat in dealer.adopted:
+                placed.index = -1  # we were away, handed to a bot: the place is void
+            else:
+                self._stop(frame.game, HOST, "bad_order", f"sent entry {frame.index} "
+                           f"({action}) at the place it gave our move "
+                           f"{str(placed.action).split(' ', 1)[1]}", now)
+                return
         if frame.forced not in ("", "timeout", "bot"):
             self._stop(frame.game, HOST, "forged", f"sent entry {frame.index} ({action}) "
                        f"marked {frame.forced!r}", now)
@@ -1860,6 +2039,7 @@ class Session:
             self._timeout_pids.discard(frame.pid)
             del self.pending[frame.pid]
             self._pending_frames.pop(frame.pid, None)
+            self._own.pop(frame.pid, None)
             self._automatic.discard(frame.pid)
             dealer = self.dealer
             assert dealer is not None
@@ -1869,7 +2049,7 @@ class Session:
             if actor != HOST and not timed_out and not by_bot:
                 # Another seat's proposal, passed on with its signature (kept, and
                 # checked if the audit blames that seat: see _conclude).
-                if not frame.pid or len(frame.sig) != 64:
+                if not frame.pid or len(frame.sig) != 64 or len(frame.salt) != 16:
                     self._stop(frame.game, HOST, "forged", f"sent entry {frame.index} "
                                f"({action}) without seat {actor}'s proposal", now)
                     return
@@ -1889,11 +2069,12 @@ class Session:
         digest, keys = self._apply(action)
         self._deal_out(frame.game, keys, now)
         log.append(LogEntry(str(action), frame.hash, frame.pid, tuple(reveals), frame.seen,
-                            frame.seen_hash, frame.sig, frame.forced))
+                            frame.seen_hash, frame.sig, frame.forced, frame.salt))
         self._record(t="entry", game=frame.game, index=frame.index, action=str(action),
                      hash=frame.hash.hex(), pid=frame.pid,
                      reveals=[[p, k.hex()] for p, k in reveals], seen=frame.seen,
-                     seen_hash=frame.seen_hash.hex(), sig=frame.sig.hex(), forced=frame.forced)
+                     seen_hash=frame.seen_hash.hex(), sig=frame.sig.hex(), forced=frame.forced,
+                     salt=frame.salt.hex())
         if digest != frame.hash.hex():
             self._emit(
                 ev.ActionApplied(self.sid, frame.game, frame.index, action,
@@ -1967,6 +2148,8 @@ class Session:
             return
         by = self.seat if stopper is None else stopper
         self._broken.add(number)
+        if self._slot is not None and self._slot.game == number:
+            self._slot = None  # (nothing more is appended to this game)
         index = len(self.logs.get(number, [])) if at is None else at
         self._set_stop(number, Stop(by, index, detail[:200], True, culprit, code[:24]))
         if frame is None:
@@ -1982,6 +2165,8 @@ class Session:
             self._broadcast(fault, now, but=by)  # pass a seat's fault on to the others
         self._emit(ev.GameStopped(self.sid, number, culprit, detail, by != self.seat, now))
         self._publish_seed(number, now)
+        if self.seat == HOST and (self._held or self._queued) and self._slot is None:
+            self._drain(now)
 
     def _set_stop(self, number: int, stop: Stop) -> None:
         self._stops[number] = stop
@@ -2125,9 +2310,9 @@ class Session:
             if e.forced and not e.pid:
                 continue  # the clock's or a bot's move: the host's, signed by nobody
             action = parse_action(e.action)
+            commit = proposal_commit(e.salt, e.action, list(e.reveals))
             if action.player == seat and not verify(key, e.sig, *proposal_signed(
-                    self.table, number, seat, e.pid, e.action, list(e.reveals), e.seen,
-                    e.seen_hash)):
+                    self.table, number, seat, e.pid, commit, e.seen, e.seen_hash)):
                 return True
         return False
 
@@ -2170,13 +2355,16 @@ class Session:
                     e = entries[index]
                     self._push_to(link, Entry(0, number, index, e.action, e.hash, e.pid,
                                               list(e.reveals), e.seen, e.seen_hash, e.sig,
-                                              e.forced), now)
+                                              e.forced, e.salt), now)
             fault = self._faults.get(number)
             if fault is not None:
                 self._push_to(link, fault, now)
         if self.seat != HOST:
             for pid in sorted(self._pending_frames):
                 self._push_to(link, self._pending_frames[pid], now)
+                own = self._own.get(pid)
+                if own is not None and own.index >= 0:  # placed: open it (again)
+                    self._push_to(link, own.opening, now)
 
     # --------------------------------------------------------------- helpers
 
