@@ -30,11 +30,15 @@ False
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
+
+import msgspec
 
 from durak_core import Action
 
-from .wire import Open, Propose
+from .identity import verify
+from .wire import Open, Order, Propose, Refused
 
 #: Bytes of the salt that hides a committed move (the actions open to a seat are few;
 #: without a salt the host could hash every one and compare).
@@ -82,6 +86,70 @@ def order_signed(table: int, game: int, seat: int, pid: int, commit: bytes,
             commit, _u32(index)]
 
 
+def refused_signed(table: int, game: int, seat: int, pid: int, at: int) -> list[bytes]:
+    """What the host signs when it refuses seat ``seat``'s proposal ``pid`` of game
+    ``game`` at log length ``at`` (the reason is words, not evidence, and not signed)."""
+    return [b"durak-lan v4 refused", _u64(table), _u32(game), bytes([seat]), _u64(pid),
+            _u32(at)]
+
+
+# ------------------------------------------------------------------ evidence
+# A proposer that catches the host breaking its word about a proposal shows every seat
+# the signed messages that prove it, so that they need not take its word (section 8).
+
+_evidence_decoder = msgspec.msgpack.Decoder(Propose | Order | Refused)
+
+
+def evidence(*frames: Propose | Order | Refused) -> list[bytes]:
+    """Frames as a Fault carries them: msgpack, ``seq`` 0, a refusal without its words."""
+    out = []
+    for frame in frames:
+        frame = msgspec.structs.replace(frame, seq=0)
+        if isinstance(frame, Refused):
+            frame = msgspec.structs.replace(frame, reason="")
+        out.append(msgspec.msgpack.encode(frame))
+    return out
+
+
+def host_broke_its_word(code: str, items: list[bytes], *, table: int, game: int, seat: int,
+                        seat_key: bytes, host_key: bytes,
+                        entry_at: Callable[[int], tuple[int, int] | None]) -> bool:
+    """Does ``items`` (a Fault's evidence) prove the host's fault ``code`` about seat
+    ``seat``'s proposal in game ``game``?  ``entry_at(i)``: (seat, pid) of entry ``i`` of
+    our own log (None if we have no such entry).
+
+    ``bad_refusal``: the seat's signed proposal and the host's signed refusal of it, and
+    either the host's signed order of it (it refused a move it had placed and seen) or
+    a refusal at a log no longer than the one the move was made on.  ``bad_order``: the
+    signed proposal and the signed order, placing it elsewhere than on the log it was
+    made on, or where our own log holds another entry."""
+    try:
+        frames = [_evidence_decoder.decode(item) for item in items]
+    except (msgspec.DecodeError, ValueError):
+        return False
+    proposals = [f for f in frames if isinstance(f, Propose)]
+    if len(proposals) != 1:
+        return False
+    p = proposals[0]
+    if p.game != game or not verify(seat_key, p.sig, *proposal_signed(
+            table, game, seat, p.pid, p.commit, p.seen, p.seen_hash)):
+        return False
+    order = next((f for f in frames if isinstance(f, Order) and f.pid == p.pid
+                  and f.game == game and verify(host_key, f.sig, *order_signed(
+                      table, game, seat, p.pid, p.commit, f.index))), None)
+    refusal = next((f for f in frames if isinstance(f, Refused) and f.pid == p.pid
+                    and verify(host_key, f.sig, *refused_signed(table, game, seat, p.pid,
+                                                                f.at))), None)
+    if code == "bad_refusal":
+        return refusal is not None and (order is not None or refusal.at <= p.seen)
+    if code == "bad_order" and order is not None:
+        if order.index != p.seen:
+            return True
+        placed = entry_at(order.index)
+        return placed is not None and placed != (seat, p.pid)
+    return False
+
+
 @dataclass
 class OwnProposal:
     """A proposal of our seat on its way: the move, its opening (kept until the host has
@@ -104,6 +172,13 @@ class OwnProposal:
         """The Open frame that reveals the move (sent only once it is placed)."""
         return Open(0, self.frame.pid, str(self.action), self.reveals, self.salt)
 
+    @property
+    def order(self) -> Order | None:
+        """The host's signed Order, once it came (our evidence)."""
+        if self.index < 0:
+            return None
+        return Order(0, self.frame.pid, self.frame.game, self.index, self.order_sig)
+
 
 @dataclass
 class Slot:
@@ -114,3 +189,4 @@ class Slot:
     frame: Propose
     index: int
     game: int
+

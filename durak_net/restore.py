@@ -197,6 +197,8 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
                                           str(rec["reason"]), bool(rec.get("claim", True)),
                                           None if culprit is None else int(culprit),
                                           str(rec.get("code", "stopped")))
+        elif kind == "proven":  # a fault of the host whose evidence we checked
+            session._proven.add(int(rec["game"]))
         elif kind == "publish":
             number = int(rec["game"])
             session._deal_out(number, session.dealers[number].publish_seed(), now)

@@ -79,9 +79,12 @@ from .presence import Presence, abandon_after
 from .proposals import (
     OwnProposal,
     Slot,
+    evidence,
+    host_broke_its_word,
     order_signed,
     proposal_commit,
     proposal_signed,
+    refused_signed,
     salt_for,
 )
 from .reliable import RtoConfig
@@ -396,6 +399,8 @@ class Session:
         self._deal_log: dict[int, list[Deal]] = {}
         self._broken: set[int] = set()
         self._stops: dict[int, Stop] = {}
+        #: Games stopped on a fault of the host that its evidence proved to us.
+        self._proven: set[int] = set()
         self._faults: dict[int, Fault] = {}
         #: Audit verdicts by game.
         self.audits: dict[int, Verdict] = {}
@@ -1664,8 +1669,14 @@ class Session:
         self._handled[(seat, pid)] = reason
         self._refused_at[(seat, pid)] = at
         self._record(t="refused", seat=seat, pid=pid, reason=reason[:200], at=at)
-        self._push_to(link, Refused(0, pid, reason[:200], at), now)
+        self._push_to(link, self._refusal(seat, pid, reason, at,
+                                          self.game_no if game is None else game), now)
         self._emit(ev.PeerActionRefused(self.sid, "", reason, now, seat=seat, pid=pid))
+
+    def _refusal(self, seat: int, pid: int, reason: str, at: int, game: int) -> Refused:
+        """Host: a Refused, signed (the proposer may show it to every seat)."""
+        sig = self.identity.sign(*refused_signed(self.table, game, seat, pid, at))
+        return Refused(0, pid, reason[:200], at, sig)
 
     def _on_propose(self, link: Link, frame: Propose, now: float) -> None:
         """A seat's commitment to a move: placed at the next index of our log if it was
@@ -1690,8 +1701,9 @@ class Session:
                 return
             reason = self._handled[ident]  # the same proposal again, after a restart
             if reason is not None:
-                self._push_to(link, Refused(0, frame.pid, reason[:200],
-                                            self._refused_at.get(ident, 0)), now)
+                self._push_to(link, self._refusal(seat, frame.pid, reason,
+                                                  self._refused_at.get(ident, 0),
+                                                  self._proposed.get(ident, (0, b""))[0]), now)
             return
         if slot is not None:  # a placed move is being opened: this one waits for it
             if all(queued is not frame for _, queued in self._queued):
@@ -1909,8 +1921,9 @@ class Session:
             return  # (the game stopped meanwhile: nothing to open)
         if frame.index != proposal.seen or len(self.log) != frame.index:
             self._stop(self.game_no, HOST, "bad_order", f"placed our move "
-                       f"{own.action.__str__().split(' ', 1)[1]} at entry {frame.index}, "
-                       f"not on the log it was made on (entry {proposal.seen})", now)
+                       f"{str(own.action).split(' ', 1)[1]} at entry {frame.index}, "
+                       f"not on the log it was made on (entry {proposal.seen})", now,
+                       proof=evidence(proposal, frame))
             return
         own.index, own.order_sig = frame.index, frame.sig
         self._record(t="order", pid=frame.pid, index=frame.index, sig=frame.sig.hex())
@@ -1927,17 +1940,26 @@ class Session:
         proposal = self._pending_frames.get(frame.pid)
         own = self._own.get(frame.pid)
         move = str(self.pending[frame.pid]).split(" ", 1)[1]
+        if proposal is not None and not verify(
+                self.players[HOST].sign_key, frame.sig, *refused_signed(
+                    self.table, proposal.game, self.seat, frame.pid, frame.at)):
+            self._violation(f"a refusal of proposal {frame.pid} the host did not sign", now)
+            return
         if (proposal is not None and proposal.game == self.game_no and self.in_game
                 and not self._replaying):
+            placed = own.order if own is not None else None
+            proof = evidence(proposal, *([placed] if placed else []), frame)
             if own is not None and own.index >= 0:
                 self._stop(self.game_no, HOST, "bad_refusal", f"refused our move "
                            f"{move} after placing it at entry "
-                           f"{own.index} and seeing it, saying: {frame.reason[:120]}", now)
+                           f"{own.index} and seeing it, saying: {frame.reason[:120]}", now,
+                           proof=proof)
                 return
             if frame.at <= proposal.seen:
                 self._stop(self.game_no, HOST, "bad_refusal", f"refused our move "
                            f"{move}, made on its own log "
-                           f"(entry {proposal.seen}), saying: {frame.reason[:120]}", now)
+                           f"(entry {proposal.seen}), saying: {frame.reason[:120]}", now,
+                           proof=proof)
                 return
             if frame.at > len(self.log):
                 self._stop(self.game_no, HOST, "bad_refusal", f"refused our move "
@@ -1991,9 +2013,11 @@ class Session:
             if dealer is not None and self.seat in dealer.adopted:
                 placed.index = -1  # we were away, handed to a bot: the place is void
             else:
+                order = placed.order
                 self._stop(frame.game, HOST, "bad_order", f"sent entry {frame.index} "
                            f"({action}) at the place it gave our move "
-                           f"{str(placed.action).split(' ', 1)[1]}", now)
+                           f"{str(placed.action).split(' ', 1)[1]}", now,
+                           proof=evidence(placed.frame, *([order] if order else [])))
                 return
         if frame.forced not in ("", "timeout", "bot"):
             self._stop(frame.game, HOST, "forged", f"sent entry {frame.index} ({action}) "
@@ -2140,7 +2164,7 @@ class Session:
 
     def _stop(self, number: int, culprit: int, code: str, detail: str, now: float,
               stopper: int | None = None, at: int | None = None,
-              frame: Fault | None = None) -> None:
+              frame: Fault | None = None, proof: list[bytes] | None = None) -> None:
         """Stop game ``number`` (the evidence names ``culprit``); every seat then
         publishes its seed and the audit decides.  ``at``: the log length the stopping
         seat had, ``frame``: its signed Fault (another seat's fault, passed on as is)."""
@@ -2155,7 +2179,8 @@ class Session:
         if frame is None:
             sig = self.identity.sign(*fault_signed(self.table, number, index, culprit,
                                                    code[:24], detail[:200], by))
-            fault = Fault(0, number, index, culprit, code[:24], detail[:200], by, sig)
+            fault = Fault(0, number, index, culprit, code[:24], detail[:200], by, sig,
+                          proof or [])
         else:
             fault = frame
         self._faults[number] = fault
@@ -2204,8 +2229,37 @@ class Session:
         if frame.code == "desync":
             self._emit(ev.DesyncDetected(self.sid, number, frame.index, frame.detail, True,
                                          now))
+        if frame.evidence and frame.seat == HOST and by not in (HOST, self.seat) and (
+                self._proves(number, by, frame)):
+            self._proven.add(number)
+            self._record(t="proven", game=number)
         self._stop(number, frame.seat, frame.code, frame.detail, now, stopper=by,
                    at=frame.index, frame=frame)
+
+    def _proves(self, number: int, seat: int, frame: Fault) -> bool:
+        """Does the Fault's evidence prove, to us, that the host broke its word about
+        ``seat``'s proposal (the signed messages, and our own log)?"""
+        log = self.logs.get(number, [])
+
+        def entry_at(index: int) -> tuple[int, int] | None:
+            if not 0 <= index < len(log):
+                return None
+            return parse_action(log[index].action).player, log[index].pid
+
+        return host_broke_its_word(frame.code, list(frame.evidence), table=self.table,
+                                   game=number, seat=seat,
+                                   seat_key=self.players[seat].sign_key,
+                                   host_key=self.players[HOST].sign_key, entry_at=entry_at)
+
+    def _check_evidence(self, number: int, verdict: Verdict, names: list[str]) -> Verdict:
+        """A seat stopped the game with evidence against the host that we checked
+        ourselves: its claim is no longer one word against another."""
+        stop = self._stops.get(number)
+        if number not in self._proven or stop is None or verdict.code != "disputed":
+            return verdict
+        return Verdict(False, stop.code, f"{names[HOST]} cheated: {stop.reason} (as "
+                       f"{names[stop.seat]} showed, with {names[HOST]}'s own signature)",
+                       HOST, verdict.state_hash)
 
     def _publish_seed(self, number: int, now: float) -> None:
         dealer = self.dealers.get(number)
@@ -2244,6 +2298,7 @@ class Session:
                             self._stops.get(number))
             verdict = self._check_blame(number, verdict, names)
             verdict = self._check_clock_claim(number, verdict, names)
+            verdict = self._check_evidence(number, verdict, names)
         self._settle(number, verdict, now)
 
     def _check_clock_claim(self, number: int, verdict: Verdict, names: list[str]) -> Verdict:

@@ -356,19 +356,23 @@ class Entry(Struct, tag="entry", array_like=True, frozen=True):
 class Refused(Struct, tag="refused", array_like=True, frozen=True):
     """Host -> the proposer: proposal ``pid`` was not applied, and why; ``at``: the
     length of the proposal's game's log when the host refused it (more than the log the
-    proposal was made on, or the refusal is a fault of the host)."""
+    proposal was made on, or the refusal is a fault of the host); ``sig``: the host's
+    signature over it (see :func:`durak_net.proposals.refused_signed`), so that the
+    proposer can show it to every seat."""
 
     seq: U64
     pid: U64
     reason: Reason
     at: Count = 0
+    sig: MaybeSignature = b""
 
 
 class Fault(Struct, tag="fault", array_like=True, frozen=True):
     """"Game ``game`` stops after entry ``index``: seat ``seat`` broke the deal or the
     rules (``code``, ``detail``)", as seat ``by`` found and signed (``sig``); the host
     passes a seat's Fault on to every seat, unchanged.  All then publish their seeds for
-    the audit."""
+    the audit.  ``evidence``: signed messages (msgpack-encoded frames) that let every
+    seat check the claim itself (section 8)."""
 
     seq: U64
     game: Count
@@ -378,6 +382,7 @@ class Fault(Struct, tag="fault", array_like=True, frozen=True):
     detail: Reason
     by: Seat
     sig: MaybeSignature = b""
+    evidence: Annotated[list[Annotated[bytes, Meta(max_length=200)]], Meta(max_length=3)] = []
 
 
 class Status(Struct, tag="status", array_like=True, frozen=True):

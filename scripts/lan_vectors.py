@@ -40,7 +40,12 @@ from durak_net.dealer import DealContext, MentalDealer, decode  # noqa: E402
 from durak_net.dealer import encode as dealer_encode  # noqa: E402
 from durak_net.identity import Identity  # noqa: E402
 from durak_net.lobby import DISCOVERY_LABEL, node_id  # noqa: E402
-from durak_net.proposals import order_signed, proposal_commit, proposal_signed  # noqa: E402
+from durak_net.proposals import (  # noqa: E402
+    order_signed,
+    proposal_commit,
+    proposal_signed,
+    refused_signed,
+)
 from durak_net.session import (  # noqa: E402
     deal_signed,
     fault_signed,
@@ -275,6 +280,7 @@ def signatures(dealt: dict[str, Any]) -> dict[str, Any]:
     commit = proposal_commit(salt, "1 take", [reveal])
     proposal_parts = proposal_signed(table, 1, 1, 1, commit, 3, bytes(range(16)))
     order_parts = order_signed(table, 1, 1, 1, commit, 3)
+    refused_parts = refused_signed(table, 1, 1, 1, 4)
     fault_parts = fault_signed(table, 1, 3, 0, "forged", "sent entry 3", 1)
     return {
         "table": table,
@@ -296,6 +302,9 @@ def signatures(dealt: dict[str, Any]) -> dict[str, Any]:
                          "commit": commit.hex(), "index": 3},
         "order_signed_bytes": b"".join(order_parts).hex(),
         "order_signature": host.sign(*order_parts).hex(),
+        "refused_inputs": {"table": table, "game": 1, "seat": 1, "pid": 1, "at": 4},
+        "refused_signed_bytes": b"".join(refused_parts).hex(),
+        "refused_signature": host.sign(*refused_parts).hex(),
         "table_words_2": table_words(table, [host.public, member.public]),
         "fault_inputs": {"table": table, "game": 1, "index": 3, "seat": 0, "code": "forged",
                          "detail": "sent entry 3", "by": 1},

@@ -91,9 +91,10 @@ def test_a_host_that_refuses_every_move_of_a_seat_is_named_by_it_at_the_first() 
         assert stopped.culprit == 0 and "made on its own log" in stopped.detail
         assert (table.seats[1].audited[0].code, table.seats[1].audited[0].culprit) == (
             "bad_refusal", 0)
-        for seat in range(2, players):  # a bystander cannot check: it names nobody
+        for seat in range(2, players):  # a bystander checks the evidence itself
             verdict = table.seats[seat].audited[0]
-            assert verdict.culprit is None and verdict.code == "disputed", verdict
+            assert (verdict.code, verdict.culprit) == ("bad_refusal", 0), verdict
+            assert "own signature" in verdict.verdict
         assert not [e for e in table.seats[1].events if isinstance(e, ev.ActionRefused)]
         assert host.looks == [{}]  # and the one refusal showed it no card
 
@@ -157,17 +158,17 @@ def test_a_host_that_races_the_proposal_it_refuses_learns_no_hidden_card() -> No
 def test_a_host_that_refuses_a_move_after_it_was_opened_is_named_by_its_proposer() -> None:
     """Once the host has placed a proposal (its signed Order) the move is opened; a host
     that then refuses it, or plays its own move at that place instead, has read the card
-    and is named by the proposer at once (``bad_refusal``, ``bad_order``); a bystander
-    cannot check what the proposer was told and names nobody."""
+    and is named by the proposer at once (``bad_refusal``, ``bad_order``), and by every
+    other seat, from the signed Order and Refused the proposer's Fault carries."""
     for players, seed in ((2, 82), (3, 83), (4, 84)):
         table = _refusing_table(seed, players, _PeekingHost)
         assert len(table.host.looks) == 1  # type: ignore[attr-defined]
         verdict = table.seats[1].audited[0]
         assert (verdict.code, verdict.culprit) == ("bad_refusal", 0), (players, verdict)
         assert "after placing it" in verdict.verdict
-        for seat in range(2, players):
+        for seat in range(2, players):  # the evidence convinces every seat
             other = table.seats[seat].audited[0]
-            assert other.culprit is None and other.code == "disputed", other
+            assert (other.code, other.culprit) == ("bad_refusal", 0), other
     for seed in (3, 40):  # the host reads Bob's beat, then throws in at its place
         pair = _racing_pair(seed)
         seq, fol = pair.seq.session, pair.fol.session

@@ -327,6 +327,13 @@ def test_signatures_and_table_words() -> None:
     assert signed.hex() == v["order_signed_bytes"]
     assert v["order_inputs"]["commit"] == commit.hex()
     assert keys[0][0].sign(signed).hex() == v["order_signature"]
+    # The host's refusal: "durak-lan v4 refused" || u64be(table) || u32be(game) || [seat]
+    # || u64be(pid) || u32be(at).
+    assert v["refused_inputs"] == {"table": table, "game": 1, "seat": 1, "pid": 1, "at": 4}
+    signed = (b"durak-lan v4 refused" + u64(table) + (1).to_bytes(4, "big") + bytes([1])
+              + u64(1) + (4).to_bytes(4, "big"))
+    assert signed.hex() == v["refused_signed_bytes"]
+    assert keys[0][0].sign(signed).hex() == v["refused_signature"]
     # A fault: "durak-lan v4 fault" || u64be(table) || u32be(game) || u32be(index) ||
     # [seat] || code || 0x00 || detail || 0x00 || [by].
     signed = (b"durak-lan v4 fault" + u64(table) + (1).to_bytes(4, "big")
@@ -383,7 +390,7 @@ def test_escrow() -> None:
      "durak-lan v2 pairing ", "durak-lan v2 sas", "durak-lan v2 rendezvous",
      "durak-lan v2 inviter", "durak-lan v2 invitee", "durak-lan v3 deal",
      "durak-lan v4 propose", "durak-lan v4 proposal", "durak-lan v4 order",
-     "durak-lan v4 salt", "durak-lan v3 table", "durak-lan v4 table of two",
+     "durak-lan v4 salt", "durak-lan v4 refused", "durak-lan v3 table", "durak-lan v4 table of two",
      "durak-lan v4 fault", "durak-lan v4 address", "durak-lan v4 beacon",
      "durak-lan v3 escrow share",
      "durak-lan v3 escrow seed", "durak-lan v3 escrow nonce", "durak-lan v4 node",
