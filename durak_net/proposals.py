@@ -190,3 +190,118 @@ class Slot:
     index: int
     game: int
 
+
+class Proposals:
+    """The proposals part of a session: one seat's side of every proposal.
+
+    A seated player keeps its proposals on their way (the move, the Propose as sent,
+    the opening, the host's place); the host keeps what it decided about each seat's
+    (placed, refused, applied), the one placed and not yet opened, and what waits for
+    it.  The session drives it from frames; a journal replays through the ``replay_*``
+    methods, so that nothing outside writes its fields.
+    """
+
+    def __init__(self) -> None:
+        # -- a seated player
+        self.next_pid = 1
+        #: Our proposals on their way (pid -> move); the host: its own move held (pid 0).
+        self.pending: dict[int, Action] = {}
+        #: The Propose of each, as sent (resent after a restart).
+        self.frames: dict[int, Propose] = {}
+        self.own: dict[int, OwnProposal] = {}
+        #: Our proposals that are the seat's automatic pass (the player made no move).
+        self.automatic: set[int] = set()
+        #: Our proposals made because our move clock ran out (a lead).
+        self.timeout_pids: set[int] = set()
+        # -- the host
+        #: (seat, pid) -> None (applied) or the reason it was refused.
+        self.handled: dict[tuple[int, int], str | None] = {}
+        #: The log length each refusal was made at (it goes with the reason).
+        self.refused_at: dict[tuple[int, int], int] = {}
+        #: Each proposal received, as (game, commitment).
+        self.proposed: dict[tuple[int, int], tuple[int, bytes]] = {}
+        #: The proposal placed in the log and not opened yet (nothing else is appended
+        #: meanwhile).
+        self.slot: Slot | None = None
+        #: Proposals that came while a slot was open: ``(seat, frame)``.
+        self.queued: list[tuple[int, Propose]] = []
+        #: Moves of our own seat or our bots made while a slot was open.
+        self.held: list[tuple[int, Action]] = []
+        #: Placed proposals of seats handed to a bot meanwhile, refused after the next
+        #: entry: ``(seat, frame)``.
+        self.voided: list[tuple[int, Propose]] = []
+
+    # ------------------------------------------------------------ a seated player
+
+    def new_pid(self) -> int:
+        pid = self.next_pid
+        self.next_pid += 1
+        return pid
+
+    def sent(self, own: OwnProposal) -> None:
+        """Our proposal is on its way."""
+        pid = own.frame.pid
+        self.pending[pid] = own.action
+        self.frames[pid] = own.frame
+        self.own[pid] = own
+        if own.automatic:
+            self.automatic.add(pid)
+        self.next_pid = max(self.next_pid, pid + 1)
+
+    def done(self, pid: int) -> Action | None:
+        """Our proposal ``pid`` was applied or refused: forget it (its move)."""
+        self.frames.pop(pid, None)
+        self.own.pop(pid, None)
+        self.automatic.discard(pid)
+        self.timeout_pids.discard(pid)
+        return self.pending.pop(pid, None)
+
+    def placed_at(self, game: int, index: int) -> OwnProposal | None:
+        """Our proposal the host placed at entry ``index`` of ``game``, if any."""
+        return next((own for own in self.own.values()
+                     if own.index == index and own.frame.game == game), None)
+
+    def replay_propose(self, action: Action, reveals: list[tuple[int, bytes]], salt: bytes,
+                       frame: Propose, automatic: bool) -> None:
+        self.sent(OwnProposal(action, reveals, salt, frame, automatic))
+
+    def replay_refused(self, pid: int) -> tuple[Action | None, Propose | None]:
+        """Our proposal ``pid`` was refused: its move and Propose (None: not known)."""
+        frame = self.frames.get(pid)
+        self.next_pid = max(self.next_pid, pid + 1)
+        return self.done(pid), frame
+
+    def replay_order(self, pid: int, index: int, sig: bytes) -> None:
+        own = self.own.get(pid)
+        if own is not None:
+            own.index, own.order_sig = index, sig
+
+    # ------------------------------------------------------------------ the host
+
+    def is_slot(self, seat: int, pid: int) -> bool:
+        slot = self.slot
+        return slot is not None and (slot.seat, slot.frame.pid) == (seat, pid)
+
+    def place(self, seat: int, frame: Propose, index: int, game: int) -> Slot:
+        """Host: ``frame`` is entry ``index`` until it is opened."""
+        self.proposed[(seat, frame.pid)] = (frame.game, frame.commit)
+        self.slot = Slot(seat, frame, index, game)
+        return self.slot
+
+    def refused(self, seat: int, pid: int, reason: str, at: int) -> None:
+        self.handled[(seat, pid)] = reason
+        self.refused_at[(seat, pid)] = at
+
+    def applied(self, seat: int, pid: int) -> None:
+        """Host: proposal ``pid`` of ``seat`` is in the log (its slot, if any, is closed)."""
+        self.handled[(seat, pid)] = None
+        if self.is_slot(seat, pid):
+            self.slot = None
+
+    def void(self, seat: int) -> Slot | None:
+        """Host: ``seat`` went to a bot; its placed proposal, if any, loses its place."""
+        slot = self.slot
+        if slot is None or slot.seat != seat:
+            return None
+        self.slot = None
+        return slot

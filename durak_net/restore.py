@@ -21,7 +21,7 @@ from .audit import Stop, Verdict
 from .crypto import Entropy
 from .dealer import DealFault
 from .identity import Identity
-from .proposals import OwnProposal, Slot, proposal_commit
+from .proposals import proposal_commit
 from .wire import Deal, Propose, Sync
 
 if TYPE_CHECKING:
@@ -146,37 +146,24 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
                             proposal_commit(salt, str(rec["action"]), reveals),
                             int(rec.get("seen", 0)), bytes.fromhex(rec.get("seen_hash", "")),
                             bytes.fromhex(rec["sig"]))
-            session.pending[pid] = action
-            session._pending_frames[pid] = frame
-            session._own[pid] = OwnProposal(action, reveals, salt, frame, bool(rec.get("auto")))
-            if rec.get("auto"):
-                session._automatic.add(pid)
-            session._next_pid = max(session._next_pid, pid + 1)
+            session.proposals.replay_propose(action, reveals, salt, frame, bool(rec.get("auto")))
         elif kind == "order":  # the host placed our proposal (we opened it)
-            own = session._own.get(int(rec["pid"]))
-            if own is not None:
-                own.index, own.order_sig = int(rec["index"]), bytes.fromhex(rec["sig"])
+            session.proposals.replay_order(int(rec["pid"]), int(rec["index"]),
+                                           bytes.fromhex(rec["sig"]))
         elif kind == "proposal":  # host: a proposal placed (its opening or refusal follows)
             seat, number = int(rec["seat"]), int(rec.get("game", session.game_no))
-            commit = bytes.fromhex(rec["commit"])
-            session._proposed[(seat, int(rec["pid"]))] = (number, commit)
-            session._slot = Slot(seat, Propose(0, int(rec["pid"]), number, commit,
-                                               int(rec["seen"]), bytes.fromhex(rec["seen_hash"]),
-                                               bytes.fromhex(rec["sig"])),
-                                 len(session.logs.get(number, [])), number)
+            frame = Propose(0, int(rec["pid"]), number, bytes.fromhex(rec["commit"]),
+                            int(rec["seen"]), bytes.fromhex(rec["seen_hash"]),
+                            bytes.fromhex(rec["sig"]))
+            session.proposals.place(seat, frame, len(session.logs.get(number, [])), number)
         elif kind == "refused":
             pid, reason = int(rec["pid"]), str(rec.get("reason", ""))
             if session.seat != HOST:
-                action_ = session.pending.pop(pid, None)
-                proposal = session._pending_frames.pop(pid, None)
-                session._own.pop(pid, None)
-                session._automatic.discard(pid)
+                action_, proposal = session.proposals.replay_refused(pid)
                 if action_ is not None and proposal is not None:
                     session.note_refusal(action_, reason, (proposal.game, proposal.seen))
-                session._next_pid = max(session._next_pid, pid + 1)
             else:
-                session._handled[(int(rec["seat"]), pid)] = reason
-                session._refused_at[(int(rec["seat"]), pid)] = int(rec.get("at", 0))
+                session.proposals.refused(int(rec["seat"]), pid, reason, int(rec.get("at", 0)))
         elif kind == "share":  # we published our share of a seat's seed (it went to a bot)
             number = int(rec["game"])
             session._deal_out(number, session.dealers[number].share(int(rec["seat"])), now)
@@ -184,8 +171,7 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
         elif kind == "handover":
             session.bots.add(int(rec["seat"]))
             session.seat_state[int(rec["seat"])] = "bot"
-            if session._slot is not None and session._slot.seat == int(rec["seat"]):
-                session._slot = None  # (its refusal follows)
+            session.proposals.void(int(rec["seat"]))  # (its refusal follows)
         elif kind == "back":
             session.bots.discard(int(rec["seat"]))
             session.seat_state.pop(int(rec["seat"]), None)
@@ -246,16 +232,11 @@ def _replay_entry(session: Session, rec: dict[str, Any], now: float) -> None:
         for card in action_cards(action):
             dealer.reveal(card)
         if session.seat != HOST and pid:
-            session.pending.pop(pid, None)
-            session._pending_frames.pop(pid, None)
-            session._own.pop(pid, None)
+            session.proposals.done(pid)
     elif not session._check_reveals(action.player, action, reveals, now):
         raise ValueError(f"game {number} entry {index} opens a card that does not check")
     if session.seat == HOST and pid:
-        session._handled[(action.player, pid)] = None
-        slot = session._slot
-        if slot is not None and (slot.seat, slot.frame.pid) == (action.player, pid):
-            session._slot = None
+        session.proposals.applied(action.player, pid)
     digest, keys = session._apply(action)
     session._deal_out(number, keys, now)
     if digest != rec["hash"]:

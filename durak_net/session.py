@@ -78,6 +78,7 @@ from .link import Addr, Link
 from .presence import Presence, abandon_after
 from .proposals import (
     OwnProposal,
+    Proposals,
     Slot,
     evidence,
     host_broke_its_word,
@@ -387,8 +388,6 @@ class Session:
         self.bots: set[int] = set()
         #: Host: seats told their time was up for a lead, and in which state.
         self._nudged: dict[int, tuple[int, int]] = {}
-        #: A seated player: our proposals made because our clock ran out (a lead).
-        self._timeout_pids: set[int] = set()
         # games
         self.game_no = 0
         #: Our seat's view of the current game (never the full game).
@@ -406,28 +405,9 @@ class Session:
         self.audits: dict[int, Verdict] = {}
         self._audit_due: dict[int, float] = {}
         self._requested: set[int] = set()
-        # proposals
-        self._next_pid = 1
-        self.pending: dict[int, Action] = {}
-        self._pending_frames: dict[int, Propose] = {}
-        #: Our proposals that are the seat's automatic pass (the player made no move).
-        self._automatic: set[int] = set()
-        #: A seated player: each proposal on its way, with its opening and its place.
-        self._own: dict[int, OwnProposal] = {}
-        self._handled: dict[tuple[int, int], str | None] = {}
-        #: Host: the log length each refusal was made at (it goes with the reason).
-        self._refused_at: dict[tuple[int, int], int] = {}
-        #: Host: each proposal received, as (game, commitment).
-        self._proposed: dict[tuple[int, int], tuple[int, bytes]] = {}
-        #: Host: the proposal placed in the log and not opened yet (nothing else is
-        #: appended meanwhile), the proposals that came meanwhile, and the moves of our
-        #: own seat or our bots made meanwhile (``(seat, action)``).
-        self._slot: Slot | None = None
-        self._queued: list[tuple[Link, Propose]] = []
-        #: Host: placed proposals of seats handed to a bot meanwhile, refused after the
-        #: next entry.
-        self._voided: list[tuple[Link, Propose]] = []
-        self._held: list[tuple[int, Action]] = []
+        #: The proposals part: ours on their way (a seated player), each seat's and the
+        #: one placed in the log (the host).
+        self.proposals = Proposals()
         # Actions the host refused, and the state (game, log length) they were refused in.
         self._refused: dict[str, str] = {}
         self._refused_state: tuple[int, int] = (0, -1)
@@ -589,6 +569,12 @@ class Session:
     def deadlines(self) -> dict[int, float]:
         """When each seat's move clock runs out (``now`` of this seat's driver)."""
         return self.move_clock.deadlines
+
+    @property
+    def pending(self) -> dict[int, Action]:
+        """Our proposals on their way (pid -> move); the host: its own move held while a
+        seat's placed move is opened (pid 0)."""
+        return self.proposals.pending
 
     @property
     def log(self) -> list[LogEntry]:
@@ -773,13 +759,13 @@ class Session:
             raise IllegalAction(reason, action)
         if self.seat != HOST:
             self._check_proposal_allowed(action)
-        elif self._slot is not None:
+        elif self.proposals.slot is not None:
             # A seat's move is placed and being opened: ours follows it (or, if that
             # move makes ours illegal, is refused like a proposal overtaken).
             if self.pending:
                 raise IllegalAction("your previous move is still on its way", action)
             self.pending[0] = action
-            self._held.append((self.seat, action))
+            self.proposals.held.append((self.seat, action))
             return
         dealer = self.dealer
         assert dealer is not None
@@ -909,7 +895,8 @@ class Session:
                     if self.seat == HOST:
                         self._broadcast(Status(0, link.peer_seat, "lost"), now,
                                         but=link.peer_seat)
-            if self.seat == HOST and self.deadlines and self.in_game and self._slot is None:
+            if (self.seat == HOST and self.deadlines and self.in_game
+                    and self.proposals.slot is None):
                 for seat in self.move_clock.expired(now):
                     if self.in_game:
                         self._clock_ran_out(seat, now)
@@ -945,7 +932,7 @@ class Session:
             t = self._closing_since + self.config.close_timeout
             due = t if due is None else min(due, t)
         runs_out = self.move_clock.next_deadline() if (
-            self.seat == HOST and self.in_game and self._slot is None) else None
+            self.seat == HOST and self.in_game and self.proposals.slot is None) else None
         if runs_out is not None:
             due = runs_out if due is None else min(due, runs_out)
         handover = self._handover_due()
@@ -1302,15 +1289,18 @@ class Session:
                          seen_hash, sig, forced, salt)
         self.logs[self.game_no].append(entry)
         if pid:
-            self._handled[(action.player, pid)] = None
+            self.proposals.applied(action.player, pid)
         self._record(t="entry", game=self.game_no, index=index, action=entry.action,
                      hash=digest, pid=pid, reveals=[[p, k.hex()] for p, k in reveals],
                      seen=seen, seen_hash=seen_hash.hex(), sig=sig.hex(), forced=forced,
                      salt=salt.hex())
         self._broadcast(Entry(0, self.game_no, index, entry.action, entry.hash, pid, reveals,
                               seen, seen_hash, sig, forced, salt), now)
-        voided, self._voided = self._voided, []
-        for link, frame in voided:
+        voided, self.proposals.voided = self.proposals.voided, []
+        for seat, frame in voided:
+            link = self.links.get(seat)
+            if link is None:
+                continue
             self._refuse(link, frame.pid, f"placed at entry {index}, which a bot played for "
                          "this seat while it was away", now)
         self._deal_out(self.game_no, keys, now)  # our keys for the cards others drew
@@ -1512,17 +1502,15 @@ class Session:
         self.bots.add(seat)
         self.seat_state[seat] = "bot"
         self._record(t="handover", seat=seat)
-        slot = self._slot
-        link = self.links.get(seat)
-        if slot is not None and slot.seat == seat and link is not None:
+        slot = self.proposals.void(seat)
+        if slot is not None:
             # Its placed move never came: the place is void, and the proposal is refused
             # after the next entry (so as one the table moved past).
-            self._slot = None
-            self._voided.append((link, slot.frame))
+            self.proposals.voided.append((seat, slot.frame))
         self._broadcast(Status(0, seat, "bot", str(self.game_no)), now, but=seat)
         self._emit(ev.SeatStatus(self.sid, seat, "bot", "", now))
         self._publish_share(seat, now)
-        if self._slot is None:
+        if self.proposals.slot is None:
             self._drain(now)
 
     def _publish_share(self, seat: int, now: float) -> None:
@@ -1549,9 +1537,9 @@ class Session:
         reason = game.why_illegal(action)
         if reason is not None:
             raise IllegalAction(reason, action)
-        if self._slot is not None:  # after the move being opened (one per seat)
-            if all(s != seat for s, _ in self._held):
-                self._held.append((seat, action))
+        if self.proposals.slot is not None:  # after the move being opened (one per seat)
+            if all(s != seat for s, _ in self.proposals.held):
+                self.proposals.held.append((seat, action))
             return
         hidden = set(dealer.hand_of(seat))
         known = self._open_to_all(seat)
@@ -1588,7 +1576,7 @@ class Session:
         elif not self.pending:
             self.act(action, now)
             if forced == "timeout" and self.pending:  # (our screen marks it so)
-                self._timeout_pids.add(max(self.pending))
+                self.proposals.timeout_pids.add(max(self.pending))
 
     def _clock_early(self, now: float) -> float | None:
         """A seated player told its time is up: how long its own clock still runs, if
@@ -1666,8 +1654,7 @@ class Session:
         proposal's ``game``)."""
         seat = link.peer_seat
         at = len(self.logs.get(self.game_no if game is None else game, []))
-        self._handled[(seat, pid)] = reason
-        self._refused_at[(seat, pid)] = at
+        self.proposals.refused(seat, pid, reason, at)
         self._record(t="refused", seat=seat, pid=pid, reason=reason[:200], at=at)
         self._push_to(link, self._refusal(seat, pid, reason, at,
                                           self.game_no if game is None else game), now)
@@ -1686,10 +1673,10 @@ class Session:
             self._violation("the host sent a proposal", now)
             return
         ident = (seat, frame.pid)
-        slot = self._slot
-        if ident in self._handled or (slot is not None and (slot.seat, slot.frame.pid)
+        slot = self.proposals.slot
+        if ident in self.proposals.handled or (slot is not None and (slot.seat, slot.frame.pid)
                                       == ident):
-            if self._proposed.get(ident, (frame.game, frame.commit)) != (frame.game,
+            if self.proposals.proposed.get(ident, (frame.game, frame.commit)) != (frame.game,
                                                                           frame.commit):
                 # A new proposal under an old id: ids count per seat and are never reused.
                 self._push_to(link, Refused(0, frame.pid, f"proposal id {frame.pid} was used "
@@ -1699,17 +1686,17 @@ class Session:
             if slot is not None and (slot.seat, slot.frame.pid) == ident:
                 self._push_to(link, self._order(slot), now)  # again, after a restart
                 return
-            reason = self._handled[ident]  # the same proposal again, after a restart
+            reason = self.proposals.handled[ident]  # the same proposal again, after a restart
             if reason is not None:
-                self._push_to(link, self._refusal(seat, frame.pid, reason,
-                                                  self._refused_at.get(ident, 0),
-                                                  self._proposed.get(ident, (0, b""))[0]), now)
+                game = self.proposals.proposed.get(ident, (0, b""))[0]
+                at = self.proposals.refused_at.get(ident, 0)
+                self._push_to(link, self._refusal(seat, frame.pid, reason, at, game), now)
             return
         if slot is not None:  # a placed move is being opened: this one waits for it
-            if all(queued is not frame for _, queued in self._queued):
-                self._queued.append((link, frame))
+            if all(queued is not frame for _, queued in self.proposals.queued):
+                self.proposals.queued.append((seat, frame))
             return
-        self._proposed[ident] = (frame.game, frame.commit)
+        self.proposals.proposed[ident] = (frame.game, frame.commit)  # (checked or not)
         signed = proposal_signed(self.table, frame.game, seat, frame.pid, frame.commit,
                                  frame.seen, frame.seen_hash)
         if not verify(self.players[seat].sign_key, frame.sig, *signed):
@@ -1738,8 +1725,7 @@ class Session:
             self._refuse(link, frame.pid, f"made on entry {frame.seen}; the table moved "
                          f"on to entry {len(self.log)} before it arrived", now)
             return
-        slot = Slot(seat, frame, len(self.log), self.game_no)
-        self._slot = slot
+        slot = self.proposals.place(seat, frame, len(self.log), self.game_no)
         self._record(t="proposal", seat=seat, pid=frame.pid, game=frame.game,
                      commit=frame.commit.hex(), seen=frame.seen,
                      seen_hash=frame.seen_hash.hex(), sig=frame.sig.hex())
@@ -1757,14 +1743,14 @@ class Session:
         committed to, its cards proven, and the move legal on the log it was made on
         (ours, up to its place): anything else is the proposer's fault, not a refusal."""
         seat = link.peer_seat
-        slot = self._slot
+        slot = self.proposals.slot
         if self.seat != HOST:
             self._violation("the host sent an opening", now)
             return
         if slot is None or (slot.seat, slot.frame.pid) != (seat, frame.pid):
             self._drops["stale_open"] += 1  # (a copy, after a restart)
             return
-        self._slot = None
+        self.proposals.slot = None
         if slot.game != self.game_no or not self.in_game or slot.index != len(self.log):
             self._drain(now)
             return
@@ -1801,14 +1787,14 @@ class Session:
         """Host: the placed move is in (or void): the moves held meanwhile follow it, in
         the order they came, each if it is still legal; then the proposals that came
         meanwhile (overtaken now, so refused unopened, or placed next)."""
-        held, self._held = self._held, []
+        held, self.proposals.held = self.proposals.held, []
         for seat, action in held:
             if seat == self.seat:
                 self.pending.pop(0, None)
-            if self._slot is not None:
+            if self.proposals.slot is not None:
                 if seat == self.seat:
                     self.pending[0] = action
-                self._held.append((seat, action))
+                self.proposals.held.append((seat, action))
                 continue
             try:
                 if seat == self.seat:
@@ -1819,9 +1805,10 @@ class Session:
                 if seat == self.seat:
                     reason = exc.reason if isinstance(exc, IllegalAction) else str(exc)
                     self._emit(ev.ActionRefused(self.sid, action, str(reason), now, False))
-        queued, self._queued = self._queued, []
-        for link, frame in queued:
-            if self.links.get(link.peer_seat) is link:
+        queued, self.proposals.queued = self.proposals.queued, []
+        for seat, frame in queued:
+            link = self.links.get(seat)
+            if link is not None:
                 self._on_propose(link, frame, now)
 
     def _played_for_since(self, seat: int, seen: int) -> int | None:
@@ -1878,8 +1865,7 @@ class Session:
         only once the host has placed it: :meth:`_on_order`); ``automatic``: our seat's
         automatic pass, which no player chose (journaled, so a refusal after a restart
         is still known as one)."""
-        pid = self._next_pid
-        self._next_pid += 1
+        pid = self.proposals.new_pid()
         seen, seen_hash = self._head()
         text = str(action)
         salt = salt_for(self.identity.private, self.table, self.game_no, pid)
@@ -1887,12 +1873,8 @@ class Session:
         sig = self.identity.sign(*proposal_signed(self.table, self.game_no, self.seat, pid,
                                                    commit, seen, seen_hash))
         frame = Propose(0, pid, self.game_no, commit, seen, seen_hash, sig)
-        self.pending[pid] = action
-        self._pending_frames[pid] = frame
-        self._own[pid] = OwnProposal(action, list(reveals), salt, frame, automatic)
+        self.proposals.sent(OwnProposal(action, list(reveals), salt, frame, automatic))
         extra: dict[str, Any] = {"auto": True} if automatic else {}
-        if automatic:
-            self._automatic.add(pid)
         self._record(t="propose", pid=pid, game=self.game_no, action=text,
                      reveals=[[p, k.hex()] for p, k in reveals], seen=seen,
                      seen_hash=seen_hash.hex(), sig=sig.hex(), salt=salt.hex(), **extra)
@@ -1903,7 +1885,7 @@ class Session:
         (entry ``seen``, and no entry of ours beyond it) and the host signed it.  The
         signed place is our evidence: a host that refuses the move now, or puts another
         entry there, is named (``bad_refusal``, ``bad_order``)."""
-        own = self._own.get(frame.pid)
+        own = self.proposals.own.get(frame.pid)
         if link.peer_seat != HOST or own is None or frame.pid not in self.pending:
             return
         proposal = own.frame
@@ -1937,8 +1919,8 @@ class Session:
         view, signed by us) is a fault of the host."""
         if link.peer_seat != HOST or frame.pid not in self.pending:
             return
-        proposal = self._pending_frames.get(frame.pid)
-        own = self._own.get(frame.pid)
+        proposal = self.proposals.frames.get(frame.pid)
+        own = self.proposals.own.get(frame.pid)
         move = str(self.pending[frame.pid]).split(" ", 1)[1]
         if proposal is not None and not verify(
                 self.players[HOST].sign_key, frame.sig, *refused_signed(
@@ -1966,14 +1948,12 @@ class Session:
                            f"{move} as stale, after entries "
                            f"up to {frame.at} it never sent", now)
                 return
-        action = self.pending.pop(frame.pid)
-        self._pending_frames.pop(frame.pid, None)
-        self._own.pop(frame.pid, None)
+        automatic = frame.pid in self.proposals.automatic
+        action = self.proposals.done(frame.pid)
+        assert action is not None  # (it was pending)
         self._record(t="refused", seat=self.seat, pid=frame.pid, reason=frame.reason)
         if proposal is not None:  # (always: a proposal is pending with its frame)
             self.note_refusal(action, frame.reason, (proposal.game, proposal.seen))
-        automatic = frame.pid in self._automatic
-        self._automatic.discard(frame.pid)
         self._emit(ev.ActionRefused(self.sid, action, frame.reason, now, automatic))
         self._after_change(now)
 
@@ -2006,8 +1986,7 @@ class Session:
             self._stop(frame.game, HOST, "illegal", f"sent entry {frame.index} for seat "
                        f"{actor}", now)
             return
-        placed = next((own for pid, own in self._own.items() if own.index == frame.index
-                       and own.frame.game == frame.game), None)
+        placed = self.proposals.placed_at(frame.game, frame.index)
         if placed is not None and (actor != self.seat or frame.pid != placed.frame.pid):
             dealer = self.dealer
             if dealer is not None and self.seat in dealer.adopted:
@@ -2059,12 +2038,8 @@ class Session:
             # Whether our own move was the clock's is ours to say (a lead made because
             # our time was up), not the host's: the host marks a lead "timeout" if it
             # arrives after it told us our time was up, which a move we chose may.
-            own_forced = "timeout" if frame.pid in self._timeout_pids else ""
-            self._timeout_pids.discard(frame.pid)
-            del self.pending[frame.pid]
-            self._pending_frames.pop(frame.pid, None)
-            self._own.pop(frame.pid, None)
-            self._automatic.discard(frame.pid)
+            own_forced = "timeout" if frame.pid in self.proposals.timeout_pids else ""
+            self.proposals.done(frame.pid)
             dealer = self.dealer
             assert dealer is not None
             for card in action_cards(action):  # our proposal is logged: its cards open
@@ -2172,8 +2147,8 @@ class Session:
             return
         by = self.seat if stopper is None else stopper
         self._broken.add(number)
-        if self._slot is not None and self._slot.game == number:
-            self._slot = None  # (nothing more is appended to this game)
+        if self.proposals.slot is not None and self.proposals.slot.game == number:
+            self.proposals.slot = None  # (nothing more is appended to this game)
         index = len(self.logs.get(number, [])) if at is None else at
         self._set_stop(number, Stop(by, index, detail[:200], True, culprit, code[:24]))
         if frame is None:
@@ -2190,7 +2165,8 @@ class Session:
             self._broadcast(fault, now, but=by)  # pass a seat's fault on to the others
         self._emit(ev.GameStopped(self.sid, number, culprit, detail, by != self.seat, now))
         self._publish_seed(number, now)
-        if self.seat == HOST and (self._held or self._queued) and self._slot is None:
+        parts = self.proposals
+        if self.seat == HOST and (parts.held or parts.queued) and parts.slot is None:
             self._drain(now)
 
     def _set_stop(self, number: int, stop: Stop) -> None:
@@ -2415,9 +2391,9 @@ class Session:
             if fault is not None:
                 self._push_to(link, fault, now)
         if self.seat != HOST:
-            for pid in sorted(self._pending_frames):
-                self._push_to(link, self._pending_frames[pid], now)
-                own = self._own.get(pid)
+            for pid in sorted(self.proposals.frames):
+                self._push_to(link, self.proposals.frames[pid], now)
+                own = self.proposals.own.get(pid)
                 if own is not None and own.index >= 0:  # placed: open it (again)
                     self._push_to(link, own.opening, now)
 

@@ -59,11 +59,11 @@ class _PeekingHost(_RefusingHost):
         Session._on_propose(self, link, frame, now)
 
     def _on_open(self, link, frame, now: float) -> None:  # type: ignore[no-untyped-def]
-        slot = self._slot
+        slot = self.proposals.slot
         if link.peer_seat != self.victim or slot is None:
             super()._on_open(link, frame, now)
             return
-        self._slot = None
+        self.proposals.slot = None
         self._refuse(link, frame.pid, "not now", now)
         self.looks.append(self._look())
 
@@ -176,7 +176,7 @@ def test_a_host_that_refuses_a_move_after_it_was_opened_is_named_by_its_proposer
 
         def overwrite(link, frame, now, seq=seq, on_open=on_open):  # type: ignore[no-untyped-def]
             seq._on_open = on_open  # type: ignore[method-assign]
-            seq._slot = None
+            seq.proposals.slot = None
             seq.act(next(a for a in seq.game.legal_actions(0) if isinstance(a, Attack)), now)
             seq._refuse(link, frame.pid, "the table moved on", now)
 
@@ -291,9 +291,9 @@ def test_a_seat_restored_from_its_journal_still_knows_its_automatic_pass_on_its_
     whose kernel restarts while it is on its way still shows no line if it is refused."""
     table = make_table(3, Rules(players=3), games=1)
     side = table.seats[1]
-    assert table.net.run(lambda: bool(side.session._automatic), limit=60.0)
+    assert table.net.run(lambda: bool(side.session.proposals.automatic), limit=60.0)
     side.collect()
     restored = Session.restore(side.journal, table.net.now, config=FAST)
-    assert restored._automatic == side.session._automatic
-    assert set(restored.pending) == set(side.session.pending) >= restored._automatic
-    assert all(isinstance(restored.pending[pid], Pass) for pid in restored._automatic)
+    assert restored.proposals.automatic == side.session.proposals.automatic
+    assert set(restored.pending) == set(side.session.pending) >= restored.proposals.automatic
+    assert all(isinstance(restored.pending[pid], Pass) for pid in restored.proposals.automatic)
