@@ -63,10 +63,11 @@ def replay_journal(cls: type[Session], records: list[dict[str, Any]], now: float
         session._catch_up.add(link.peer_seat)
     if session.seat == HOST and not session.started and session.rules.players == 2:
         session._start_when_ready = True
-    for number in list(session._audit_due):
-        session._audit_due[number] = now + session.config.audit_timeout
+    outcomes = session.outcomes
+    for number in list(outcomes.audit_due):  # (the clock of the new epoch)
+        outcomes.audit_due[number] = now + session.config.audit_timeout
     session._restart_clock(now)  # every seat the game waits for gets a fresh clock
-    if session._ending and not session.closed and not session._audit_due:
+    if session._ending and not session.closed and not outcomes.audit_due:
         session.close(now, session._ending)  # a player had left and the audit was done
     if session.game is not None:
         dealer = session.dealer
@@ -177,27 +178,24 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
             session.seat_state.pop(int(rec["seat"]), None)
         elif kind == "stop":
             number = int(rec["game"])
-            session._broken.add(number)
             culprit = rec.get("culprit")
-            session._stops[number] = Stop(int(rec["seat"]), int(rec["index"]),
-                                          str(rec["reason"]), bool(rec.get("claim", True)),
-                                          None if culprit is None else int(culprit),
-                                          str(rec.get("code", "stopped")))
+            session.outcomes.replay_stop(number, Stop(
+                int(rec["seat"]), int(rec["index"]), str(rec["reason"]),
+                bool(rec.get("claim", True)), None if culprit is None else int(culprit),
+                str(rec.get("code", "stopped"))))
         elif kind == "proven":  # a fault of the host whose evidence we checked
-            session._proven.add(int(rec["game"]))
+            session.outcomes.replay_proven(int(rec["game"]))
         elif kind == "publish":
             number = int(rec["game"])
             session._deal_out(number, session.dealers[number].publish_seed(), now)
-            session._audit_due.setdefault(number, now)
+            session.outcomes.replay_publish(number, now)
         elif kind == "audit":
             number = int(rec["game"])
             culprit = rec.get("culprit")
-            session.audits[number] = Verdict(bool(rec["fair"]), str(rec["code"]),
-                                             str(rec["detail"]),
-                                             None if culprit is None else int(culprit),
-                                             str(rec.get("state_hash", "")),
-                                             str(rec.get("full", "")))
-            session._audit_due.pop(number, None)
+            session.outcomes.replay_audit(number, Verdict(
+                bool(rec["fair"]), str(rec["code"]), str(rec["detail"]),
+                None if culprit is None else int(culprit), str(rec.get("state_hash", "")),
+                str(rec.get("full", ""))))
         elif kind == "left":  # a player got up before play: its seat is open again
             link = session.links.pop(int(rec["seat"]))
             session._by_sid = {s: lk for s, lk in session._by_sid.items() if lk is not link}

@@ -40,6 +40,12 @@ moved past; a "timed out" entry of our seat must come when our own clock
 we ourselves have not heard that seat's signed heartbeats for the grace period
 (:mod:`durak_net.presence`); and a seat silent for the grace period ends its game with
 a verdict (``abandoned``) instead of leaving the others waiting.
+
+**Parts.** The session is the glue of parts with one job each, kept in its fields and
+replayed from a journal through their own methods: :mod:`durak_net.proposals`
+(``proposals``: each seat's proposals, the one placed in the log), :mod:`durak_net.clock`
+(``move_clock``), :mod:`durak_net.presence` (``presence``) and
+:mod:`durak_net.outcomes` (``outcomes``: stops, faults, audits).
 """
 
 from __future__ import annotations
@@ -75,6 +81,7 @@ from .crypto import Entropy
 from .dealer import DealContext, DealFault, MentalDealer, Reveal
 from .identity import Identity, verify
 from .link import Addr, Link
+from .outcomes import Outcomes
 from .presence import Presence, abandon_after
 from .proposals import (
     OwnProposal,
@@ -396,14 +403,8 @@ class Session:
         self.dealers: dict[int, MentalDealer] = {}
         #: Every deal message of every seat, as signed (the host resends them).
         self._deal_log: dict[int, list[Deal]] = {}
-        self._broken: set[int] = set()
-        self._stops: dict[int, Stop] = {}
-        #: Games stopped on a fault of the host that its evidence proved to us.
-        self._proven: set[int] = set()
-        self._faults: dict[int, Fault] = {}
-        #: Audit verdicts by game.
-        self.audits: dict[int, Verdict] = {}
-        self._audit_due: dict[int, float] = {}
+        #: The outcomes part: stops, faults, audits due and verdicts, by game.
+        self.outcomes = Outcomes()
         self._requested: set[int] = set()
         #: The proposals part: ours on their way (a seated player), each seat's and the
         #: one placed in the log (the host).
@@ -571,6 +572,11 @@ class Session:
         return self.move_clock.deadlines
 
     @property
+    def audits(self) -> dict[int, Verdict]:
+        """Audit verdicts by game."""
+        return self.outcomes.audits
+
+    @property
     def pending(self) -> dict[int, Action]:
         """Our proposals on their way (pid -> move); the host: its own move held while a
         seat's placed move is opened (pid 0)."""
@@ -585,7 +591,8 @@ class Session:
     def in_game(self) -> bool:
         """Is a game dealt and not over (nor stopped)?"""
         return (
-            self.game is not None and not self.game.is_over and self.game_no not in self._broken
+            self.game is not None and not self.game.is_over
+            and not self.outcomes.stopped(self.game_no)
         )
 
     @property
@@ -794,7 +801,8 @@ class Session:
             raise SessionError("the table has not started")
         if game is not None and game <= self.game_no:
             return game
-        if self.game is not None and not self.game.is_over and self.game_no not in self._broken:
+        if (self.game is not None and not self.game.is_over
+                and not self.outcomes.stopped(self.game_no)):
             raise SessionError("the current game is not over")
         number = self.game_no + 1
         dealer = self._dealer(number)
@@ -812,9 +820,9 @@ class Session:
             return
         number = self.game_no
         dealer = self.dealer
-        if dealer is not None and dealer.locked is not None and number not in self.audits:
+        if dealer is not None and dealer.locked is not None and number not in self.outcomes.audits:
             if self.in_game:
-                self._broken.add(number)
+                self.outcomes.broken.add(number)
                 self._set_stop(number, Stop(self.seat, len(self.log), "left the game", False))
             self._publish_seed(number, now)
         self.close_reason = reason
@@ -907,9 +915,9 @@ class Session:
             if self.presence.share_wait:
                 self._release_shares(now)
         waiting = self.lost or any(v in ("lost", "bot") for v in self.seat_state.values())
-        for number, due in list(self._audit_due.items()):
+        for number, due in list(self.outcomes.audit_due.items()):
             if waiting:  # a lost seat is waited for (it may resume)
-                self._audit_due[number] = max(due, now + self.config.audit_timeout)
+                self.outcomes.audit_due[number] = max(due, now + self.config.audit_timeout)
             elif now >= due:
                 self._conclude(number, now, refused=True)
         self._check_closed(now)
@@ -924,9 +932,9 @@ class Session:
             t = link.next_timer(heartbeat, lost_after)
             if due is None or t < due:
                 due = t
-        if self._audit_due and not self.lost and not any(
+        if self.outcomes.audit_due and not self.lost and not any(
                 v in ("lost", "bot") for v in self.seat_state.values()):
-            t = min(self._audit_due.values())
+            t = min(self.outcomes.audit_due.values())
             due = t if due is None else min(due, t)
         if self._closing_since is not None:
             t = self._closing_since + self.config.close_timeout
@@ -1040,20 +1048,20 @@ class Session:
             return
         self._record(t="bye", reason=frame.reason, by_peer=True, seat=seat)
         if self.in_game:  # a seat left mid-game: audit what was played
-            self._broken.add(number)
+            self.outcomes.broken.add(number)
             self._set_stop(number, Stop(seat, len(self.log), "left the game", False))
         self.closed = True
         self._linger_until = now + self.config.linger
         self.close_reason = frame.reason
         dealer = self.dealers.get(number)
         if dealer is not None and dealer.locked is not None and (
-            number in self._audit_due or (number in self._stops and number not in self.audits)
+            self._audit_under_way(number)
         ):
             self._publish_seed(number, now)
             silent = sorted((self.presence.reported_lost.get(s, now), s)
                             for s, state in self.seat_state.items()
                             if state in ("lost", "bot") and s not in dealer.seeds)
-            if silent and not dealer.seeds_in and number not in self.audits:
+            if silent and not dealer.seeds_in and number not in self.outcomes.audits:
                 # The host gave up on a seat it reported lost: that seat is the one
                 # that went silent, not one that refused the audit.
                 self._abandon(number, silent[0][1], silent[0][0], now)
@@ -1072,13 +1080,18 @@ class Session:
         self._ending = f"{name} left the table"
         number = self.game_no
         if self.in_game:
-            self._broken.add(number)
+            self.outcomes.broken.add(number)
             self._set_stop(number, Stop(seat, len(self.log), "left the game", False))
             self._publish_seed(number, now)  # the audit ends the table (see _conclude)
             return
-        if number in self._audit_due or (number in self._stops and number not in self.audits):
+        if self._audit_under_way(number):
             return  # the audit under way ends the table
         self.close(now, self._ending)
+
+    def _audit_under_way(self, number: int) -> bool:
+        """Is game ``number`` waiting for its audit (our seed out, or stopped)?"""
+        out = self.outcomes
+        return number in out.audit_due or (number in out.stops and number not in out.audits)
 
     def _on_status(self, frame: Status, now: float) -> None:
         """A seated player: the host reports a seat lost, back, or gone, or that our
@@ -1117,7 +1130,7 @@ class Session:
             # The game cannot go on without it: stop it, and publish our seed for the
             # audit of what was played (the host ends the table afterwards).
             number = self.game_no
-            self._broken.add(number)
+            self.outcomes.broken.add(number)
             self._set_stop(number, Stop(frame.seat, len(self.log), "left the game", False))
             self._publish_seed(number, now)
 
@@ -1251,7 +1264,7 @@ class Session:
 
     def _maybe_deal(self, number: int, now: float) -> None:
         dealer = self.dealers.get(number)
-        if dealer is None or number <= self.game_no or number in self._broken:
+        if dealer is None or number <= self.game_no or number in self.outcomes.broken:
             return
         if self._closing_since is not None or (self.closed and not self._replaying):
             return  # a session that is ending deals no new game
@@ -1451,12 +1464,12 @@ class Session:
         since, seat = min(due)
         number = max(self.dealers, default=0)  # the game in play, or being dealt
         dealer = self.dealers.get(number)
-        if dealer is None or number in self.audits:
+        if dealer is None or number in self.outcomes.audits:
             return
-        if number == self.game_no and not self.in_game and number not in self._audit_due \
-                and number not in self._stops and not (self.game and self.game.is_over):
+        if number == self.game_no and not self.in_game and number not in self.outcomes.audit_due \
+                and number not in self.outcomes.stops and not (self.game and self.game.is_over):
             return  # (no such state: a dealt game is in play, over, or stopped)
-        if number > self.game_no and not dealer.began and number not in self._stops:
+        if number > self.game_no and not dealer.began and number not in self.outcomes.stops:
             return  # only the silent seat asked for another game: nothing to settle
         self._abandon(number, seat, since, now)
 
@@ -1468,14 +1481,14 @@ class Session:
         who = names[seat]
         silent = now - since
         self._record(t="abandon", game=number, seat=seat, silent=round(silent, 3))
-        if number not in self._stops:
-            self._broken.add(number)
+        if number not in self.outcomes.stops:
+            self.outcomes.broken.add(number)
             self._set_stop(number, Stop(seat, len(self.logs.get(number, [])),
                                         "went silent", False))
         self._publish_seed(number, now)  # for a seat that is back before we are gone
-        if number in self.audits:
+        if number in self.outcomes.audits:
             return  # (its seed was in after all)
-        stop = self._stops[number]
+        stop = self.outcomes.stops[number]
         if stop.claim and stop.seat == self.seat and stop.culprit not in (None, self.seat):
             culprit = stop.culprit
             assert culprit is not None
@@ -1961,7 +1974,7 @@ class Session:
         if self.seat == HOST or link.peer_seat != HOST:
             self._violation("a seated player sent a log entry", now)
             return
-        if frame.game in self._broken:
+        if frame.game in self.outcomes.broken:
             self._drops["after_stop"] += 1
             return
         if frame.game != self.game_no or self.game is None:
@@ -2089,7 +2102,7 @@ class Session:
     def _after_change(self, now: float) -> None:
         """Game over (publish our seed for the audit), or our seat's automatic pass."""
         game = self.game
-        if game is None or self.game_no in self._broken:
+        if game is None or self.game_no in self.outcomes.broken:
             return
         if game.is_over:
             if self._finished_reported != self.game_no:
@@ -2116,7 +2129,8 @@ class Session:
         if not automatic:
             return
         if self.seat == HOST:
-            self._append(automatic[0], 0, [], now)
+            if self.proposals.slot is None:  # (else after the placed move: _on_open)
+                self._append(automatic[0], 0, [], now)
         elif not self.pending:
             self._propose(automatic[0], [], now, automatic=True)
 
@@ -2143,10 +2157,10 @@ class Session:
         """Stop game ``number`` (the evidence names ``culprit``); every seat then
         publishes its seed and the audit decides.  ``at``: the log length the stopping
         seat had, ``frame``: its signed Fault (another seat's fault, passed on as is)."""
-        if number in self._stops or number in self.audits:
+        if number in self.outcomes.stops or number in self.outcomes.audits:
             return
         by = self.seat if stopper is None else stopper
-        self._broken.add(number)
+        self.outcomes.broken.add(number)
         if self.proposals.slot is not None and self.proposals.slot.game == number:
             self.proposals.slot = None  # (nothing more is appended to this game)
         index = len(self.logs.get(number, [])) if at is None else at
@@ -2158,7 +2172,7 @@ class Session:
                           proof or [])
         else:
             fault = frame
-        self._faults[number] = fault
+        self.outcomes.faults[number] = fault
         if by == self.seat:
             self._broadcast(fault, now)
         elif self.seat == HOST:
@@ -2170,7 +2184,7 @@ class Session:
             self._drain(now)
 
     def _set_stop(self, number: int, stop: Stop) -> None:
-        self._stops[number] = stop
+        self.outcomes.stops[number] = stop
         self._record(t="stop", game=number, seat=stop.seat, index=stop.index,
                      reason=stop.reason, claim=stop.claim, culprit=stop.culprit, code=stop.code)
 
@@ -2182,7 +2196,7 @@ class Session:
         if number not in self.dealers:
             self._violation(f"a fault reported for game {number}, never dealt", now)
             return
-        if number in self._stops or number in self.audits:
+        if number in self.outcomes.stops or number in self.outcomes.audits:
             return  # (the same fault again, or one after the game stopped: nothing new)
         sender = link.peer_seat
         names = self.names
@@ -2207,7 +2221,7 @@ class Session:
                                          now))
         if frame.evidence and frame.seat == HOST and by not in (HOST, self.seat) and (
                 self._proves(number, by, frame)):
-            self._proven.add(number)
+            self.outcomes.proven.add(number)
             self._record(t="proven", game=number)
         self._stop(number, frame.seat, frame.code, frame.detail, now, stopper=by,
                    at=frame.index, frame=frame)
@@ -2230,8 +2244,8 @@ class Session:
     def _check_evidence(self, number: int, verdict: Verdict, names: list[str]) -> Verdict:
         """A seat stopped the game with evidence against the host that we checked
         ourselves: its claim is no longer one word against another."""
-        stop = self._stops.get(number)
-        if number not in self._proven or stop is None or verdict.code != "disputed":
+        stop = self.outcomes.stops.get(number)
+        if number not in self.outcomes.proven or stop is None or verdict.code != "disputed":
             return verdict
         return Verdict(False, stop.code, f"{names[HOST]} cheated: {stop.reason} (as "
                        f"{names[stop.seat]} showed, with {names[HOST]}'s own signature)",
@@ -2245,21 +2259,21 @@ class Session:
         if messages:
             self._record(t="publish", game=number)
             self._deal_out(number, messages, now)
-            self._audit_due.setdefault(number, now + self.config.audit_timeout)
+            self.outcomes.audit_due.setdefault(number, now + self.config.audit_timeout)
         self._maybe_audit(number, now)
 
     def _maybe_audit(self, number: int, now: float) -> None:
         dealer = self.dealers.get(number)
-        if dealer is None or number in self.audits or not dealer.seeds_in:
+        if dealer is None or number in self.outcomes.audits or not dealer.seeds_in:
             return
         game_over = number == self.game_no and self.game is not None and self.game.is_over
-        if not game_over and number not in self._stops:
+        if not game_over and number not in self.outcomes.stops:
             return
         self._conclude(number, now)
 
     def _conclude(self, number: int, now: float, refused: bool = False) -> None:
         """Audit game ``number`` (or name the seat that did not publish its seed)."""
-        if number in self.audits:
+        if number in self.outcomes.audits:
             return
         dealer = self.dealers[number]
         log = self.logs.get(number, [])
@@ -2271,7 +2285,7 @@ class Session:
                               "for the audit", missing)
         else:
             verdict = audit(dealer, self.rules, [(e.action, e.hash) for e in log], names,
-                            self._stops.get(number))
+                            self.outcomes.stops.get(number))
             verdict = self._check_blame(number, verdict, names)
             verdict = self._check_clock_claim(number, verdict, names)
             verdict = self._check_evidence(number, verdict, names)
@@ -2282,7 +2296,7 @@ class Session:
         out.  Only that seat can know (a clock is not evidence another seat can check):
         if the log does hold a "timeout" entry of that seat where it stopped, the
         others name nobody; a claim about any other entry is false."""
-        stop = self._stops.get(number)
+        stop = self.outcomes.stops.get(number)
         if (verdict.code not in ("false_claim", "disputed") or stop is None
                 or stop.code != "early_clock" or stop.seat == self.seat):
             return verdict
@@ -2300,8 +2314,7 @@ class Session:
         """Game ``number``'s verdict: kept, journalled, reported (and a table that is
         ending ends)."""
         log = self.logs.get(number, [])
-        self.audits[number] = verdict
-        self._audit_due.pop(number, None)
+        self.outcomes.settled(number, verdict)
         self._record(t="audit", game=number, fair=verdict.fair, code=verdict.code,
                      detail=verdict.detail, culprit=verdict.culprit,
                      state_hash=verdict.state_hash, full=verdict.game)
@@ -2387,7 +2400,7 @@ class Session:
                     self._push_to(link, Entry(0, number, index, e.action, e.hash, e.pid,
                                               list(e.reveals), e.seen, e.seen_hash, e.sig,
                                               e.forced, e.salt), now)
-            fault = self._faults.get(number)
+            fault = self.outcomes.faults.get(number)
             if fault is not None:
                 self._push_to(link, fault, now)
         if self.seat != HOST:
@@ -2402,14 +2415,14 @@ class Session:
     def _desync(self, game: int, index: int, detail: str, now: float) -> None:
         """Our states disagree: reported to every seat, and the game is stopped for the
         audit (which finds who made them disagree)."""
-        if game in self._broken:
+        if game in self.outcomes.broken:
             return
         self._emit(ev.DesyncDetected(self.sid, game, index, detail, False, now))
         culprit = HOST if self.seat != HOST else next(iter(self.links), HOST)
         if game in self.dealers:
             self._stop(game, culprit, "desync", detail, now)
         else:
-            self._broken.add(game)
+            self.outcomes.broken.add(game)
             sig = self.identity.sign(*fault_signed(self.table, game, index, culprit, "desync",
                                                    detail[:200], self.seat))
             self._broadcast(Fault(0, game, index, culprit, "desync", detail[:200], self.seat,
