@@ -297,3 +297,41 @@ def test_a_seat_restored_from_its_journal_still_knows_its_automatic_pass_on_its_
     assert restored.proposals.automatic == side.session.proposals.automatic
     assert set(restored.pending) == set(side.session.pending) >= restored.proposals.automatic
     assert all(isinstance(restored.pending[pid], Pass) for pid in restored.proposals.automatic)
+
+
+def test_at_a_table_of_three_a_host_that_plays_its_own_move_at_a_placed_place_is_named_by_all(
+) -> None:
+    """Seat 1 beats the host's card; the host places the beat, reads it when it is
+    opened, and throws in a card of its own at that place instead.  Seat 1 names it
+    (``bad_order``) with the signed Propose and Order as evidence; seat 2 checks them
+    against its own log (entry N is the host's throw-in, not seat 1's proposal) and
+    names the host too."""
+    for seed in range(300, 400):
+        table = make_table(seed, Rules(players=3, deck_size=36), bots=False)
+        net, host = table.net, table.host
+        assert net.run(lambda t=table: all(s.session.game is not None for s in t.seats),
+                       limit=30.0)
+        seat1 = table.seats[1].session
+        if host.game.attacker != 0 or host.game.defender != 1:
+            continue
+        host.act(next(a for a in host.game.legal_actions(0) if isinstance(a, Attack)), net.now)
+        assert net.run(lambda s=seat1: len(s.log) == 1, limit=10.0)
+        more = [a for a in host.game.legal_actions(0) if isinstance(a, Attack)]
+        beats = [a for a in seat1.game.legal_actions(1) if isinstance(a, Defend)]
+        if more and beats:
+            break
+    else:
+        raise AssertionError("no deal where the host can throw in while seat 1 beats")
+    on_open = host._on_open
+
+    def overwrite(link, frame, now):  # type: ignore[no-untyped-def]
+        host._on_open = on_open  # type: ignore[method-assign]
+        host.proposals.slot = None
+        host.act(next(a for a in host.game.legal_actions(0) if isinstance(a, Attack)), now)
+
+    host._on_open = overwrite  # type: ignore[method-assign]
+    seat1.act(beats[0], net.now)
+    assert net.run(lambda: all(s.audited for s in table.seats[1:]), limit=net.now + 120)
+    for seat in (1, 2):
+        verdict = table.seats[seat].audited[0]
+        assert (verdict.code, verdict.culprit) == ("bad_order", 0), (seat, verdict)
