@@ -335,3 +335,29 @@ def test_at_a_table_of_three_a_host_that_plays_its_own_move_at_a_placed_place_is
     for seat in (1, 2):
         verdict = table.seats[seat].audited[0]
         assert (verdict.code, verdict.culprit) == ("bad_order", 0), (seat, verdict)
+
+
+def test_while_a_placed_proposal_is_opened_the_host_appends_nothing_and_its_own_move_follows(
+) -> None:
+    """The place the host signed is the proposal's: a move the host makes meanwhile (its
+    person's click, its bot's) is held, not appended, and follows the opened proposal."""
+    pair = _racing_pair(3)
+    seq, fol = pair.seq.session, pair.fol.session
+    stashed: list[Any] = []
+    on_open = seq._on_open
+    seq._on_open = lambda link, frame, now: stashed.append((link, frame))  # type: ignore
+    beat = next(a for a in fol.game.legal_actions(1) if isinstance(a, Defend))
+    fol.act(beat, pair.net.now)
+    assert pair.net.run(lambda: bool(stashed), limit=pair.net.now + 5)
+    assert seq.proposals.slot is not None and len(seq.log) == 1
+    throw = next(a for a in seq.game.legal_actions(0) if isinstance(a, Attack))
+    seq.act(throw, pair.net.now)  # held: the place at entry 1 is seat 1's
+    assert len(seq.log) == 1 and seq.pending == {0: throw}
+    seq._on_open = on_open  # type: ignore[method-assign]
+    link, frame = stashed[0]
+    seq._on_open(link, frame, pair.net.now)
+    assert [e.action for e in seq.log[1:]] == [str(beat), str(throw)]
+    assert seq.log[1].pid == frame.pid and not seq.pending and seq.proposals.slot is None
+    assert pair.net.run(lambda: len(fol.log) == 3, limit=pair.net.now + 5)
+    assert not [e for e in pair.fol.collect() + pair.fol.events
+                if isinstance(e, ev.GameStopped)]
