@@ -16,13 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from durak_core import Rules, parse_action
 
-from . import events as ev
 from .audit import Stop, Verdict
 from .crypto import Entropy
 from .dealer import DealFault
 from .identity import Identity
 from .proposals import proposal_commit
-from .wire import Deal, Propose, Sync
+from .wire import Deal, Propose
 
 if TYPE_CHECKING:
     from .session import DealerFactory, LogEntry, Session, SessionConfig
@@ -33,7 +32,7 @@ def replay_journal(cls: type[Session], records: list[dict[str, Any]], now: float
                    config: SessionConfig | None) -> Session:
     """The session ``records`` describe, resumed in a new epoch (``ValueError`` if they
     are not a session journal of this version or do not replay)."""
-    from .session import HOST, JOURNAL_VERSION, Role, parse_addr
+    from .session import JOURNAL_VERSION, Role, parse_addr
 
     if not records or records[0].get("t") != "session":
         raise ValueError("not a session journal (no header record)")
@@ -52,28 +51,7 @@ def replay_journal(cls: type[Session], records: list[dict[str, Any]], now: float
         _replay(session, records[1:], now)
     except (KeyError, TypeError, ValueError, DealFault) as exc:
         raise ValueError(f"journal: {exc}") from None
-    session._replaying = False
-    session._record(t="epoch", epoch=session.epoch)
-    for link in session.links.values():
-        link.epoch = session.epoch
-        link.channel.reset()
-        link.push(Sync(0, session.game_no, len(session.log)), now)
-        if session.seat != HOST:
-            link.push(session._hello(), now)
-        session._catch_up.add(link.peer_seat)
-    if session.seat == HOST and not session.started and session.rules.players == 2:
-        session._start_when_ready = True
-    outcomes = session.outcomes
-    for number in list(outcomes.audit_due):  # (the clock of the new epoch)
-        outcomes.audit_due[number] = now + session.config.audit_timeout
-    session._restart_clock(now)  # every seat the game waits for gets a fresh clock
-    if session._ending and not session.closed and not outcomes.audit_due:
-        session.close(now, session._ending)  # a player had left and the audit was done
-    if session.game is not None:
-        dealer = session.dealer
-        session._emit(ev.GameStarted(
-            session.sid, session.game_no, session.seat, session.game.public_hash(), now,
-            resumed=True, shown=dealer.shown_trump if dealer is not None else None))
+    session.resumed(now)
     return session
 
 
@@ -132,11 +110,8 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
         elif kind == "dealmsg":
             number = int(rec["game"])
             seat, data = int(rec["seat"]), bytes.fromhex(rec["data"])
-            session._deal_log.setdefault(number, []).append(
-                Deal(0, number, seat, data, bytes.fromhex(rec.get("sig", "00" * 64))))
-            replies = session.dealers[number].receive(data, seat)
-            session._deal_out(number, replies, now)
-            session._after_deal_message(number, now)
+            session.replay_deal(Deal(0, number, seat, data,
+                                     bytes.fromhex(rec.get("sig", "00" * 64))), now)
         elif kind == "entry":
             _replay_entry(session, rec, now)
         elif kind == "propose":
@@ -197,9 +172,7 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
                 None if culprit is None else int(culprit), str(rec.get("state_hash", "")),
                 str(rec.get("full", ""))))
         elif kind == "left":  # a player got up before play: its seat is open again
-            link = session.links.pop(int(rec["seat"]))
-            session._by_sid = {s: lk for s, lk in session._by_sid.items() if lk is not link}
-            session.players[int(rec["seat"])] = Player(int(rec["seat"]), "", b"", "open")
+            session.open_seat_again(int(rec["seat"]))
         elif kind == "abandon":  # a seat went silent for the grace period: the table ends
             silent = int(rec["seat"])
             session._ending = f"{session.players[silent].name or f'seat {silent}'} went silent"
@@ -208,8 +181,7 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
             session._ending = f"{session.players[left].name or f'seat {left}'} left the table"
         elif kind == "bye":
             session.closed = True
-    session.epoch = epoch + 1
-    session._linger_until = now if session.closed else None
+    session.epoch = epoch + 1  # (the new epoch: see Session.resumed)
 
 
 def _replay_entry(session: Session, rec: dict[str, Any], now: float) -> None:

@@ -1036,9 +1036,7 @@ class Session:
         if self.seat == HOST and len(self.links) > 1 and not self.started:
             # Before play a player may just get up: its seat opens again.
             self._record(t="left", seat=seat, reason=frame.reason[:200])
-            del self.links[seat]
-            self._by_sid = {s: lk for s, lk in self._by_sid.items() if lk is not link}
-            self.players[seat] = Player(seat, "", b"", "open")
+            self.open_seat_again(seat)
             self._broadcast(Status(0, seat, "left", frame.reason[:200]), now)
             self._seating(now)
             self._emit(ev.SeatStatus(self.sid, seat, "left", frame.reason, now))
@@ -1067,6 +1065,13 @@ class Session:
                 self._abandon(number, silent[0][1], silent[0][0], now)
             self._conclude(number, now, refused=not dealer.seeds_in)
         self._emit(ev.SessionClosed(self.sid, frame.reason, True, now))
+
+    def open_seat_again(self, seat: int) -> None:
+        """Host: the player of ``seat`` got up before play (its Bye, or the journal's
+        ``left`` record): its link is gone and the seat is open again."""
+        link = self.links.pop(seat)
+        self._by_sid = {s: lk for s, lk in self._by_sid.items() if lk is not link}
+        self.players[seat] = Player(seat, "", b"", "open")
 
     def _seat_left(self, seat: int, reason: str, now: float) -> None:
         """Host: a seated player said goodbye after play began.  The game in progress
@@ -1203,6 +1208,13 @@ class Session:
             self._fault(number, fault, now)
             return
         self._deal_out(number, replies, now)
+        self._after_deal_message(number, now)
+
+    def replay_deal(self, frame: Deal, now: float) -> None:
+        """A journal's deal message (``dealmsg``), taken in again as it was received."""
+        number = frame.game
+        self._deal_log.setdefault(number, []).append(frame)
+        self._deal_out(number, self.dealers[number].receive(frame.data, frame.seat), now)
         self._after_deal_message(number, now)
 
     def _after_deal_message(self, number: int, now: float) -> None:
@@ -2462,6 +2474,34 @@ class Session:
             self._journal.append(record)
 
     # ================================================================= restore
+
+    def resumed(self, now: float) -> None:
+        """The journal is replayed (``epoch`` is the new one): start the new epoch.  Every
+        link restarts its streams and says where we stand; the clocks restart; a table
+        that was ending ends."""
+        self._linger_until = now if self.closed else None
+        self._replaying = False
+        self._record(t="epoch", epoch=self.epoch)
+        for link in self.links.values():
+            link.epoch = self.epoch
+            link.channel.reset()
+            link.push(Sync(0, self.game_no, len(self.log)), now)
+            if self.seat != HOST:
+                link.push(self._hello(), now)
+            self._catch_up.add(link.peer_seat)
+        if self.seat == HOST and not self.started and self.rules.players == 2:
+            self._start_when_ready = True
+        outcomes = self.outcomes
+        for number in list(outcomes.audit_due):  # (the clock of the new epoch)
+            outcomes.audit_due[number] = now + self.config.audit_timeout
+        self._restart_clock(now)  # every seat the game waits for gets a fresh clock
+        if self._ending and not self.closed and not outcomes.audit_due:
+            self.close(now, self._ending)  # a player had left and the audit was done
+        if self.game is not None:
+            dealer = self.dealer
+            self._emit(ev.GameStarted(
+                self.sid, self.game_no, self.seat, self.game.public_hash(), now,
+                resumed=True, shown=dealer.shown_trump if dealer is not None else None))
 
     @classmethod
     def restore(
