@@ -28,8 +28,10 @@ Figures:
   move, or a seat's proposal accepted) until it is applied at *every* seat (the
   slowest), and until it is applied at one seat (each seat separately), p50 and p99,
   at 0% and 20% loss (each datagram dropped with that chance, both ways).  Also the
-  CPU time of handling one entry at the host and at a seat.  Bots play every seat
-  (random), waiting ``--think`` seconds of simulated time before each move.
+  CPU time of handling one entry at the host and at a seat, and a **seated player's
+  move** from its bot's act until it is applied at every seat: the whole way of a
+  proposal (commitment, the host's order, the opening, the entry).  Bots play every
+  seat (random), waiting ``--think`` seconds of simulated time before each move.
 
 Usage::
 
@@ -98,6 +100,8 @@ class Machine:
     events: list[tuple[float, Any]] = field(default_factory=list)
     #: CPU of each piece of work that applied a log entry: (game, index, seconds).
     entry_cpu: list[tuple[int, int, float]] = field(default_factory=list)
+    #: Each move its bot made: (when, the action's text).
+    acts: list[tuple[float, str]] = field(default_factory=list)
 
 
 class Machines:
@@ -204,6 +208,7 @@ class Machines:
                 machine.session.act(action, now)
             except IllegalAction:
                 return
+            machine.acts.append((now, str(action)))
 
     def run(self, until: Callable[[], bool], limit: float) -> bool:
         """Process deliveries, timers and bot moves in time order until ``until()``
@@ -367,6 +372,8 @@ def profile_deal(players: int, deck: int, delay: tuple[float, float]) -> None:
 class Latency:
     every: list[float] = field(default_factory=list)  # host applied -> all seats applied
     one: list[float] = field(default_factory=list)  # host applied -> one seat applied
+    #: a seated player's move: its bot acts -> applied at every seat (the proposal's way)
+    proposed: list[float] = field(default_factory=list)
     host_cpu: list[float] = field(default_factory=list)
     seat_cpu: list[float] = field(default_factory=list)
     moves: int = 0
@@ -400,6 +407,18 @@ def _latency(net: Machines, seed: int, games: int, players: int, deck: int,
             out.every.append(max(there))
             out.one += there
     out.moves = len(out.every)
+    for machine in machines[1:]:
+        # Each move a seated player's bot made, to the first entry of that move applied
+        # at this seat after it (and before its next move: a refused one has none).
+        own = sorted((at, e.game, e.index, str(e.action)) for at, e in machine.events
+                     if isinstance(e, ev.ActionApplied) and e.by_me and not e.forced)
+        acts = sorted(machine.acts)
+        for i, (acted, text) in enumerate(acts):
+            until = acts[i + 1][0] if i + 1 < len(acts) else float("inf")
+            hit = next(((g, x) for at, g, x, t in own if acted <= at <= until and t == text),
+                       None)
+            if hit is not None and all(hit in seat for seat in applied):
+                out.proposed.append(max(seat[hit] for seat in applied) - acted)
     out.host_cpu = [c for _, _, c in machines[0].entry_cpu]
     out.seat_cpu = [c for m in machines[1:] for _, _, c in m.entry_cpu]
     return out
@@ -447,6 +466,7 @@ def bench_latency(games: int, losses: list[float], delay: tuple[float, float],
         rows = [
             ("host applied -> every seat", charged.every),
             ("host applied -> one seat", charged.one),
+            ("seat's move: act -> every seat", charged.proposed),
             ("  network only: -> every seat", bare.every),
             ("  CPU per entry at the host", charged.host_cpu),
             ("  CPU per entry at a seat", charged.seat_cpu),

@@ -220,12 +220,16 @@ class ActionRefused:
 
 @dataclass(frozen=True)
 class PeerActionRefused:
-    """The peer proposed an action the rules do not allow now; it was refused, not applied."""
+    """Host: a seat's proposal was refused, not applied (the table had moved past the
+    log it was made on).  A proposal is refused before it is opened, so ``action`` is
+    empty: the host never learns what was proposed; ``seat`` and ``pid`` say whose."""
 
     sid: int
     action: str
     reason: str
     at: float
+    seat: int = -1
+    pid: int = 0
 
 
 @dataclass(frozen=True)

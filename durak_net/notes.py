@@ -223,6 +223,22 @@ TEMPLATES: dict[str, str] = {
     "proposal_from_host": N_("the host sent a proposal"),
     "entry_from_player": N_("a seated player sent a log entry"),
     "fault_undealt": N_("a fault reported for game {game}, never dealt"),
+    # ---- proposals, committed first and opened once placed (section 7)
+    "host_sent_opening": N_("the host sent an opening"),
+    "order_unsigned": N_("an order of proposal {pid} the host did not sign"),
+    "refusal_unsigned": N_("a refusal of proposal {pid} the host did not sign"),
+    "opened_other": N_("opened its proposal {pid} with another move than it committed to"),
+    "committed_unreadable": N_("committed to an unreadable move ({reason})"),
+    "committed_other_seat": N_("committed to a move of {seat} ({move})"),
+    "committed_illegal": N_("committed to {move}, which is illegal on the log it was made "
+                            "on: {reason}"),
+    "placed_elsewhere": N_("placed our move {move} at entry {index}, not on the log it was "
+                           "made on (entry {seen})"),
+    "refused_after_placing": N_("refused our move {move} after placing it at entry {index} "
+                                "and seeing it, saying: {reason}"),
+    "entry_at_our_place": N_("sent entry {index} ({move}) at the place it gave our move "
+                             "{ours}"),
+    "proven": N_("{host} cheated: {claim} (as {by} showed, with {host}'s own signature)"),
     "internal": N_("internal error: {error}"),
     # ---- a refusal: the refusing program's own words
     "refused_saying": N_("{seat} refused this move, saying: {reason}"),
@@ -240,6 +256,8 @@ FAULT_WORDS: dict[str, str] = {
     "desync": N_("is out of step"),
     "forked": N_("showed seats different logs"),
     "bad_refusal": N_("refused a move it had to log"),
+    "bad_order": N_("placed a move elsewhere than where it was made"),
+    "bad_open": N_("opened another move than it committed to"),
     "early_clock": N_("timed a seat out early"),
     "bad_key": N_("sent a wrong key"),
     "not_held": N_("played a card it does not hold"),

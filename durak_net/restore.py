@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from durak_core import Rules, parse_action
 
-from . import events as ev
 from .audit import Stop, Verdict
 from .crypto import Entropy
 from .dealer import DealFault
 from .identity import Identity
 from .notes import Note
-from .wire import Deal, Propose, Sync
+from .proposals import proposal_commit
+from .wire import Deal, Propose
 
 if TYPE_CHECKING:
     from .session import DealerFactory, LogEntry, Session, SessionConfig
@@ -33,7 +33,7 @@ def replay_journal(cls: type[Session], records: list[dict[str, Any]], now: float
                    config: SessionConfig | None) -> Session:
     """The session ``records`` describe, resumed in a new epoch (``ValueError`` if they
     are not a session journal of this version or do not replay)."""
-    from .session import HOST, JOURNAL_VERSION, Role, parse_addr
+    from .session import JOURNAL_VERSION, Role, parse_addr
 
     if not records or records[0].get("t") != "session":
         raise ValueError("not a session journal (no header record)")
@@ -52,27 +52,7 @@ def replay_journal(cls: type[Session], records: list[dict[str, Any]], now: float
         _replay(session, records[1:], now)
     except (KeyError, TypeError, ValueError, DealFault) as exc:
         raise ValueError(f"journal: {exc}") from None
-    session._replaying = False
-    session._record(t="epoch", epoch=session.epoch)
-    for link in session.links.values():
-        link.epoch = session.epoch
-        link.channel.reset()
-        link.push(Sync(0, session.game_no, len(session.log)), now)
-        if session.seat != HOST:
-            link.push(session._hello(), now)
-        session._catch_up.add(link.peer_seat)
-    if session.seat == HOST and not session.started and session.rules.players == 2:
-        session._start_when_ready = True
-    for number in list(session._audit_due):
-        session._audit_due[number] = now + session.config.audit_timeout
-    session._restart_clock(now)  # every seat the game waits for gets a fresh clock
-    if session._ending and not session.closed and not session._audit_due:
-        session.close(now, session._ending)  # a player had left and the audit was done
-    if session.game is not None:
-        dealer = session.dealer
-        session._emit(ev.GameStarted(
-            session.sid, session.game_no, session.seat, session.game.public_hash(), now,
-            resumed=True, shown=dealer.shown_trump if dealer is not None else None))
+    session.resumed(now)
     return session
 
 
@@ -131,39 +111,36 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
         elif kind == "dealmsg":
             number = int(rec["game"])
             seat, data = int(rec["seat"]), bytes.fromhex(rec["data"])
-            session._deal_log.setdefault(number, []).append(
-                Deal(0, number, seat, data, bytes.fromhex(rec.get("sig", "00" * 64))))
-            replies = session.dealers[number].receive(data, seat)
-            session._deal_out(number, replies, now)
-            session._after_deal_message(number, now)
+            session.replay_deal(Deal(0, number, seat, data,
+                                     bytes.fromhex(rec.get("sig", "00" * 64))), now)
         elif kind == "entry":
             _replay_entry(session, rec, now)
         elif kind == "propose":
             pid = int(rec["pid"])
             action = parse_action(rec["action"])
-            session.pending[pid] = action
-            session._pending_frames[pid] = Propose(
-                0, pid, int(rec["game"]), str(rec["action"]), _reveals(rec),
-                int(rec.get("seen", 0)), bytes.fromhex(rec.get("seen_hash", "")),
-                bytes.fromhex(rec["sig"]))
-            if rec.get("auto"):
-                session._automatic.add(pid)
-            session._next_pid = max(session._next_pid, pid + 1)
-        elif kind == "proposal":  # a proposal the host received (its outcome follows)
-            session._proposed[(int(rec["seat"]), int(rec["pid"]))] = (
-                int(rec.get("game", session.game_no)), str(rec["action"]))
+            salt, reveals = bytes.fromhex(rec["salt"]), _reveals(rec)
+            frame = Propose(0, pid, int(rec["game"]),
+                            proposal_commit(salt, str(rec["action"]), reveals),
+                            int(rec.get("seen", 0)), bytes.fromhex(rec.get("seen_hash", "")),
+                            bytes.fromhex(rec["sig"]))
+            session.proposals.replay_propose(action, reveals, salt, frame, bool(rec.get("auto")))
+        elif kind == "order":  # the host placed our proposal (we opened it)
+            session.proposals.replay_order(int(rec["pid"]), int(rec["index"]),
+                                           bytes.fromhex(rec["sig"]))
+        elif kind == "proposal":  # host: a proposal placed (its opening or refusal follows)
+            seat, number = int(rec["seat"]), int(rec.get("game", session.game_no))
+            frame = Propose(0, int(rec["pid"]), number, bytes.fromhex(rec["commit"]),
+                            int(rec["seen"]), bytes.fromhex(rec["seen_hash"]),
+                            bytes.fromhex(rec["sig"]))
+            session.proposals.place(seat, frame, len(session.logs.get(number, [])), number)
         elif kind == "refused":
             pid, reason = int(rec["pid"]), str(rec.get("reason", ""))
             if session.seat != HOST:
-                action_ = session.pending.pop(pid, None)
-                proposal = session._pending_frames.pop(pid, None)
-                session._automatic.discard(pid)
+                action_, proposal = session.proposals.replay_refused(pid)
                 if action_ is not None and proposal is not None:
                     session.note_refusal(action_, reason, (proposal.game, proposal.seen))
-                session._next_pid = max(session._next_pid, pid + 1)
             else:
-                session._handled[(int(rec["seat"]), pid)] = reason
-                session._refused_at[(int(rec["seat"]), pid)] = int(rec.get("at", 0))
+                session.proposals.refused(int(rec["seat"]), pid, reason, int(rec.get("at", 0)))
         elif kind == "share":  # we published our share of a seat's seed (it went to a bot)
             number = int(rec["game"])
             session._deal_out(number, session.dealers[number].share(int(rec["seat"])), now)
@@ -171,34 +148,32 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
         elif kind == "handover":
             session.bots.add(int(rec["seat"]))
             session.seat_state[int(rec["seat"])] = "bot"
+            session.proposals.void(int(rec["seat"]))  # (its refusal follows)
         elif kind == "back":
             session.bots.discard(int(rec["seat"]))
             session.seat_state.pop(int(rec["seat"]), None)
         elif kind == "stop":
             number = int(rec["game"])
-            session._broken.add(number)
             culprit = rec.get("culprit")
-            session._stops[number] = Stop(int(rec["seat"]), int(rec["index"]),
-                                          str(rec["reason"]), bool(rec.get("claim", True)),
-                                          None if culprit is None else int(culprit),
-                                          str(rec.get("code", "stopped")), _note(rec))
+            session.outcomes.replay_stop(number, Stop(
+                int(rec["seat"]), int(rec["index"]), str(rec["reason"]),
+                bool(rec.get("claim", True)), None if culprit is None else int(culprit),
+                str(rec.get("code", "stopped")), _note(rec)))
+        elif kind == "proven":  # a fault of the host whose evidence we checked
+            session.outcomes.replay_proven(int(rec["game"]))
         elif kind == "publish":
             number = int(rec["game"])
             session._deal_out(number, session.dealers[number].publish_seed(), now)
-            session._audit_due.setdefault(number, now)
+            session.outcomes.replay_publish(number, now)
         elif kind == "audit":
             number = int(rec["game"])
             culprit = rec.get("culprit")
-            session.audits[number] = Verdict(bool(rec["fair"]), str(rec["code"]),
-                                             str(rec["detail"]),
-                                             None if culprit is None else int(culprit),
-                                             str(rec.get("state_hash", "")),
-                                             str(rec.get("full", "")), _note(rec))
-            session._audit_due.pop(number, None)
+            session.outcomes.replay_audit(number, Verdict(
+                bool(rec["fair"]), str(rec["code"]), str(rec["detail"]),
+                None if culprit is None else int(culprit), str(rec.get("state_hash", "")),
+                str(rec.get("full", "")), _note(rec)))
         elif kind == "left":  # a player got up before play: its seat is open again
-            link = session.links.pop(int(rec["seat"]))
-            session._by_sid = {s: lk for s, lk in session._by_sid.items() if lk is not link}
-            session.players[int(rec["seat"])] = Player(int(rec["seat"]), "", b"", "open")
+            session.open_seat_again(int(rec["seat"]))
         elif kind == "abandon":  # a seat went silent for the grace period: the table ends
             silent = int(rec["seat"])
             session._ending = f"{session.players[silent].name or f'seat {silent}'} went silent"
@@ -207,8 +182,7 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
             session._ending = f"{session.players[left].name or f'seat {left}'} left the table"
         elif kind == "bye":
             session.closed = True
-    session.epoch = epoch + 1
-    session._linger_until = now if session.closed else None
+    session.epoch = epoch + 1  # (the new epoch: see Session.resumed)
 
 
 def _note(rec: dict[str, Any]) -> Note | None:
@@ -238,19 +212,19 @@ def _replay_entry(session: Session, rec: dict[str, Any], now: float) -> None:
         for card in action_cards(action):
             dealer.reveal(card)
         if session.seat != HOST and pid:
-            session.pending.pop(pid, None)
-            session._pending_frames.pop(pid, None)
+            session.proposals.done(pid)
     elif not session._check_reveals(action.player, action, reveals, now):
         raise ValueError(f"game {number} entry {index} opens a card that does not check")
     if session.seat == HOST and pid:
-        session._handled[(action.player, pid)] = None
+        session.proposals.applied(action.player, pid)
     digest, keys = session._apply(action)
     session._deal_out(number, keys, now)
     if digest != rec["hash"]:
         raise ValueError(f"game {number} entry {index} does not replay")
     entry: LogEntry = LogEntry(rec["action"], bytes.fromhex(digest), pid, tuple(reveals),
                                int(rec.get("seen", 0)), bytes.fromhex(rec.get("seen_hash", "")),
-                               bytes.fromhex(rec.get("sig", "")), str(rec.get("forced", "")))
+                               bytes.fromhex(rec.get("sig", "")), str(rec.get("forced", "")),
+                               bytes.fromhex(rec.get("salt", "")))
     session.logs[number].append(entry)
     session._take_new_cards(now)
     session._after_change(now)

@@ -40,6 +40,12 @@ moved past; a "timed out" entry of our seat must come when our own clock
 we ourselves have not heard that seat's signed heartbeats for the grace period
 (:mod:`durak_net.presence`); and a seat silent for the grace period ends its game with
 a verdict (``abandoned``) instead of leaving the others waiting.
+
+**Parts.** The session is the glue of parts with one job each, kept in its fields and
+replayed from a journal through their own methods: :mod:`durak_net.proposals`
+(``proposals``: each seat's proposals, the one placed in the log), :mod:`durak_net.clock`
+(``move_clock``), :mod:`durak_net.presence` (``presence``) and
+:mod:`durak_net.outcomes` (``outcomes``: stops, faults, audits).
 """
 
 from __future__ import annotations
@@ -76,7 +82,20 @@ from .dealer import DealContext, DealFault, MentalDealer, Reveal
 from .identity import Identity, verify
 from .link import Addr, Link
 from .notes import Note, Rule, Seat, Theirs
+from .outcomes import Outcomes
 from .presence import Presence, abandon_after
+from .proposals import (
+    OwnProposal,
+    Proposals,
+    Slot,
+    evidence,
+    host_broke_its_word,
+    order_signed,
+    proposal_commit,
+    proposal_signed,
+    refused_signed,
+    salt_for,
+)
 from .reliable import RtoConfig
 from .wire import (
     Beacon,
@@ -86,6 +105,8 @@ from .wire import (
     Fault,
     Frame,
     Hello,
+    Open,
+    Order,
     Propose,
     Refused,
     SeatInfo,
@@ -100,7 +121,7 @@ from .wire import (
 )
 from .words import WORDS
 
-JOURNAL_VERSION = 3
+JOURNAL_VERSION = 4
 HOST = 0
 
 #: Builds the dealer of one game (``seed``: restore one from the journal).
@@ -162,6 +183,9 @@ class LogEntry:
     seen_hash: bytes = b""
     sig: bytes = b""
     forced: str = ""
+    #: The salt that opens the proposal's commitment (section 7): with it every seat
+    #: checks the proposer's signature.
+    salt: bytes = b""
 
     def played_by_bot_for(self, seat: int) -> bool:
         """Whether the host's bot played this action for ``seat`` while it was away."""
@@ -252,15 +276,6 @@ def fault_signed(table: int, game: int, index: int, seat: int, code: str, detail
     return [b"durak-lan v4 fault", _u64(table), game.to_bytes(4, "big"),
             index.to_bytes(4, "big"), bytes([seat]), code.encode() + b"\x00",
             detail.encode() + b"\x00", bytes([by])]
-
-
-def proposal_signed(table: int, game: int, seat: int, pid: int, action: str,
-                    reveals: list[tuple[int, bytes]], seen: int, seen_hash: bytes) -> list[bytes]:
-    """What a seat signs for one of its proposals (section 7 of the protocol)."""
-    opened = b"".join(bytes([p]) + k for p, k in reveals)
-    return [b"durak-lan v3 propose", _u64(table), game.to_bytes(4, "big"), bytes([seat]),
-            _u64(pid), action.encode() + b"\x00", bytes([len(reveals)]) + opened,
-            seen.to_bytes(4, "big"), seen_hash]
 
 
 class Session:
@@ -381,8 +396,6 @@ class Session:
         self.bots: set[int] = set()
         #: Host: seats told their time was up for a lead, and in which state.
         self._nudged: dict[int, tuple[int, int]] = {}
-        #: A seated player: our proposals made because our clock ran out (a lead).
-        self._timeout_pids: set[int] = set()
         # games
         self.game_no = 0
         #: Our seat's view of the current game (never the full game).
@@ -391,23 +404,12 @@ class Session:
         self.dealers: dict[int, MentalDealer] = {}
         #: Every deal message of every seat, as signed (the host resends them).
         self._deal_log: dict[int, list[Deal]] = {}
-        self._broken: set[int] = set()
-        self._stops: dict[int, Stop] = {}
-        self._faults: dict[int, Fault] = {}
-        #: Audit verdicts by game.
-        self.audits: dict[int, Verdict] = {}
-        self._audit_due: dict[int, float] = {}
+        #: The outcomes part: stops, faults, audits due and verdicts, by game.
+        self.outcomes = Outcomes()
         self._requested: set[int] = set()
-        # proposals
-        self._next_pid = 1
-        self.pending: dict[int, Action] = {}
-        self._pending_frames: dict[int, Propose] = {}
-        #: Our proposals that are the seat's automatic pass (the player made no move).
-        self._automatic: set[int] = set()
-        self._handled: dict[tuple[int, int], str | None] = {}
-        #: Host: the log length each refusal was made at (it goes with the reason).
-        self._refused_at: dict[tuple[int, int], int] = {}
-        self._proposed: dict[tuple[int, int], tuple[int, str]] = {}
+        #: The proposals part: ours on their way (a seated player), each seat's and the
+        #: one placed in the log (the host).
+        self.proposals = Proposals()
         # Actions the host refused, and the state (game, log length) they were refused in.
         self._refused: dict[str, str] = {}
         self._refused_state: tuple[int, int] = (0, -1)
@@ -571,6 +573,17 @@ class Session:
         return self.move_clock.deadlines
 
     @property
+    def audits(self) -> dict[int, Verdict]:
+        """Audit verdicts by game."""
+        return self.outcomes.audits
+
+    @property
+    def pending(self) -> dict[int, Action]:
+        """Our proposals on their way (pid -> move); the host: its own move held while a
+        seat's placed move is opened (pid 0)."""
+        return self.proposals.pending
+
+    @property
     def log(self) -> list[LogEntry]:
         """The current game's log."""
         return self.logs.get(self.game_no, [])
@@ -579,7 +592,8 @@ class Session:
     def in_game(self) -> bool:
         """Is a game dealt and not over (nor stopped)?"""
         return (
-            self.game is not None and not self.game.is_over and self.game_no not in self._broken
+            self.game is not None and not self.game.is_over
+            and not self.outcomes.stopped(self.game_no)
         )
 
     @property
@@ -753,6 +767,14 @@ class Session:
             raise IllegalAction(reason, action)
         if self.seat != HOST:
             self._check_proposal_allowed(action)
+        elif self.proposals.slot is not None:
+            # A seat's move is placed and being opened: ours follows it (or, if that
+            # move makes ours illegal, is refused like a proposal overtaken).
+            if self.pending:
+                raise IllegalAction("your previous move is still on its way", action)
+            self.pending[0] = action
+            self.proposals.held.append((self.seat, action))
+            return
         dealer = self.dealer
         assert dealer is not None
         # The host's move is in the log at once; a proposal opens its cards only when
@@ -780,7 +802,8 @@ class Session:
             raise SessionError("the table has not started")
         if game is not None and game <= self.game_no:
             return game
-        if self.game is not None and not self.game.is_over and self.game_no not in self._broken:
+        if (self.game is not None and not self.game.is_over
+                and not self.outcomes.stopped(self.game_no)):
             raise SessionError("the current game is not over")
         number = self.game_no + 1
         dealer = self._dealer(number)
@@ -798,9 +821,9 @@ class Session:
             return
         number = self.game_no
         dealer = self.dealer
-        if dealer is not None and dealer.locked is not None and number not in self.audits:
+        if dealer is not None and dealer.locked is not None and number not in self.outcomes.audits:
             if self.in_game:
-                self._broken.add(number)
+                self.outcomes.broken.add(number)
                 self._set_stop(number, Stop(self.seat, len(self.log), "left the game", False))
             self._publish_seed(number, now)
         self.close_reason = reason
@@ -882,7 +905,8 @@ class Session:
                     if self.seat == HOST:
                         self._broadcast(Status(0, link.peer_seat, "lost"), now,
                                         but=link.peer_seat)
-            if self.seat == HOST and self.deadlines and self.in_game:
+            if (self.seat == HOST and self.deadlines and self.in_game
+                    and self.proposals.slot is None):
                 for seat in self.move_clock.expired(now):
                     if self.in_game:
                         self._clock_ran_out(seat, now)
@@ -893,9 +917,9 @@ class Session:
             if self.presence.share_wait:
                 self._release_shares(now)
         waiting = self.lost or any(v in ("lost", "bot") for v in self.seat_state.values())
-        for number, due in list(self._audit_due.items()):
+        for number, due in list(self.outcomes.audit_due.items()):
             if waiting:  # a lost seat is waited for (it may resume)
-                self._audit_due[number] = max(due, now + self.config.audit_timeout)
+                self.outcomes.audit_due[number] = max(due, now + self.config.audit_timeout)
             elif now >= due:
                 self._conclude(number, now, refused=True)
         self._check_closed(now)
@@ -910,15 +934,15 @@ class Session:
             t = link.next_timer(heartbeat, lost_after)
             if due is None or t < due:
                 due = t
-        if self._audit_due and not self.lost and not any(
+        if self.outcomes.audit_due and not self.lost and not any(
                 v in ("lost", "bot") for v in self.seat_state.values()):
-            t = min(self._audit_due.values())
+            t = min(self.outcomes.audit_due.values())
             due = t if due is None else min(due, t)
         if self._closing_since is not None:
             t = self._closing_since + self.config.close_timeout
             due = t if due is None else min(due, t)
         runs_out = self.move_clock.next_deadline() if (
-            self.seat == HOST and self.in_game) else None
+            self.seat == HOST and self.in_game and self.proposals.slot is None) else None
         if runs_out is not None:
             due = runs_out if due is None else min(due, runs_out)
         handover = self._handover_due()
@@ -985,6 +1009,10 @@ class Session:
             self._on_entry(link, frame, now)
         elif isinstance(frame, Propose):
             self._on_propose(link, frame, now)
+        elif isinstance(frame, Order):
+            self._on_order(link, frame, now)
+        elif isinstance(frame, Open):
+            self._on_open(link, frame, now)
         elif isinstance(frame, Deal):
             self._on_deal(link, frame, now)
         elif isinstance(frame, Refused):
@@ -1010,9 +1038,7 @@ class Session:
         if self.seat == HOST and len(self.links) > 1 and not self.started:
             # Before play a player may just get up: its seat opens again.
             self._record(t="left", seat=seat, reason=frame.reason[:200])
-            del self.links[seat]
-            self._by_sid = {s: lk for s, lk in self._by_sid.items() if lk is not link}
-            self.players[seat] = Player(seat, "", b"", "open")
+            self.open_seat_again(seat)
             self._broadcast(Status(0, seat, "left", frame.reason[:200]), now)
             self._seating(now)
             self._emit(ev.SeatStatus(self.sid, seat, "left", frame.reason, now))
@@ -1022,25 +1048,32 @@ class Session:
             return
         self._record(t="bye", reason=frame.reason, by_peer=True, seat=seat)
         if self.in_game:  # a seat left mid-game: audit what was played
-            self._broken.add(number)
+            self.outcomes.broken.add(number)
             self._set_stop(number, Stop(seat, len(self.log), "left the game", False))
         self.closed = True
         self._linger_until = now + self.config.linger
         self.close_reason = frame.reason
         dealer = self.dealers.get(number)
         if dealer is not None and dealer.locked is not None and (
-            number in self._audit_due or (number in self._stops and number not in self.audits)
+            self._audit_under_way(number)
         ):
             self._publish_seed(number, now)
             silent = sorted((self.presence.reported_lost.get(s, now), s)
                             for s, state in self.seat_state.items()
                             if state in ("lost", "bot") and s not in dealer.seeds)
-            if silent and not dealer.seeds_in and number not in self.audits:
+            if silent and not dealer.seeds_in and number not in self.outcomes.audits:
                 # The host gave up on a seat it reported lost: that seat is the one
                 # that went silent, not one that refused the audit.
                 self._abandon(number, silent[0][1], silent[0][0], now)
             self._conclude(number, now, refused=not dealer.seeds_in)
         self._emit(ev.SessionClosed(self.sid, frame.reason, True, now))
+
+    def open_seat_again(self, seat: int) -> None:
+        """Host: the player of ``seat`` got up before play (its Bye, or the journal's
+        ``left`` record): its link is gone and the seat is open again."""
+        link = self.links.pop(seat)
+        self._by_sid = {s: lk for s, lk in self._by_sid.items() if lk is not link}
+        self.players[seat] = Player(seat, "", b"", "open")
 
     def _seat_left(self, seat: int, reason: str, now: float) -> None:
         """Host: a seated player said goodbye after play began.  The game in progress
@@ -1054,13 +1087,18 @@ class Session:
         self._ending = f"{name} left the table"
         number = self.game_no
         if self.in_game:
-            self._broken.add(number)
+            self.outcomes.broken.add(number)
             self._set_stop(number, Stop(seat, len(self.log), "left the game", False))
             self._publish_seed(number, now)  # the audit ends the table (see _conclude)
             return
-        if number in self._audit_due or (number in self._stops and number not in self.audits):
+        if self._audit_under_way(number):
             return  # the audit under way ends the table
         self.close(now, self._ending)
+
+    def _audit_under_way(self, number: int) -> bool:
+        """Is game ``number`` waiting for its audit (our seed out, or stopped)?"""
+        out = self.outcomes
+        return number in out.audit_due or (number in out.stops and number not in out.audits)
 
     def _on_status(self, frame: Status, now: float) -> None:
         """A seated player: the host reports a seat lost, back, or gone, or that our
@@ -1099,7 +1137,7 @@ class Session:
             # The game cannot go on without it: stop it, and publish our seed for the
             # audit of what was played (the host ends the table afterwards).
             number = self.game_no
-            self._broken.add(number)
+            self.outcomes.broken.add(number)
             self._set_stop(number, Stop(frame.seat, len(self.log), "left the game", False))
             self._publish_seed(number, now)
 
@@ -1174,6 +1212,13 @@ class Session:
         self._deal_out(number, replies, now)
         self._after_deal_message(number, now)
 
+    def replay_deal(self, frame: Deal, now: float) -> None:
+        """A journal's deal message (``dealmsg``), taken in again as it was received."""
+        number = frame.game
+        self._deal_log.setdefault(number, []).append(frame)
+        self._deal_out(number, self.dealers[number].receive(frame.data, frame.seat), now)
+        self._after_deal_message(number, now)
+
     def _after_deal_message(self, number: int, now: float) -> None:
         if number == self.game_no and self.game is not None and self.in_game:
             self._take_new_cards(now)
@@ -1233,7 +1278,7 @@ class Session:
 
     def _maybe_deal(self, number: int, now: float) -> None:
         dealer = self.dealers.get(number)
-        if dealer is None or number <= self.game_no or number in self._broken:
+        if dealer is None or number <= self.game_no or number in self.outcomes.broken:
             return
         if self._closing_since is not None or (self.closed and not self._replaying):
             return  # a session that is ending deals no new game
@@ -1259,7 +1304,8 @@ class Session:
         return len(log), (log[-1].hash if log else b"")
 
     def _append(self, action: Action, pid: int, reveals: list[tuple[int, bytes]],
-                now: float, proposal: Propose | None = None, forced: str = "") -> None:
+                now: float, proposal: Propose | None = None, forced: str = "",
+                salt: bytes = b"") -> None:
         """Host: apply a checked action (its reveals checked too) and log it."""
         assert self.game is not None
         index = len(self.log)
@@ -1267,15 +1313,23 @@ class Session:
         seen, seen_hash, sig = (proposal.seen, proposal.seen_hash, proposal.sig) if (
             proposal is not None) else (0, b"", b"")
         entry = LogEntry(str(action), bytes.fromhex(digest), pid, tuple(reveals), seen,
-                         seen_hash, sig, forced)
+                         seen_hash, sig, forced, salt)
         self.logs[self.game_no].append(entry)
         if pid:
-            self._handled[(action.player, pid)] = None
+            self.proposals.applied(action.player, pid)
         self._record(t="entry", game=self.game_no, index=index, action=entry.action,
                      hash=digest, pid=pid, reveals=[[p, k.hex()] for p, k in reveals],
-                     seen=seen, seen_hash=seen_hash.hex(), sig=sig.hex(), forced=forced)
+                     seen=seen, seen_hash=seen_hash.hex(), sig=sig.hex(), forced=forced,
+                     salt=salt.hex())
         self._broadcast(Entry(0, self.game_no, index, entry.action, entry.hash, pid, reveals,
-                              seen, seen_hash, sig, forced), now)
+                              seen, seen_hash, sig, forced, salt), now)
+        voided, self.proposals.voided = self.proposals.voided, []
+        for seat, frame in voided:
+            link = self.links.get(seat)
+            if link is None:
+                continue
+            self._refuse(link, frame.pid, f"placed at entry {index}, which a bot played for "
+                         "this seat while it was away", now)
         self._deal_out(self.game_no, keys, now)  # our keys for the cards others drew
         self._after_apply(action, index, digest, now, forced)
 
@@ -1424,12 +1478,12 @@ class Session:
         since, seat = min(due)
         number = max(self.dealers, default=0)  # the game in play, or being dealt
         dealer = self.dealers.get(number)
-        if dealer is None or number in self.audits:
+        if dealer is None or number in self.outcomes.audits:
             return
-        if number == self.game_no and not self.in_game and number not in self._audit_due \
-                and number not in self._stops and not (self.game and self.game.is_over):
+        if number == self.game_no and not self.in_game and number not in self.outcomes.audit_due \
+                and number not in self.outcomes.stops and not (self.game and self.game.is_over):
             return  # (no such state: a dealt game is in play, over, or stopped)
-        if number > self.game_no and not dealer.began and number not in self._stops:
+        if number > self.game_no and not dealer.began and number not in self.outcomes.stops:
             return  # only the silent seat asked for another game: nothing to settle
         self._abandon(number, seat, since, now)
 
@@ -1441,14 +1495,14 @@ class Session:
         who = names[seat]
         silent = now - since
         self._record(t="abandon", game=number, seat=seat, silent=round(silent, 3))
-        if number not in self._stops:
-            self._broken.add(number)
+        if number not in self.outcomes.stops:
+            self.outcomes.broken.add(number)
             self._set_stop(number, Stop(seat, len(self.logs.get(number, [])),
                                         "went silent", False))
         self._publish_seed(number, now)  # for a seat that is back before we are gone
-        if number in self.audits:
+        if number in self.outcomes.audits:
             return  # (its seed was in after all)
-        stop = self._stops[number]
+        stop = self.outcomes.stops[number]
         if stop.claim and stop.seat == self.seat and stop.culprit not in (None, self.seat):
             culprit = stop.culprit
             assert culprit is not None
@@ -1475,9 +1529,16 @@ class Session:
         self.bots.add(seat)
         self.seat_state[seat] = "bot"
         self._record(t="handover", seat=seat)
+        slot = self.proposals.void(seat)
+        if slot is not None:
+            # Its placed move never came: the place is void, and the proposal is refused
+            # after the next entry (so as one the table moved past).
+            self.proposals.voided.append((seat, slot.frame))
         self._broadcast(Status(0, seat, "bot", str(self.game_no)), now, but=seat)
         self._emit(ev.SeatStatus(self.sid, seat, "bot", "", now))
         self._publish_share(seat, now)
+        if self.proposals.slot is None:
+            self._drain(now)
 
     def _publish_share(self, seat: int, now: float) -> None:
         dealer = self.dealer
@@ -1503,6 +1564,10 @@ class Session:
         reason = game.why_illegal(action)
         if reason is not None:
             raise IllegalAction(reason, action)
+        if self.proposals.slot is not None:  # after the move being opened (one per seat)
+            if all(s != seat for s, _ in self.proposals.held):
+                self.proposals.held.append((seat, action))
+            return
         hidden = set(dealer.hand_of(seat))
         known = self._open_to_all(seat)
         reveals: list[tuple[int, bytes]] = []
@@ -1538,7 +1603,7 @@ class Session:
         elif not self.pending:
             self.act(action, now)
             if forced == "timeout" and self.pending:  # (our screen marks it so)
-                self._timeout_pids.add(max(self.pending))
+                self.proposals.timeout_pids.add(max(self.pending))
 
     def _clock_early(self, now: float) -> float | None:
         """A seated player told its time is up: how long its own clock still runs, if
@@ -1610,56 +1675,64 @@ class Session:
             self.game.unknown_count(seat) > 0 and card in self.game.unseen
         )
 
-    def _refuse(self, link: Link, pid: int, action: str, reason: str, now: float,
+    def _refuse(self, link: Link, pid: int, reason: str, now: float,
                 game: int | None = None) -> None:
-        """Refuse a proposal, saying at which log length (of the proposal's ``game``)."""
+        """Refuse a proposal (before it is opened), saying at which log length (of the
+        proposal's ``game``)."""
         seat = link.peer_seat
         at = len(self.logs.get(self.game_no if game is None else game, []))
-        self._handled[(seat, pid)] = reason
-        self._refused_at[(seat, pid)] = at
+        self.proposals.refused(seat, pid, reason, at)
         self._record(t="refused", seat=seat, pid=pid, reason=reason[:200], at=at)
-        self._push_to(link, Refused(0, pid, reason[:200], at), now)
-        self._emit(ev.PeerActionRefused(self.sid, action, reason, now))
+        self._push_to(link, self._refusal(seat, pid, reason, at,
+                                          self.game_no if game is None else game), now)
+        self._emit(ev.PeerActionRefused(self.sid, "", reason, now, seat=seat, pid=pid))
+
+    def _refusal(self, seat: int, pid: int, reason: str, at: int, game: int) -> Refused:
+        """Host: a Refused, signed (the proposer may show it to every seat)."""
+        sig = self.identity.sign(*refused_signed(self.table, game, seat, pid, at))
+        return Refused(0, pid, reason[:200], at, sig)
 
     def _on_propose(self, link: Link, frame: Propose, now: float) -> None:
+        """A seat's commitment to a move: placed at the next index of our log if it was
+        made on our log, else refused (unopened: we see no card of a proposal we refuse)."""
         seat = link.peer_seat
         if self.seat != HOST:
             self._violation(Note.of("proposal_from_host"), now)
             return
         ident = (seat, frame.pid)
-        if ident in self._handled:
-            if self._proposed.get(ident, (frame.game, frame.action)) != (frame.game,
-                                                                          frame.action):
+        slot = self.proposals.slot
+        if ident in self.proposals.handled or (slot is not None and (slot.seat, slot.frame.pid)
+                                      == ident):
+            if self.proposals.proposed.get(ident, (frame.game, frame.commit)) != (frame.game,
+                                                                          frame.commit):
                 # A new proposal under an old id: ids count per seat and are never reused.
                 self._push_to(link, Refused(0, frame.pid, f"proposal id {frame.pid} was used "
                                             "before (ids count from 1 per session and are "
                                             "never reused)"), now)
                 return
-            reason = self._handled[ident]  # the same proposal again, after a restart
+            if slot is not None and (slot.seat, slot.frame.pid) == ident:
+                self._push_to(link, self._order(slot), now)  # again, after a restart
+                return
+            reason = self.proposals.handled[ident]  # the same proposal again, after a restart
             if reason is not None:
-                self._push_to(link, Refused(0, frame.pid, reason[:200],
-                                            self._refused_at.get(ident, 0)), now)
+                game = self.proposals.proposed.get(ident, (0, b""))[0]
+                at = self.proposals.refused_at.get(ident, 0)
+                self._push_to(link, self._refusal(seat, frame.pid, reason, at, game), now)
             return
-        self._proposed[ident] = (frame.game, frame.action)
-        reveals = [(p, bytes(k)) for p, k in frame.reveals]
-        signed = proposal_signed(self.table, frame.game, seat, frame.pid, frame.action,
-                                 reveals, frame.seen, frame.seen_hash)
+        if slot is not None:  # a placed move is being opened: this one waits for it
+            if all(queued is not frame for _, queued in self.proposals.queued):
+                self.proposals.queued.append((seat, frame))
+            return
+        self.proposals.proposed[ident] = (frame.game, frame.commit)  # (checked or not)
+        signed = proposal_signed(self.table, frame.game, seat, frame.pid, frame.commit,
+                                 frame.seen, frame.seen_hash)
         if not verify(self.players[seat].sign_key, frame.sig, *signed):
-            self._refuse(link, frame.pid, frame.action, "the proposal is not signed by "
-                         "its seat", now, frame.game)
+            self._refuse(link, frame.pid, "the proposal is not signed by its seat", now,
+                         frame.game)
             return
         if frame.game != self.game_no or not self.in_game:
-            self._refuse(link, frame.pid, frame.action, f"game {frame.game} is not in play",
-                         now, frame.game)
-            return
-        try:
-            action = parse_action(frame.action)
-        except ValueError as exc:
-            self._refuse(link, frame.pid, frame.action, str(exc), now)
-            return
-        if action.player != seat:
-            self._refuse(link, frame.pid, frame.action,
-                         f"seat {seat} may only play its own actions", now)
+            self._refuse(link, frame.pid, f"game {frame.game} is not in play", now,
+                         frame.game)
             return
         assert self.game is not None
         if not self._check_seen(seat, frame.seen, frame.seen_hash, now):
@@ -1669,24 +1742,101 @@ class Session:
             # Made before our bot played this seat (it was away, and a seat back from
             # its journal proposes on the view it left until our entries arrive): its
             # cards may have been played for it.  Stale, like any other move on an old
-            # log, not a card it cannot hold: refused before its cards are checked.
-            self._refuse(link, frame.pid, frame.action, f"made before entry {played_for}, "
-                         "which a bot played for this seat while it was away", now)
+            # log.
+            self._refuse(link, frame.pid, f"made before entry {played_for}, which a bot "
+                         "played for this seat while it was away", now)
             return
+        if frame.seen < len(self.log):
+            # Made on a log the table has moved past: refused before it is opened, so
+            # we never see its cards (a move is placed only on the log it was made on).
+            self._refuse(link, frame.pid, f"made on entry {frame.seen}; the table moved "
+                         f"on to entry {len(self.log)} before it arrived", now)
+            return
+        slot = self.proposals.place(seat, frame, len(self.log), self.game_no)
         self._record(t="proposal", seat=seat, pid=frame.pid, game=frame.game,
-                     action=frame.action, reveals=[[p, k.hex()] for p, k in reveals])
+                     commit=frame.commit.hex(), seen=frame.seen,
+                     seen_hash=frame.seen_hash.hex(), sig=frame.sig.hex())
+        self._push_to(link, self._order(slot), now)
+
+    def _order(self, slot: Slot) -> Order:
+        """Host: our signed word that ``slot``'s proposal is entry ``slot.index``."""
+        frame = slot.frame
+        sig = self.identity.sign(*order_signed(self.table, slot.game, slot.seat, frame.pid,
+                                               frame.commit, slot.index))
+        return Order(0, frame.pid, slot.game, slot.index, sig)
+
+    def _on_open(self, link: Link, frame: Open, now: float) -> None:
+        """Host: the proposer opens its placed proposal.  What it opens must be what it
+        committed to, its cards proven, and the move legal on the log it was made on
+        (ours, up to its place): anything else is the proposer's fault, not a refusal."""
+        seat = link.peer_seat
+        slot = self.proposals.slot
+        if self.seat != HOST:
+            self._violation(Note.of("host_sent_opening"), now)
+            return
+        if slot is None or (slot.seat, slot.frame.pid) != (seat, frame.pid):
+            self._drops["stale_open"] += 1  # (a copy, after a restart)
+            return
+        self.proposals.slot = None
+        if slot.game != self.game_no or not self.in_game or slot.index != len(self.log):
+            self._drain(now)
+            return
+        assert self.game is not None
+        reveals = [(p, bytes(k)) for p, k in frame.reveals]
+        if proposal_commit(frame.salt, frame.action, reveals) != slot.frame.commit:
+            self._stop(self.game_no, seat, "bad_open", Note.of(
+                "opened_other", pid=frame.pid), now)
+            return
+        try:
+            action = parse_action(frame.action)
+        except ValueError as exc:
+            self._stop(self.game_no, seat, "bad_open", Note.of(
+                "committed_unreadable", reason=str(exc)), now)
+            return
+        if action.player != seat:
+            self._stop(self.game_no, seat, "bad_open", Note.of(
+                "committed_other_seat", seat=Seat(action.player), move=action), now)
+            return
         if not self._check_reveals(seat, action, reveals, now, commit=False):
             return
         reason = self.game.why_illegal(action)
         if reason is not None:
-            # A stale proposal (the table changed meanwhile): refused, and it opens
-            # nothing (we saw its keys; no other seat did).
-            self._refuse(link, frame.pid, frame.action, reason, now)
+            self._stop(self.game_no, seat, "illegal", Note.of(
+                "committed_illegal", move=action, reason=Rule(reason)), now)
             return
         self._commit_reveals(seat, action, reveals)
         nudged = self._nudged.pop(seat, None) == (self.game_no, len(self.log))
-        self._append(action, frame.pid, reveals, now, proposal=frame,
-                     forced="timeout" if nudged else "")
+        self._append(action, frame.pid, reveals, now, proposal=slot.frame,
+                     forced="timeout" if nudged else "", salt=frame.salt)
+        self._drain(now)
+
+    def _drain(self, now: float) -> None:
+        """Host: the placed move is in (or void): the moves held meanwhile follow it, in
+        the order they came, each if it is still legal; then the proposals that came
+        meanwhile (overtaken now, so refused unopened, or placed next)."""
+        held, self.proposals.held = self.proposals.held, []
+        for seat, action in held:
+            if seat == self.seat:
+                self.pending.pop(0, None)
+            if self.proposals.slot is not None:
+                if seat == self.seat:
+                    self.pending[0] = action
+                self.proposals.held.append((seat, action))
+                continue
+            try:
+                if seat == self.seat:
+                    self.act(action, now)
+                elif seat in self.bots:
+                    self.play_for(seat, action, now)
+            except (IllegalAction, SessionError) as exc:
+                if seat == self.seat:
+                    reason = exc.reason if isinstance(exc, IllegalAction) else str(exc)
+                    self._emit(ev.ActionRefused(self.sid, action, str(reason), now, False))
+        queued, self.proposals.queued = self.proposals.queued, []
+        for seat, frame in queued:
+            link = self.links.get(seat)
+            if link is not None:
+                self._on_propose(link, frame, now)
 
     def _played_for_since(self, seat: int, seen: int) -> int | None:
         """The first entry from index ``seen`` on that our bot played for ``seat`` (None:
@@ -1738,25 +1888,54 @@ class Session:
 
     def _propose(self, action: Action, reveals: list[tuple[int, bytes]], now: float,
                  automatic: bool = False) -> None:
-        """Send ``action`` to the host as proposal ``pid``; ``automatic``: our seat's
+        """Send the host a commitment to ``action`` as proposal ``pid`` (its cards open
+        only once the host has placed it: :meth:`_on_order`); ``automatic``: our seat's
         automatic pass, which no player chose (journaled, so a refusal after a restart
         is still known as one)."""
-        pid = self._next_pid
-        self._next_pid += 1
+        pid = self.proposals.new_pid()
         seen, seen_hash = self._head()
         text = str(action)
+        salt = salt_for(self.identity.private, self.table, self.game_no, pid)
+        commit = proposal_commit(salt, text, reveals)
         sig = self.identity.sign(*proposal_signed(self.table, self.game_no, self.seat, pid,
-                                                   text, reveals, seen, seen_hash))
-        frame = Propose(0, pid, self.game_no, text, reveals, seen, seen_hash, sig)
-        self.pending[pid] = action
-        self._pending_frames[pid] = frame
+                                                   commit, seen, seen_hash))
+        frame = Propose(0, pid, self.game_no, commit, seen, seen_hash, sig)
+        self.proposals.sent(OwnProposal(action, list(reveals), salt, frame, automatic))
         extra: dict[str, Any] = {"auto": True} if automatic else {}
-        if automatic:
-            self._automatic.add(pid)
         self._record(t="propose", pid=pid, game=self.game_no, action=text,
                      reveals=[[p, k.hex()] for p, k in reveals], seen=seen,
-                     seen_hash=seen_hash.hex(), sig=sig.hex(), **extra)
+                     seen_hash=seen_hash.hex(), sig=sig.hex(), salt=salt.hex(), **extra)
         self._push_to(self.links[HOST], frame, now)
+
+    def _on_order(self, link: Link, frame: Order, now: float) -> None:
+        """The host placed our proposal: open it, if the place is the log we made it on
+        (entry ``seen``, and no entry of ours beyond it) and the host signed it.  The
+        signed place is our evidence: a host that refuses the move now, or puts another
+        entry there, is named (``bad_refusal``, ``bad_order``)."""
+        own = self.proposals.own.get(frame.pid)
+        if link.peer_seat != HOST or own is None or frame.pid not in self.pending:
+            return
+        proposal = own.frame
+        if own.index >= 0:
+            if own.index == frame.index:
+                self._push_to(link, own.opening, now)  # asked again (after a restart)
+            return
+        if frame.game != proposal.game or not verify(
+                self.players[HOST].sign_key, frame.sig, *order_signed(
+                    self.table, frame.game, self.seat, frame.pid, proposal.commit,
+                    frame.index)):
+            self._violation(Note.of("order_unsigned", pid=frame.pid), now)
+            return
+        if frame.game != self.game_no or not self.in_game:
+            return  # (the game stopped meanwhile: nothing to open)
+        if frame.index != proposal.seen or len(self.log) != frame.index:
+            self._stop(self.game_no, HOST, "bad_order", Note.of(
+                "placed_elsewhere", move=own.action, index=frame.index, seen=proposal.seen),
+                now, proof=evidence(proposal, frame))
+            return
+        own.index, own.order_sig = frame.index, frame.sig
+        self._record(t="order", pid=frame.pid, index=frame.index, sig=frame.sig.hex())
+        self._push_to(link, own.opening, now)
 
     def _on_refused(self, link: Link, frame: Refused, now: float) -> None:
         """The host did not log our proposal.  It may refuse only a proposal the table
@@ -1766,26 +1945,38 @@ class Session:
         view, signed by us) is a fault of the host."""
         if link.peer_seat != HOST or frame.pid not in self.pending:
             return
-        proposal = self._pending_frames.get(frame.pid)
+        proposal = self.proposals.frames.get(frame.pid)
+        own = self.proposals.own.get(frame.pid)
+        move = str(self.pending[frame.pid]).split(" ", 1)[1]
+        if proposal is not None and not verify(
+                self.players[HOST].sign_key, frame.sig, *refused_signed(
+                    self.table, proposal.game, self.seat, frame.pid, frame.at)):
+            self._violation(Note.of("refusal_unsigned", pid=frame.pid), now)
+            return
         if (proposal is not None and proposal.game == self.game_no and self.in_game
                 and not self._replaying):
+            placed = own.order if own is not None else None
+            proof = evidence(proposal, *([placed] if placed else []), frame)
+            if own is not None and own.index >= 0:
+                self._stop(self.game_no, HOST, "bad_refusal", Note.of(
+                    "refused_after_placing", move=move, index=own.index,
+                    reason=Theirs(frame.reason[:120])), now, proof=proof)
+                return
             if frame.at <= proposal.seen:
                 self._stop(self.game_no, HOST, "bad_refusal", Note.of(
-                    "refused_own_log", move=proposal.action.split(" ", 1)[1],
-                    index=proposal.seen, reason=Theirs(frame.reason[:120])), now)
+                    "refused_own_log", move=move, index=proposal.seen,
+                    reason=Theirs(frame.reason[:120])), now, proof=proof)
                 return
             if frame.at > len(self.log):
                 self._stop(self.game_no, HOST, "bad_refusal", Note.of(
-                    "refused_unsent", move=proposal.action.split(" ", 1)[1], index=frame.at),
-                    now)
+                    "refused_unsent", move=move, index=frame.at), now)
                 return
-        action = self.pending.pop(frame.pid)
-        self._pending_frames.pop(frame.pid, None)
+        automatic = frame.pid in self.proposals.automatic
+        action = self.proposals.done(frame.pid)
+        assert action is not None  # (it was pending)
         self._record(t="refused", seat=self.seat, pid=frame.pid, reason=frame.reason)
         if proposal is not None:  # (always: a proposal is pending with its frame)
             self.note_refusal(action, frame.reason, (proposal.game, proposal.seen))
-        automatic = frame.pid in self._automatic
-        self._automatic.discard(frame.pid)
         self._emit(ev.ActionRefused(self.sid, action, frame.reason, now, automatic))
         self._after_change(now)
 
@@ -1793,7 +1984,7 @@ class Session:
         if self.seat == HOST or link.peer_seat != HOST:
             self._violation(Note.of("entry_from_player"), now)
             return
-        if frame.game in self._broken:
+        if frame.game in self.outcomes.broken:
             self._drops["after_stop"] += 1
             return
         if frame.game != self.game_no or self.game is None:
@@ -1819,6 +2010,18 @@ class Session:
             self._stop(frame.game, HOST, "illegal", Note.of("entry_for_nobody",
                                                             index=frame.index), now)
             return
+        placed = self.proposals.placed_at(frame.game, frame.index)
+        if placed is not None and (actor != self.seat or frame.pid != placed.frame.pid):
+            dealer = self.dealer
+            if dealer is not None and self.seat in dealer.adopted:
+                placed.index = -1  # we were away, handed to a bot: the place is void
+            else:
+                order = placed.order
+                self._stop(frame.game, HOST, "bad_order", Note.of(
+                    "entry_at_our_place", index=frame.index, move=action,
+                    ours=placed.action), now,
+                    proof=evidence(placed.frame, *([order] if order else [])))
+                return
         if frame.forced not in ("", "timeout", "bot"):
             self._stop(frame.game, HOST, "forged", Note.of(
                 "entry_marked", index=frame.index, move=action,
@@ -1859,11 +2062,8 @@ class Session:
             # Whether our own move was the clock's is ours to say (a lead made because
             # our time was up), not the host's: the host marks a lead "timeout" if it
             # arrives after it told us our time was up, which a move we chose may.
-            own_forced = "timeout" if frame.pid in self._timeout_pids else ""
-            self._timeout_pids.discard(frame.pid)
-            del self.pending[frame.pid]
-            self._pending_frames.pop(frame.pid, None)
-            self._automatic.discard(frame.pid)
+            own_forced = "timeout" if frame.pid in self.proposals.timeout_pids else ""
+            self.proposals.done(frame.pid)
             dealer = self.dealer
             assert dealer is not None
             for card in action_cards(action):  # our proposal is logged: its cards open
@@ -1872,7 +2072,7 @@ class Session:
             if actor != HOST and not timed_out and not by_bot:
                 # Another seat's proposal, passed on with its signature (kept, and
                 # checked if the audit blames that seat: see _conclude).
-                if not frame.pid or len(frame.sig) != 64:
+                if not frame.pid or len(frame.sig) != 64 or len(frame.salt) != 16:
                     self._stop(frame.game, HOST, "forged", Note.of(
                         "no_proposal", index=frame.index, move=action,
                         seat=Seat(actor)), now)
@@ -1892,11 +2092,12 @@ class Session:
         digest, keys = self._apply(action)
         self._deal_out(frame.game, keys, now)
         log.append(LogEntry(str(action), frame.hash, frame.pid, tuple(reveals), frame.seen,
-                            frame.seen_hash, frame.sig, frame.forced))
+                            frame.seen_hash, frame.sig, frame.forced, frame.salt))
         self._record(t="entry", game=frame.game, index=frame.index, action=str(action),
                      hash=frame.hash.hex(), pid=frame.pid,
                      reveals=[[p, k.hex()] for p, k in reveals], seen=frame.seen,
-                     seen_hash=frame.seen_hash.hex(), sig=frame.sig.hex(), forced=frame.forced)
+                     seen_hash=frame.seen_hash.hex(), sig=frame.sig.hex(), forced=frame.forced,
+                     salt=frame.salt.hex())
         if digest != frame.hash.hex():
             self._emit(
                 ev.ActionApplied(self.sid, frame.game, frame.index, action,
@@ -1912,7 +2113,7 @@ class Session:
     def _after_change(self, now: float) -> None:
         """Game over (publish our seed for the audit), or our seat's automatic pass."""
         game = self.game
-        if game is None or self.game_no in self._broken:
+        if game is None or self.game_no in self.outcomes.broken:
             return
         if game.is_over:
             if self._finished_reported != self.game_no:
@@ -1939,7 +2140,8 @@ class Session:
         if not automatic:
             return
         if self.seat == HOST:
-            self._append(automatic[0], 0, [], now)
+            if self.proposals.slot is None:  # (else after the placed move: _on_open)
+                self._append(automatic[0], 0, [], now)
         elif not self.pending:
             self._propose(automatic[0], [], now, automatic=True)
 
@@ -1961,26 +2163,30 @@ class Session:
 
     def _stop(self, number: int, culprit: int, code: str, said: Note | str, now: float,
               stopper: int | None = None, at: int | None = None,
-              frame: Fault | None = None) -> None:
+              frame: Fault | None = None, proof: list[bytes] | None = None) -> None:
         """Stop game ``number`` (the evidence names ``culprit``, ``said``: what it did);
         every seat then publishes its seed and the audit decides.  ``at``: the log
         length the stopping seat had, ``frame``: its signed Fault (another seat's fault,
-        passed on as is, its detail in its own words)."""
-        if number in self._stops or number in self.audits:
+        passed on as is, its detail in its own words); ``proof``: the signed messages
+        our own Fault carries as evidence."""
+        if number in self.outcomes.stops or number in self.outcomes.audits:
             return
         note = said if isinstance(said, Note) else Note.plain_text(said)
         detail = frame.detail if frame is not None else note.english(self.names)
         by = self.seat if stopper is None else stopper
-        self._broken.add(number)
+        self.outcomes.broken.add(number)
+        if self.proposals.slot is not None and self.proposals.slot.game == number:
+            self.proposals.slot = None  # (nothing more is appended to this game)
         index = len(self.logs.get(number, [])) if at is None else at
         self._set_stop(number, Stop(by, index, detail[:200], True, culprit, code[:24], note))
         if frame is None:
             sig = self.identity.sign(*fault_signed(self.table, number, index, culprit,
                                                    code[:24], detail[:200], by))
-            fault = Fault(0, number, index, culprit, code[:24], detail[:200], by, sig)
+            fault = Fault(0, number, index, culprit, code[:24], detail[:200], by, sig,
+                          proof or [])
         else:
             fault = frame
-        self._faults[number] = fault
+        self.outcomes.faults[number] = fault
         if by == self.seat:
             self._broadcast(fault, now)
         elif self.seat == HOST:
@@ -1992,9 +2198,12 @@ class Session:
         self._emit(ev.GameStopped(self.sid, number, culprit, detail, by != self.seat, now,
                                   line))
         self._publish_seed(number, now)
+        parts = self.proposals
+        if self.seat == HOST and (parts.held or parts.queued) and parts.slot is None:
+            self._drain(now)
 
     def _set_stop(self, number: int, stop: Stop) -> None:
-        self._stops[number] = stop
+        self.outcomes.stops[number] = stop
         self._record(t="stop", game=number, seat=stop.seat, index=stop.index,
                      reason=stop.reason, claim=stop.claim, culprit=stop.culprit, code=stop.code,
                      note=stop.note.to_json() if stop.note is not None else None)
@@ -2007,7 +2216,7 @@ class Session:
         if number not in self.dealers:
             self._violation(Note.of("fault_undealt", game=number), now)
             return
-        if number in self._stops or number in self.audits:
+        if number in self.outcomes.stops or number in self.outcomes.audits:
             return  # (the same fault again, or one after the game stopped: nothing new)
         sender = link.peer_seat
         by = frame.by
@@ -2031,9 +2240,39 @@ class Session:
             self._emit(ev.DesyncDetected(self.sid, number, frame.index, frame.detail, True,
                                          now, Note.of("desync_peer", by=Seat(by),
                                                       detail=Theirs(frame.detail))))
+        if frame.evidence and frame.seat == HOST and by not in (HOST, self.seat) and (
+                self._proves(number, by, frame)):
+            self.outcomes.proven.add(number)
+            self._record(t="proven", game=number)
         self._stop(number, frame.seat, frame.code, Note.did_theirs(by, frame.code,
                                                                    frame.detail),
                    now, stopper=by, at=frame.index, frame=frame)
+
+    def _proves(self, number: int, seat: int, frame: Fault) -> bool:
+        """Does the Fault's evidence prove, to us, that the host broke its word about
+        ``seat``'s proposal (the signed messages, and our own log)?"""
+        log = self.logs.get(number, [])
+
+        def entry_at(index: int) -> tuple[int, int] | None:
+            if not 0 <= index < len(log):
+                return None
+            return parse_action(log[index].action).player, log[index].pid
+
+        return host_broke_its_word(frame.code, list(frame.evidence), table=self.table,
+                                   game=number, seat=seat,
+                                   seat_key=self.players[seat].sign_key,
+                                   host_key=self.players[HOST].sign_key, entry_at=entry_at)
+
+    def _check_evidence(self, number: int, verdict: Verdict, names: list[str]) -> Verdict:
+        """A seat stopped the game with evidence against the host that we checked
+        ourselves: its claim is no longer one word against another."""
+        stop = self.outcomes.stops.get(number)
+        if number not in self.outcomes.proven or stop is None or verdict.code != "disputed":
+            return verdict
+        claim = stop.note if stop.note is not None else Note.plain_text(stop.reason)
+        return Verdict.of(False, stop.code, Note.of("proven", host=Seat(HOST), claim=claim,
+                                                    by=Seat(stop.seat)),
+                          names, HOST, verdict.state_hash)
 
     def _publish_seed(self, number: int, now: float) -> None:
         dealer = self.dealers.get(number)
@@ -2043,21 +2282,21 @@ class Session:
         if messages:
             self._record(t="publish", game=number)
             self._deal_out(number, messages, now)
-            self._audit_due.setdefault(number, now + self.config.audit_timeout)
+            self.outcomes.audit_due.setdefault(number, now + self.config.audit_timeout)
         self._maybe_audit(number, now)
 
     def _maybe_audit(self, number: int, now: float) -> None:
         dealer = self.dealers.get(number)
-        if dealer is None or number in self.audits or not dealer.seeds_in:
+        if dealer is None or number in self.outcomes.audits or not dealer.seeds_in:
             return
         game_over = number == self.game_no and self.game is not None and self.game.is_over
-        if not game_over and number not in self._stops:
+        if not game_over and number not in self.outcomes.stops:
             return
         self._conclude(number, now)
 
     def _conclude(self, number: int, now: float, refused: bool = False) -> None:
         """Audit game ``number`` (or name the seat that did not publish its seed)."""
-        if number in self.audits:
+        if number in self.outcomes.audits:
             return
         dealer = self.dealers[number]
         log = self.logs.get(number, [])
@@ -2069,9 +2308,10 @@ class Session:
                                  names, missing)
         else:
             verdict = audit(dealer, self.rules, [(e.action, e.hash) for e in log], names,
-                            self._stops.get(number))
+                            self.outcomes.stops.get(number))
             verdict = self._check_blame(number, verdict, names)
             verdict = self._check_clock_claim(number, verdict, names)
+            verdict = self._check_evidence(number, verdict, names)
         self._settle(number, verdict, now)
 
     def _check_clock_claim(self, number: int, verdict: Verdict, names: list[str]) -> Verdict:
@@ -2079,7 +2319,7 @@ class Session:
         out.  Only that seat can know (a clock is not evidence another seat can check):
         if the log does hold a "timeout" entry of that seat where it stopped, the
         others name nobody; a claim about any other entry is false."""
-        stop = self._stops.get(number)
+        stop = self.outcomes.stops.get(number)
         if (verdict.code not in ("false_claim", "disputed") or stop is None
                 or stop.code != "early_clock" or stop.seat == self.seat):
             return verdict
@@ -2097,8 +2337,7 @@ class Session:
         """Game ``number``'s verdict: kept, journalled, reported (and a table that is
         ending ends)."""
         log = self.logs.get(number, [])
-        self.audits[number] = verdict
-        self._audit_due.pop(number, None)
+        self.outcomes.settled(number, verdict)
         self._record(t="audit", game=number, fair=verdict.fair, code=verdict.code,
                      detail=verdict.detail, culprit=verdict.culprit,
                      state_hash=verdict.state_hash, full=verdict.game,
@@ -2139,9 +2378,9 @@ class Session:
             if e.forced and not e.pid:
                 continue  # the clock's or a bot's move: the host's, signed by nobody
             action = parse_action(e.action)
+            commit = proposal_commit(e.salt, e.action, list(e.reveals))
             if action.player == seat and not verify(key, e.sig, *proposal_signed(
-                    self.table, number, seat, e.pid, e.action, list(e.reveals), e.seen,
-                    e.seen_hash)):
+                    self.table, number, seat, e.pid, commit, e.seen, e.seen_hash)):
                 return True
         return False
 
@@ -2184,20 +2423,23 @@ class Session:
                     e = entries[index]
                     self._push_to(link, Entry(0, number, index, e.action, e.hash, e.pid,
                                               list(e.reveals), e.seen, e.seen_hash, e.sig,
-                                              e.forced), now)
-            fault = self._faults.get(number)
+                                              e.forced, e.salt), now)
+            fault = self.outcomes.faults.get(number)
             if fault is not None:
                 self._push_to(link, fault, now)
         if self.seat != HOST:
-            for pid in sorted(self._pending_frames):
-                self._push_to(link, self._pending_frames[pid], now)
+            for pid in sorted(self.proposals.frames):
+                self._push_to(link, self.proposals.frames[pid], now)
+                own = self.proposals.own.get(pid)
+                if own is not None and own.index >= 0:  # placed: open it (again)
+                    self._push_to(link, own.opening, now)
 
     # --------------------------------------------------------------- helpers
 
     def _desync(self, game: int, index: int, note: Note, now: float) -> None:
         """Our states disagree: reported to every seat, and the game is stopped for the
         audit (which finds who made them disagree)."""
-        if game in self._broken:
+        if game in self.outcomes.broken:
             return
         detail = note.english(self.names)
         self._emit(ev.DesyncDetected(self.sid, game, index, detail, False, now, note))
@@ -2205,7 +2447,7 @@ class Session:
         if game in self.dealers:
             self._stop(game, culprit, "desync", note, now)
         else:
-            self._broken.add(game)
+            self.outcomes.broken.add(game)
             sig = self.identity.sign(*fault_signed(self.table, game, index, culprit, "desync",
                                                    detail[:200], self.seat))
             self._broadcast(Fault(0, game, index, culprit, "desync", detail[:200], self.seat,
@@ -2245,6 +2487,34 @@ class Session:
             self._journal.append(record)
 
     # ================================================================= restore
+
+    def resumed(self, now: float) -> None:
+        """The journal is replayed (``epoch`` is the new one): start the new epoch.  Every
+        link restarts its streams and says where we stand; the clocks restart; a table
+        that was ending ends."""
+        self._linger_until = now if self.closed else None
+        self._replaying = False
+        self._record(t="epoch", epoch=self.epoch)
+        for link in self.links.values():
+            link.epoch = self.epoch
+            link.channel.reset()
+            link.push(Sync(0, self.game_no, len(self.log)), now)
+            if self.seat != HOST:
+                link.push(self._hello(), now)
+            self._catch_up.add(link.peer_seat)
+        if self.seat == HOST and not self.started and self.rules.players == 2:
+            self._start_when_ready = True
+        outcomes = self.outcomes
+        for number in list(outcomes.audit_due):  # (the clock of the new epoch)
+            outcomes.audit_due[number] = now + self.config.audit_timeout
+        self._restart_clock(now)  # every seat the game waits for gets a fresh clock
+        if self._ending and not self.closed and not outcomes.audit_due:
+            self.close(now, self._ending)  # a player had left and the audit was done
+        if self.game is not None:
+            dealer = self.dealer
+            self._emit(ev.GameStarted(
+                self.sid, self.game_no, self.seat, self.game.public_hash(), now,
+                resumed=True, shown=dealer.shown_trump if dealer is not None else None))
 
     @classmethod
     def restore(

@@ -291,18 +291,43 @@ Reveals = Annotated[list[Reveal], Meta(max_length=6)]
 
 
 class Propose(Struct, tag="propose", array_like=True, frozen=True):
-    """A seated player -> the host: "please append this action of mine" (proposal
-    ``pid``), with a reveal for every card it opens from its hidden hand, the length of
-    the log it has seen and the hash after its last entry, all signed."""
+    """A seated player -> the host: "please place my move" (proposal ``pid``), as a
+    commitment (``commit``: a hash of a salt, the action and its reveals, see
+    :mod:`durak_net.proposals`), the length of the log it has seen and the hash after
+    its last entry, all signed.  The host sees no card of it before it places it."""
 
     seq: U64
     pid: U64
     game: Count
-    action: ActionText
-    reveals: Reveals
+    commit: Key
     seen: Count
     seen_hash: Annotated[bytes, Meta(max_length=16)]
     sig: Signature
+
+
+class Order(Struct, tag="order", array_like=True, frozen=True):
+    """Host -> the proposer: proposal ``pid`` of game ``game`` is entry ``index`` (the
+    log it was made on), signed by the host; only now does the proposer open it."""
+
+    seq: U64
+    pid: U64
+    game: Count
+    index: Count
+    sig: Signature
+
+
+Salt = Annotated[bytes, Meta(min_length=16, max_length=16)]
+
+
+class Open(Struct, tag="open", array_like=True, frozen=True):
+    """The proposer -> the host: the move of placed proposal ``pid``, the reveals of the
+    cards it opens and the salt of its commitment."""
+
+    seq: U64
+    pid: U64
+    action: ActionText
+    reveals: Reveals
+    salt: Salt
 
 
 class Entry(Struct, tag="entry", array_like=True, frozen=True):
@@ -310,9 +335,9 @@ class Entry(Struct, tag="entry", array_like=True, frozen=True):
     state after it, and the reveals of the cards the action opened.
 
     An action of another seat carries its proposal: ``pid``, ``seen``, ``seen_hash``
-    and ``sig`` as the proposer signed them (``pid`` 0 and an empty ``sig`` for the
-    host's own actions and for what the host plays for a seat: ``forced`` then says why,
-    ``"timeout"``)."""
+    and ``sig`` as the proposer signed them, and the ``salt`` that opens its commitment
+    (``pid`` 0 and an empty ``sig`` and ``salt`` for the host's own actions and for what
+    the host plays for a seat: ``forced`` then says why, ``"timeout"``)."""
 
     seq: U64
     game: Count
@@ -325,24 +350,29 @@ class Entry(Struct, tag="entry", array_like=True, frozen=True):
     seen_hash: Annotated[bytes, Meta(max_length=16)]
     sig: MaybeSignature
     forced: Annotated[str, Meta(max_length=16)] = ""
+    salt: Annotated[bytes, Meta(max_length=16)] = b""
 
 
 class Refused(Struct, tag="refused", array_like=True, frozen=True):
     """Host -> the proposer: proposal ``pid`` was not applied, and why; ``at``: the
     length of the proposal's game's log when the host refused it (more than the log the
-    proposal was made on, or the refusal is a fault of the host)."""
+    proposal was made on, or the refusal is a fault of the host); ``sig``: the host's
+    signature over it (see :func:`durak_net.proposals.refused_signed`), so that the
+    proposer can show it to every seat."""
 
     seq: U64
     pid: U64
     reason: Reason
     at: Count = 0
+    sig: MaybeSignature = b""
 
 
 class Fault(Struct, tag="fault", array_like=True, frozen=True):
     """"Game ``game`` stops after entry ``index``: seat ``seat`` broke the deal or the
     rules (``code``, ``detail``)", as seat ``by`` found and signed (``sig``); the host
     passes a seat's Fault on to every seat, unchanged.  All then publish their seeds for
-    the audit."""
+    the audit.  ``evidence``: signed messages (msgpack-encoded frames) that let every
+    seat check the claim itself (section 8)."""
 
     seq: U64
     game: Count
@@ -352,6 +382,7 @@ class Fault(Struct, tag="fault", array_like=True, frozen=True):
     detail: Reason
     by: Seat
     sig: MaybeSignature = b""
+    evidence: Annotated[list[Annotated[bytes, Meta(max_length=200)]], Meta(max_length=3)] = []
 
 
 class Status(Struct, tag="status", array_like=True, frozen=True):
@@ -407,7 +438,8 @@ def decode_beacon(data: bytes) -> Beacon:
         raise WireError("malformed", str(exc)) from None
 
 
-Frame = Sync | Hello | Seating | Deal | Propose | Entry | Refused | Fault | Status | Bye
+Frame = (Sync | Hello | Seating | Deal | Propose | Order | Open | Entry | Refused | Fault | Status
+         | Bye)
 
 
 class Packet(Struct, array_like=True, frozen=True):

@@ -40,10 +40,15 @@ from durak_net.dealer import DealContext, MentalDealer, decode  # noqa: E402
 from durak_net.dealer import encode as dealer_encode  # noqa: E402
 from durak_net.identity import Identity  # noqa: E402
 from durak_net.lobby import DISCOVERY_LABEL, node_id  # noqa: E402
+from durak_net.proposals import (  # noqa: E402
+    order_signed,
+    proposal_commit,
+    proposal_signed,
+    refused_signed,
+)
 from durak_net.session import (  # noqa: E402
     deal_signed,
     fault_signed,
-    proposal_signed,
     table_words,
 )
 from durak_net.wire import (  # noqa: E402
@@ -263,15 +268,19 @@ PAIRING_WORDS = "cousin circus willow turtle"
 
 
 def signatures(dealt: dict[str, Any]) -> dict[str, Any]:
-    """A seat's signing key, a deal message and a proposal signed with it, the table's
-    words."""
+    """A seat's signing key, a deal message and a proposal (its commitment) signed with
+    it, the host's order placing that proposal, the table's words."""
     host = Identity.from_private(_seed("seat 0 signing key"))
     member = Identity.from_private(_seed("seat 1 signing key"))
     table = 0x7AB1E
     data = bytes.fromhex(dealt["messages"][0]["hex"])
     deal_parts = deal_signed(table, 1, 0, data)
     reveal = (2, mental.card_key(bytes.fromhex(dealt["seeds"][1]), 1))
-    proposal_parts = proposal_signed(table, 1, 1, 1, "1 take", [reveal], 3, bytes(range(16)))
+    salt = bytes(range(100, 116))
+    commit = proposal_commit(salt, "1 take", [reveal])
+    proposal_parts = proposal_signed(table, 1, 1, 1, commit, 3, bytes(range(16)))
+    order_parts = order_signed(table, 1, 1, 1, commit, 3)
+    refused_parts = refused_signed(table, 1, 1, 1, 4)
     fault_parts = fault_signed(table, 1, 3, 0, "forged", "sent entry 3", 1)
     return {
         "table": table,
@@ -284,9 +293,18 @@ def signatures(dealt: dict[str, Any]) -> dict[str, Any]:
         "deal_signature": host.sign(*deal_parts).hex(),
         "proposal_inputs": {"table": table, "game": 1, "seat": 1, "pid": 1,
                             "action": "1 take", "reveals": [[reveal[0], reveal[1].hex()]],
-                            "seen": 3, "seen_hash": bytes(range(16)).hex()},
+                            "salt": salt.hex(), "seen": 3,
+                            "seen_hash": bytes(range(16)).hex()},
+        "proposal_commit": commit.hex(),
         "proposal_signed_bytes": b"".join(proposal_parts).hex(),
         "proposal_signature": member.sign(*proposal_parts).hex(),
+        "order_inputs": {"table": table, "game": 1, "seat": 1, "pid": 1,
+                         "commit": commit.hex(), "index": 3},
+        "order_signed_bytes": b"".join(order_parts).hex(),
+        "order_signature": host.sign(*order_parts).hex(),
+        "refused_inputs": {"table": table, "game": 1, "seat": 1, "pid": 1, "at": 4},
+        "refused_signed_bytes": b"".join(refused_parts).hex(),
+        "refused_signature": host.sign(*refused_parts).hex(),
         "table_words_2": table_words(table, [host.public, member.public]),
         "fault_inputs": {"table": table, "game": 1, "index": 3, "seat": 0, "code": "forged",
                          "detail": "sent entry 3", "by": 1},

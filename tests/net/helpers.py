@@ -18,6 +18,7 @@ from durak_core import Rules
 from durak_core.bots import RandomBot
 from durak_net import events as ev
 from durak_net.botplay import BotDriver
+from durak_net.proposals import proposal_commit, proposal_signed, salt_for
 from durak_net.reliable import RtoConfig
 from durak_net.session import (
     DealerFactory,
@@ -26,10 +27,9 @@ from durak_net.session import (
     SessionConfig,
     deal_signed,
     mental_dealer,
-    proposal_signed,
 )
 from durak_net.simlink import SimNet
-from durak_net.wire import Deal, Entry, Propose
+from durak_net.wire import Deal, Entry, Open, Propose
 
 SEQ_ADDR = ("10.77.0.1", 40001)
 FOL_ADDR = ("10.77.0.2", 40002)
@@ -169,14 +169,18 @@ FAST = SessionConfig(rto=RtoConfig(initial=0.02, minimum=0.004, maximum=1.0))
 
 
 def propose(session: Session, pid: int, action: str,
-            reveals: list[tuple[int, bytes]] | None = None) -> Propose:
-    """A proposal of ``session``'s seat, signed as its own code signs one (tests push it
-    by hand, to play moves the bots would not)."""
+            reveals: list[tuple[int, bytes]] | None = None) -> list[Propose | Open]:
+    """A proposal of ``session``'s seat as its own code makes one: the signed commitment
+    and its opening (tests push both by hand, to play moves the bots would not; the host
+    takes the opening once it has placed the commitment, which it does first)."""
     reveals = list(reveals or [])
     seen, seen_hash = session._head()
+    salt = salt_for(session.identity.private, session.table, session.game_no, pid)
+    commit = proposal_commit(salt, action, reveals)
     sig = session.identity.sign(*proposal_signed(session.table, session.game_no, session.seat,
-                                                 pid, action, reveals, seen, seen_hash))
-    return Propose(0, pid, session.game_no, action, reveals, seen, seen_hash, sig)
+                                                 pid, commit, seen, seen_hash))
+    return [Propose(0, pid, session.game_no, commit, seen, seen_hash, sig),
+            Open(0, pid, action, reveals, salt)]
 
 
 def entry(game: int, index: int, action: str, digest: bytes, pid: int = 0,

@@ -135,7 +135,8 @@ def test_a_card_played_that_its_player_does_not_hold_stops_the_game_at_once() ->
     position = fol.dealer.hidden_position(mine[0])
     assert position is not None
     key = mental.card_key(fol.dealer.seed, position)
-    fol.channel.push(propose(fol, 99, str(Attack(1, claimed)), [(position, key)]), pair.net.now)
+    for frame in propose(fol, 99, str(Attack(1, claimed)), [(position, key)]):
+        fol.channel.push(frame, pair.net.now)
     _run(pair)
     (stopped,) = [e for e in pair.seq.events if isinstance(e, ev.GameStopped)]
     assert stopped.culprit == 1
@@ -153,7 +154,8 @@ def test_a_card_the_other_seat_is_known_to_hold_is_refused_as_cheating() -> None
                  limit=10.0)
     fol = pair.fol.session
     alices = pair.seq.session.game.hand(0)[0]  # Alice holds it: Bob cannot
-    fol.channel.push(propose(fol, 99, str(Attack(1, alices))), pair.net.now)
+    for frame in propose(fol, 99, str(Attack(1, alices))):
+        fol.channel.push(frame, pair.net.now)
     _run(pair)
     (stopped,) = [e for e in pair.seq.events if isinstance(e, ev.GameStopped)]
     assert (stopped.culprit, stopped.detail) == (1, f"played {alices}, a card it cannot hold")

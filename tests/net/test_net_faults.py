@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from durak_core import Rules
 from durak_net import events as ev
+from durak_net.proposals import evidence
 from durak_net.session import fault_signed
-from durak_net.wire import Fault
+from durak_net.wire import Fault, Order, Refused
 
+from .helpers import propose
 from .tables import Table, host_altering_seat2s_keys, make_table
 
 
@@ -108,3 +110,26 @@ def test_a_fault_a_seat_signs_wrongly_is_its_own() -> None:
         verdict = _verdicts(table, seat)[0]
         assert verdict.culprit in (1, None), verdict
     assert (_verdicts(table, 0)[0].code, _verdicts(table, 0)[0].culprit) == ("forged", 1)
+
+
+def test_a_seat_that_accuses_the_host_with_made_up_evidence_gets_no_honest_seat_named(
+) -> None:
+    """A Fault against the host may carry evidence (the host's signed Order and Refused
+    of a proposal), which every seat checks itself.  A seat that makes up the host's
+    part (it cannot sign for the host) convinces nobody: the others name nobody, and the
+    host, which knows it did not, names the liar; at 3 and 4 seats."""
+    for players in (3, 4):
+        table = _dealt(95 + players, players)
+        liar = table.seats[1].session
+        commitment, _ = propose(liar, 1, "1 take")
+        order = Order(0, 1, 1, commitment.seen, bytes(64))  # not the host's signature
+        refusal = Refused(0, 1, "", commitment.seen, liar.identity.sign(b"x"))
+        liar._stop(1, 0, "bad_refusal", "refused our move take after placing it",
+                   table.net.now, proof=evidence(commitment, order, refusal))
+        assert table.net.run(lambda t=table: _all_audited(t), limit=60.0)
+        host = _verdicts(table, 0)[0]
+        assert (host.code, host.culprit) == ("false_claim", 1)
+        for seat in range(2, players):
+            verdict = _verdicts(table, seat)[0]
+            assert (verdict.code, verdict.culprit) == ("disputed", None), verdict
+        _no_honest_seat_named(table, (0, *range(2, players)))

@@ -39,7 +39,7 @@ def test_a_seat_lost_for_the_grace_period_is_played_by_a_bot_to_the_end() -> Non
     # With a move clock too: until the hand-over, the clock takes or passes for it.
     table = _lost_mid_game(41, clock=5)
     net, host = table.net, table.host
-    vanished_at = net.now
+    vanished_at = host.links[2].last_recv  # (the grace counts from the last word heard)
     # Before the hand-over nobody can open seat 2's cards: each holds one share.
     assert net.run(lambda: 2 in host.seat_state, limit=30.0)
     assert host.seat_state[2] == "lost" and not host.bots

@@ -15,6 +15,7 @@ from durak_net.session import Role, Session, SessionError
 from durak_net.wire import Propose, Refused
 
 from .helpers import FAST, FOL_ADDR, SEQ_ADDR, entry, make_pair, propose, replace_session
+from .secrets_scan import hidden_positions, opened_by, pickled_candidates
 
 
 def _dealt(seed: int = 3, **kw):
@@ -100,39 +101,47 @@ def test_a_seat_must_fit_its_table() -> None:
 # ------------------------------------------------------------------ remote misbehaviour
 
 
-def test_the_followers_illegal_proposal_is_refused_with_its_reason_never_applied() -> None:
+def test_a_move_opened_at_its_place_that_is_illegal_stops_the_game_naming_its_proposer(
+) -> None:
+    """The host placed the proposal on the log it was made on, where its seat's own peer
+    checked it; opened illegal there, it is the proposer's fault, never a refusal (the
+    host has seen it by then: refusing it would read cards)."""
     pair = _dealt()
     seq, fol = pair.seq.session, pair.fol.session
     game = seq.game
     # An action of the follower's seat that the rules refuse now.
     illegal = next(a for a in [Take(1), Pass(1)] if game.why_illegal(a))
-    reason = game.why_illegal(illegal)
     fol.pending[99] = illegal
-    fol.channel.push(propose(fol, 99, str(illegal)), pair.net.now)
+    for frame in propose(fol, 99, str(illegal)):
+        fol.channel.push(frame, pair.net.now)
     _settle(pair)
     assert seq.log == [] and seq.game.public_hash() == game.public_hash()
-    refused = _events(pair.fol, ev.ActionRefused)
-    assert [(str(e.action), e.reason) for e in refused] == [(str(illegal), reason)]
-    assert [e.reason for e in _events(pair.seq, ev.PeerActionRefused)] == [reason]
+    assert not _events(pair.seq, ev.PeerActionRefused)
+    (stopped,) = _events(pair.seq, ev.GameStopped)
+    assert stopped.culprit == 1 and f"committed to {illegal}, which is illegal" in stopped.detail
 
 
-def test_a_proposal_for_the_sequencers_seat_is_refused() -> None:
+def test_a_proposal_that_opens_as_the_sequencers_move_stops_the_game() -> None:
     pair = _dealt()
     seq, fol = pair.seq.session, pair.fol.session
     forged = seq.game.legal_actions(0)[0]  # legal for seat 0, but the follower is seat 1
-    fol.channel.push(propose(fol, 5, str(forged)), pair.net.now)
+    for frame in propose(fol, 5, str(forged)):
+        fol.channel.push(frame, pair.net.now)
     _settle(pair)
     assert seq.log == []
-    assert "may only play its own" in _events(pair.seq, ev.PeerActionRefused)[0].reason
+    (stopped,) = _events(pair.seq, ev.GameStopped)
+    assert stopped.culprit == 1 and "a move of another seat" in stopped.detail
 
 
-def test_an_unreadable_proposal_is_refused() -> None:
+def test_a_proposal_that_opens_unreadable_stops_the_game() -> None:
     pair = _dealt()
     fol = pair.fol.session
-    fol.channel.push(propose(fol, 6, "1 juggle 7♠"), pair.net.now)
+    for frame in propose(fol, 6, "1 juggle 7♠"):
+        fol.channel.push(frame, pair.net.now)
     _settle(pair)
     assert pair.seq.session.log == []
-    assert _events(pair.seq, ev.PeerActionRefused)
+    (stopped,) = _events(pair.seq, ev.GameStopped)
+    assert stopped.culprit == 1 and "unreadable" in stopped.detail
 
 
 def test_an_entry_playing_the_followers_seat_without_its_proposal_stops_the_game() -> None:
@@ -273,20 +282,26 @@ def test_a_restarted_peer_resumes_from_its_journal(who: str) -> None:
 
 
 def test_a_refused_proposal_opens_nothing_and_its_card_is_proven_when_played() -> None:
-    """A proposal refused in a race opens no card: the host saw its key, nobody else
-    did, so both keep the card hidden, and a later play of it proves it again (also
-    after the host resumed from its journal)."""
+    """A proposal the table moved past is refused before it is opened: the host never
+    sees its move nor its key (its memory opens no card of Bob's), both keep the card
+    hidden, and a later play of it proves it again (also after the host resumed from its
+    journal)."""
     pair = _dealt()
     seq, fol = pair.seq.session, pair.fol.session
     card = fol.game.hand(1)[0]
     reveal = fol.dealer.reveal(card, commit=False)  # as act() does for a proposal
     assert reveal is not None
     fol.pending[50] = parse_action(f"1 attack {card}")
-    fol.channel.push(propose(fol, 50, f"1 attack {card}", [(reveal.position, reveal.key)]),
-                     pair.net.now)
+    commitment, _ = propose(fol, 50, f"1 attack {card}", [(reveal.position, reveal.key)])
+    seq.act(next(a for a in seq.game.legal_actions(0) if isinstance(a, Attack)), pair.net.now)
+    fol.channel.push(commitment, pair.net.now)  # made on the log before Alice's attack
     _settle(pair)
     assert _events(pair.seq, ev.PeerActionRefused) and not _events(pair.seq, ev.GameStopped)
+    assert [str(e.action) for e in _events(pair.fol, ev.ActionRefused)] == [f"1 attack {card}"]
     assert card not in seq.game.hand(1) and reveal.position not in seq.dealer.opened
+    hidden = hidden_positions(seq.dealer, 1)
+    assert reveal.position in hidden
+    assert opened_by(seq.dealer, hidden, pickled_candidates(seq)) == {}
     assert fol.dealer.hidden_position(card) == reveal.position  # still hidden for Bob
     seed = random.Random(3)
     replace_session(pair, pair.seq, lambda records: Session.restore(
@@ -377,7 +392,7 @@ class _RefusingSequencer(Session):
 
     def _on_propose(self, link, frame: Propose, now: float) -> None:  # type: ignore[no-untyped-def]
         self.proposals_seen = getattr(self, "proposals_seen", 0) + 1
-        self._refuse(link, frame.pid, frame.action, "refused for no reason", now)
+        self._refuse(link, frame.pid, "refused for no reason", now)
 
 
 def test_a_host_that_refuses_a_move_made_on_its_own_log_is_named_at_once() -> None:
@@ -430,7 +445,7 @@ def test_a_refusal_of_a_move_the_table_moved_past_is_taken_and_not_held() -> Non
     def throw_in_then_refuse(link, frame, now):  # type: ignore[no-untyped-def]
         seq._on_propose = on_propose  # type: ignore[method-assign]
         seq.act(more[0], now)
-        seq._refuse(link, frame.pid, frame.action, "the table moved on", now)
+        seq._refuse(link, frame.pid, "the table moved on", now)
 
     seq._on_propose = throw_in_then_refuse  # type: ignore[method-assign]
     fol.act(Take(1), pair.net.now)
@@ -464,10 +479,13 @@ def test_a_proposal_id_used_before_is_refused_not_ignored() -> None:
         push(link, frame, now)
 
     seq._push_to = spy  # type: ignore[method-assign]
-    fol.channel.push(propose(fol, 7, "1 juggle 7♠"), pair.net.now)
+    stale, _ = propose(fol, 7, "1 pass")
+    seq.act(next(a for a in seq.game.legal_actions(0) if isinstance(a, Attack)), pair.net.now)
+    fol.channel.push(stale, pair.net.now)  # made before Alice's attack: refused
     _settle(pair)
-    fol.channel.push(propose(fol, 7, "1 take"), pair.net.now)
+    for frame in propose(fol, 7, "1 take"):
+        fol.channel.push(frame, pair.net.now)
     _settle(pair)
     assert [f.pid for f in sent] == [7, 7]
     assert "proposal id 7 was used before" in sent[1].reason
-    assert not seq.log
+    assert len(seq.log) == 1

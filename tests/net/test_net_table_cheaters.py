@@ -39,9 +39,9 @@ def _forge_take_for(table: Table, victim: int) -> bool:
     take = Take(victim)
     if game.why_illegal(take) is not None:
         return False
-    fake = Propose(0, 4242, host.game_no, str(take), [], len(host.log),
+    fake = Propose(0, 4242, host.game_no, bytes(32), len(host.log),
                    host.log[-1].hash if host.log else b"", bytes(64))
-    host._append(take, 4242, [], table.net.now, proposal=fake)
+    host._append(take, 4242, [], table.net.now, proposal=fake, salt=bytes(16))
     return True
 
 
@@ -165,7 +165,7 @@ def test_a_proposal_with_a_bad_signature_is_refused() -> None:
     table = _dealt(26)
     net = table.net
     seat1 = table.seats[1].session
-    seat1.links[0].push(Propose(0, 1, 1, "1 take", [], 0, b"", bytes(64)), net.now)
+    seat1.links[0].push(Propose(0, 1, 1, bytes(32), 0, b"", bytes(64)), net.now)
     assert net.run(lambda: any(isinstance(e, ev.PeerActionRefused)
                                for e in table.seats[0].events), limit=10.0)
     refused = [e for e in table.seats[0].events if isinstance(e, ev.PeerActionRefused)]

@@ -286,7 +286,7 @@ def test_datagrams() -> None:
     assert msgspec.msgpack.decode(body) == [
         1, 1, 5, 6, [8],
         [["entry", 7, 1, 0, action, bytes.fromhex(game.public_hash()), 0,
-          [[0, card_key(seed0, 0)]], 0, b"", b"", ""]],
+          [[0, card_key(seed0, 0)]], 0, b"", b"", "", b""]],
     ]
 
 
@@ -306,14 +306,34 @@ def test_signatures_and_table_words() -> None:
     signed = b"durak-lan v3 deal" + u64(table) + (1).to_bytes(4, "big") + bytes([0]) + data
     assert signed.hex() == v["deal_signed_bytes"]
     assert keys[0][0].sign(signed).hex() == v["deal_signature"]
-    # A proposal: ... || [seat] || u64be(pid) || action || 0x00 || [count] || reveals ||
-    # u32be(seen) || seen_hash.
+    # A proposal commits to its move: BLAKE2b-256("durak-lan v4 proposal" || salt ||
+    # action || 0x00 || [count] || reveals), and signs "durak-lan v4 propose" ||
+    # u64be(table) || u32be(game) || [seat] || u64be(pid) || commit || u32be(seen) ||
+    # seen_hash; the host places it with "durak-lan v4 order" || u64be(table) ||
+    # u32be(game) || [seat] || u64be(pid) || commit || u32be(index).
     key = card_key(bytes.fromhex(VECTORS["deal"]["seeds"][1]), 1)
-    signed = (b"durak-lan v3 propose" + u64(table) + (1).to_bytes(4, "big") + bytes([1])
-              + u64(1) + b"1 take\x00" + bytes([1]) + bytes([2]) + key
-              + (3).to_bytes(4, "big") + bytes(range(16)))
+    inputs = v["proposal_inputs"]
+    salt = bytes.fromhex(inputs["salt"])
+    assert inputs["reveals"] == [[2, key.hex()]] and inputs["action"] == "1 take"
+    commit = h(b"durak-lan v4 proposal" + salt + b"1 take\x00" + bytes([1]) + bytes([2]) + key,
+               256)
+    assert commit.hex() == v["proposal_commit"]
+    signed = (b"durak-lan v4 propose" + u64(table) + (1).to_bytes(4, "big") + bytes([1])
+              + u64(1) + commit + (3).to_bytes(4, "big") + bytes(range(16)))
     assert signed.hex() == v["proposal_signed_bytes"]
     assert keys[1][0].sign(signed).hex() == v["proposal_signature"]
+    signed = (b"durak-lan v4 order" + u64(table) + (1).to_bytes(4, "big") + bytes([1])
+              + u64(1) + commit + (3).to_bytes(4, "big"))
+    assert signed.hex() == v["order_signed_bytes"]
+    assert v["order_inputs"]["commit"] == commit.hex()
+    assert keys[0][0].sign(signed).hex() == v["order_signature"]
+    # The host's refusal: "durak-lan v4 refused" || u64be(table) || u32be(game) || [seat]
+    # || u64be(pid) || u32be(at).
+    assert v["refused_inputs"] == {"table": table, "game": 1, "seat": 1, "pid": 1, "at": 4}
+    signed = (b"durak-lan v4 refused" + u64(table) + (1).to_bytes(4, "big") + bytes([1])
+              + u64(1) + (4).to_bytes(4, "big"))
+    assert signed.hex() == v["refused_signed_bytes"]
+    assert keys[0][0].sign(signed).hex() == v["refused_signature"]
     # A fault: "durak-lan v4 fault" || u64be(table) || u32be(game) || u32be(index) ||
     # [seat] || code || 0x00 || detail || 0x00 || [by].
     signed = (b"durak-lan v4 fault" + u64(table) + (1).to_bytes(4, "big")
@@ -369,7 +389,8 @@ def test_escrow() -> None:
     ["durak-lan v2 card", "durak-lan v2 key commitment", "durak-lan v2 session key",
      "durak-lan v2 pairing ", "durak-lan v2 sas", "durak-lan v2 rendezvous",
      "durak-lan v2 inviter", "durak-lan v2 invitee", "durak-lan v3 deal",
-     "durak-lan v3 propose", "durak-lan v3 table", "durak-lan v4 table of two",
+     "durak-lan v4 propose", "durak-lan v4 proposal", "durak-lan v4 order",
+     "durak-lan v4 salt", "durak-lan v4 refused", "durak-lan v3 table", "durak-lan v4 table of two",
      "durak-lan v4 fault", "durak-lan v4 address", "durak-lan v4 beacon",
      "durak-lan v3 escrow share",
      "durak-lan v3 escrow seed", "durak-lan v3 escrow nonce", "durak-lan v4 node",

@@ -1,0 +1,307 @@
+"""Proposals that commit first and open their move only once the host has placed them.
+
+A seated player's move travels in three steps (section 7 of docs/lan-protocol.md):
+
+1. **Propose**: the seat sends a *commitment* to its move, a hash of a fresh random
+   salt, the action's text and the reveals of the cards it opens, signed with the log
+   it was made on (``seen``, ``seen_hash``).  The host learns that the seat moves, not
+   what it plays.
+2. **Order**: the host places the commitment at the next index of its log, which must
+   be the log the seat made it on (``index == seen``), and signs that place.  A
+   proposal the table has moved past is refused here, still closed.  From now on the
+   index is the proposal's: the host appends nothing else until it is opened.
+3. **Open**: the seat checks the place and only then sends the salt, the action and
+   its card keys; the host checks them against the commitment and appends the entry,
+   which carries the salt so that every seat can check the proposer's signature.
+
+So a host that refuses a proposal has seen no card of it, and a host that refuses one
+it has placed, or fills its place with another entry, holds nothing the proposer cannot
+show: the proposer names it (``bad_refusal``, ``bad_order``).  This module holds the
+derivations and the two sides' bookkeeping; :class:`~durak_net.session.Session` wires
+them to its links.
+
+>>> c = proposal_commit(bytes(16), "1 take", [])
+>>> len(c), c == proposal_commit(bytes(16), "1 take", [])
+(32, True)
+>>> c == proposal_commit(bytes([1]) + bytes(15), "1 take", [])
+False
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import msgspec
+
+from durak_core import Action
+
+from .identity import verify
+from .wire import Open, Order, Propose, Refused
+
+#: Bytes of the salt that hides a committed move (the actions open to a seat are few;
+#: without a salt the host could hash every one and compare).
+SALT_BYTES = 16
+
+
+def _u64(n: int) -> bytes:
+    return n.to_bytes(8, "big")
+
+
+def _u32(n: int) -> bytes:
+    return n.to_bytes(4, "big")
+
+
+def proposal_commit(salt: bytes, action: str, reveals: list[tuple[int, bytes]]) -> bytes:
+    """``BLAKE2b-256("durak-lan v4 proposal" || salt || action || 0x00 || [count] ||
+    ([position] || key)*)``: what a Propose commits to."""
+    opened = b"".join(bytes([p]) + k for p, k in reveals)
+    data = (b"durak-lan v4 proposal" + salt + action.encode() + b"\x00"
+            + bytes([len(reveals)]) + opened)
+    return hashlib.blake2b(data, digest_size=32).digest()
+
+
+def salt_for(secret: bytes, table: int, game: int, pid: int) -> bytes:
+    """The salt of proposal ``pid``: ``BLAKE2b-128(key = secret, "durak-lan v4 salt" ||
+    u64be(table) || u32be(game) || u64be(pid))`` with the seat's private signing key as
+    ``secret``.  Nobody else can compute it, and a seat back from its journal makes the
+    same one again (any 16 bytes the host cannot guess would do: the spec asks no more)."""
+    data = b"durak-lan v4 salt" + _u64(table) + _u32(game) + _u64(pid)
+    return hashlib.blake2b(data, key=secret[:64], digest_size=SALT_BYTES).digest()
+
+
+def proposal_signed(table: int, game: int, seat: int, pid: int, commit: bytes, seen: int,
+                    seen_hash: bytes) -> list[bytes]:
+    """What a seat signs for one of its proposals (section 7 of the protocol)."""
+    return [b"durak-lan v4 propose", _u64(table), _u32(game), bytes([seat]), _u64(pid),
+            commit, _u32(seen), seen_hash]
+
+
+def order_signed(table: int, game: int, seat: int, pid: int, commit: bytes,
+                 index: int) -> list[bytes]:
+    """What the host signs when it places seat ``seat``'s proposal ``pid`` (committed to
+    ``commit``) at entry ``index`` of game ``game``."""
+    return [b"durak-lan v4 order", _u64(table), _u32(game), bytes([seat]), _u64(pid),
+            commit, _u32(index)]
+
+
+def refused_signed(table: int, game: int, seat: int, pid: int, at: int) -> list[bytes]:
+    """What the host signs when it refuses seat ``seat``'s proposal ``pid`` of game
+    ``game`` at log length ``at`` (the reason is words, not evidence, and not signed)."""
+    return [b"durak-lan v4 refused", _u64(table), _u32(game), bytes([seat]), _u64(pid),
+            _u32(at)]
+
+
+# ------------------------------------------------------------------ evidence
+# A proposer that catches the host breaking its word about a proposal shows every seat
+# the signed messages that prove it, so that they need not take its word (section 8).
+
+_evidence_decoder = msgspec.msgpack.Decoder(Propose | Order | Refused)
+
+
+def evidence(*frames: Propose | Order | Refused) -> list[bytes]:
+    """Frames as a Fault carries them: msgpack, ``seq`` 0, a refusal without its words."""
+    out = []
+    for frame in frames:
+        frame = msgspec.structs.replace(frame, seq=0)
+        if isinstance(frame, Refused):
+            frame = msgspec.structs.replace(frame, reason="")
+        out.append(msgspec.msgpack.encode(frame))
+    return out
+
+
+def host_broke_its_word(code: str, items: list[bytes], *, table: int, game: int, seat: int,
+                        seat_key: bytes, host_key: bytes,
+                        entry_at: Callable[[int], tuple[int, int] | None]) -> bool:
+    """Does ``items`` (a Fault's evidence) prove the host's fault ``code`` about seat
+    ``seat``'s proposal in game ``game``?  ``entry_at(i)``: (seat, pid) of entry ``i`` of
+    our own log (None if we have no such entry).
+
+    ``bad_refusal``: the seat's signed proposal and the host's signed refusal of it, and
+    either the host's signed order of it (it refused a move it had placed and seen) or
+    a refusal at a log no longer than the one the move was made on.  ``bad_order``: the
+    signed proposal and the signed order, placing it elsewhere than on the log it was
+    made on, or where our own log holds another entry."""
+    try:
+        frames = [_evidence_decoder.decode(item) for item in items]
+    except (msgspec.DecodeError, ValueError):
+        return False
+    proposals = [f for f in frames if isinstance(f, Propose)]
+    if len(proposals) != 1:
+        return False
+    p = proposals[0]
+    if p.game != game or not verify(seat_key, p.sig, *proposal_signed(
+            table, game, seat, p.pid, p.commit, p.seen, p.seen_hash)):
+        return False
+    order = next((f for f in frames if isinstance(f, Order) and f.pid == p.pid
+                  and f.game == game and verify(host_key, f.sig, *order_signed(
+                      table, game, seat, p.pid, p.commit, f.index))), None)
+    refusal = next((f for f in frames if isinstance(f, Refused) and f.pid == p.pid
+                    and verify(host_key, f.sig, *refused_signed(table, game, seat, p.pid,
+                                                                f.at))), None)
+    if code == "bad_refusal":
+        return refusal is not None and (order is not None or refusal.at <= p.seen)
+    if code == "bad_order" and order is not None:
+        if order.index != p.seen:
+            return True
+        placed = entry_at(order.index)
+        return placed is not None and placed != (seat, p.pid)
+    return False
+
+
+@dataclass
+class OwnProposal:
+    """A proposal of our seat on its way: the move, its opening (kept until the host has
+    placed it), the Propose as sent, and the host's signed place once it came."""
+
+    action: Action
+    reveals: list[tuple[int, bytes]]
+    salt: bytes
+    frame: Propose
+    #: Our seat's automatic pass (the player made no move).
+    automatic: bool = False
+    #: Made because our move clock ran out (a lead).
+    timeout: bool = False
+    #: The index the host placed it at, and its signature (-1: not placed yet).
+    index: int = -1
+    order_sig: bytes = b""
+
+    @property
+    def opening(self) -> Open:
+        """The Open frame that reveals the move (sent only once it is placed)."""
+        return Open(0, self.frame.pid, str(self.action), self.reveals, self.salt)
+
+    @property
+    def order(self) -> Order | None:
+        """The host's signed Order, once it came (our evidence)."""
+        if self.index < 0:
+            return None
+        return Order(0, self.frame.pid, self.frame.game, self.index, self.order_sig)
+
+
+@dataclass
+class Slot:
+    """Host: a proposal placed at ``index`` and not opened yet; nothing else is appended
+    until it is (or the seat is handed to a bot)."""
+
+    seat: int
+    frame: Propose
+    index: int
+    game: int
+
+
+class Proposals:
+    """The proposals part of a session: one seat's side of every proposal.
+
+    A seated player keeps its proposals on their way (the move, the Propose as sent,
+    the opening, the host's place); the host keeps what it decided about each seat's
+    (placed, refused, applied), the one placed and not yet opened, and what waits for
+    it.  The session drives it from frames; a journal replays through the ``replay_*``
+    methods, so that nothing outside writes its fields.
+    """
+
+    def __init__(self) -> None:
+        # -- a seated player
+        self.next_pid = 1
+        #: Our proposals on their way (pid -> move); the host: its own move held (pid 0).
+        self.pending: dict[int, Action] = {}
+        #: The Propose of each, as sent (resent after a restart).
+        self.frames: dict[int, Propose] = {}
+        self.own: dict[int, OwnProposal] = {}
+        #: Our proposals that are the seat's automatic pass (the player made no move).
+        self.automatic: set[int] = set()
+        #: Our proposals made because our move clock ran out (a lead).
+        self.timeout_pids: set[int] = set()
+        # -- the host
+        #: (seat, pid) -> None (applied) or the reason it was refused.
+        self.handled: dict[tuple[int, int], str | None] = {}
+        #: The log length each refusal was made at (it goes with the reason).
+        self.refused_at: dict[tuple[int, int], int] = {}
+        #: Each proposal received, as (game, commitment).
+        self.proposed: dict[tuple[int, int], tuple[int, bytes]] = {}
+        #: The proposal placed in the log and not opened yet (nothing else is appended
+        #: meanwhile).
+        self.slot: Slot | None = None
+        #: Proposals that came while a slot was open: ``(seat, frame)``.
+        self.queued: list[tuple[int, Propose]] = []
+        #: Moves of our own seat or our bots made while a slot was open.
+        self.held: list[tuple[int, Action]] = []
+        #: Placed proposals of seats handed to a bot meanwhile, refused after the next
+        #: entry: ``(seat, frame)``.
+        self.voided: list[tuple[int, Propose]] = []
+
+    # ------------------------------------------------------------ a seated player
+
+    def new_pid(self) -> int:
+        pid = self.next_pid
+        self.next_pid += 1
+        return pid
+
+    def sent(self, own: OwnProposal) -> None:
+        """Our proposal is on its way."""
+        pid = own.frame.pid
+        self.pending[pid] = own.action
+        self.frames[pid] = own.frame
+        self.own[pid] = own
+        if own.automatic:
+            self.automatic.add(pid)
+        self.next_pid = max(self.next_pid, pid + 1)
+
+    def done(self, pid: int) -> Action | None:
+        """Our proposal ``pid`` was applied or refused: forget it (its move)."""
+        self.frames.pop(pid, None)
+        self.own.pop(pid, None)
+        self.automatic.discard(pid)
+        self.timeout_pids.discard(pid)
+        return self.pending.pop(pid, None)
+
+    def placed_at(self, game: int, index: int) -> OwnProposal | None:
+        """Our proposal the host placed at entry ``index`` of ``game``, if any."""
+        return next((own for own in self.own.values()
+                     if own.index == index and own.frame.game == game), None)
+
+    def replay_propose(self, action: Action, reveals: list[tuple[int, bytes]], salt: bytes,
+                       frame: Propose, automatic: bool) -> None:
+        self.sent(OwnProposal(action, reveals, salt, frame, automatic))
+
+    def replay_refused(self, pid: int) -> tuple[Action | None, Propose | None]:
+        """Our proposal ``pid`` was refused: its move and Propose (None: not known)."""
+        frame = self.frames.get(pid)
+        self.next_pid = max(self.next_pid, pid + 1)
+        return self.done(pid), frame
+
+    def replay_order(self, pid: int, index: int, sig: bytes) -> None:
+        own = self.own.get(pid)
+        if own is not None:
+            own.index, own.order_sig = index, sig
+
+    # ------------------------------------------------------------------ the host
+
+    def is_slot(self, seat: int, pid: int) -> bool:
+        slot = self.slot
+        return slot is not None and (slot.seat, slot.frame.pid) == (seat, pid)
+
+    def place(self, seat: int, frame: Propose, index: int, game: int) -> Slot:
+        """Host: ``frame`` is entry ``index`` until it is opened."""
+        self.proposed[(seat, frame.pid)] = (frame.game, frame.commit)
+        self.slot = Slot(seat, frame, index, game)
+        return self.slot
+
+    def refused(self, seat: int, pid: int, reason: str, at: int) -> None:
+        self.handled[(seat, pid)] = reason
+        self.refused_at[(seat, pid)] = at
+
+    def applied(self, seat: int, pid: int) -> None:
+        """Host: proposal ``pid`` of ``seat`` is in the log (its slot, if any, is closed)."""
+        self.handled[(seat, pid)] = None
+        if self.is_slot(seat, pid):
+            self.slot = None
+
+    def void(self, seat: int) -> Slot | None:
+        """Host: ``seat`` went to a bot; its placed proposal, if any, loses its place."""
+        slot = self.slot
+        if slot is None or slot.seat != seat:
+            return None
+        self.slot = None
+        return slot
