@@ -317,7 +317,7 @@ def test_a_seat_restored_from_its_journal_still_says_its_verdict_in_russian() ->
     assert after.note is not None and after.note == before.note
     names = table.host.names
     assert after.note.say(names, RU).endswith("но проверка не находит нарушения")
-    assert restored._stops[1].note == table.seats[2].session._stops[1].note
+    assert restored.outcomes.stops[1].note == table.seats[2].session.outcomes.stops[1].note
 
 
 def test_the_json_line_keeps_its_english_and_adds_the_findings_code(russian: None) -> None:
