@@ -841,7 +841,8 @@ def run_cell_source(page: Any, index: int, source: str) -> None:
 
 
 def voila_command(notebook: Path, port: int) -> list[str]:
-    """`voila` serving one notebook as an app on 127.0.0.1:`port`, no browser."""
+    """`voila` serving one notebook as an app on 127.0.0.1:`port`, no browser (or, given
+    a folder, each of its notebooks at ``/voila/render/<name>``)."""
     return [
         sys.executable, "-m", "voila", str(notebook), "--no-browser",
         f"--port={port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
