@@ -63,7 +63,7 @@ _BROWSER_FILE = re.compile(r"^tests/e2e/|browser[^/]*\.py$")
 #: JupyterLite site) and never ask for the shared JupyterLab (`jupyterlab_server`,
 #: `lab_page`, `lab_tabs`: tests/scripts/test_test_units.py checks both ways).  They
 #: are the second browser unit, on a worker of its own, beside the JupyterLab unit.
-_BROWSER_WITHOUT_LAB = re.compile(r"^tests/e2e/test_(voila|site|site_language)_browser\.py$")
+_BROWSER_WITHOUT_LAB = re.compile(r"^tests/e2e/test_(voila|site)_browser\.py$")
 #: The units of work of the browser test files (see pytest_xdist_make_scheduler).
 BROWSER_UNITS = ("browser tests: JupyterLab", "browser tests: apps and site")
 #: Tests whose cases go to whichever worker is free, one by one, instead of staying with

@@ -197,8 +197,13 @@ def _kernels_of(server_pid: int) -> int:
     return len(psutil.Process(server_pid).children())
 
 
+#: Reloads of the app in the test below: each leaves a kernel behind until it is culled,
+#: so without the culling there would be RELOADS + 1 kernels, well above the bound of 2.
+RELOADS = 5
+
+
 @pytest.mark.slow
-def test_ten_reloads_leave_a_bounded_number_of_kernels(
+def test_reloads_leave_a_bounded_number_of_kernels(
     browser_page: Page, artifacts_dir: Path
 ) -> None:
     # A reload's old kernel is not shut down by the page (voila#1458), so play.sh culls
@@ -210,7 +215,7 @@ def test_ten_reloads_leave_a_bounded_number_of_kernels(
         server = _server_pid(port)
         page = browser_page
         page.goto(url)
-        for _ in range(10):
+        for _ in range(RELOADS):
             expect(page.locator(TABLE_STATUS)).to_be_visible(timeout=90_000)
             page.reload()
         expect(page.locator(TABLE_STATUS)).to_be_visible(timeout=90_000)
@@ -218,7 +223,7 @@ def test_ten_reloads_leave_a_bounded_number_of_kernels(
         deadline = time.monotonic() + 60
         while (count := _kernels_of(server)) > 2 and time.monotonic() < deadline:
             page.wait_for_timeout(500)
-        assert count <= 2, f"{count} kernels after 10 reloads"
+        assert count <= 2, f"{count} kernels after {RELOADS} reloads"
         # The open page keeps its kernel: the table still answers.
         expect(page.locator(f"{TABLE_ROOT} .durak-hand button.durak-card")).to_have_count(6)
 
