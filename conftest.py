@@ -11,6 +11,7 @@ script under tests/ (bots that read stdin, fixtures that take argv) as a module.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import shutil
@@ -85,6 +86,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "netns" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Any:
+    """Run a test that is not a browser test with no event loop marked as running.
+
+    Playwright's sync API (the browser tests' session-wide Chromium) runs its asyncio
+    loop in a greenlet of the main thread, and from its start to its stop the thread
+    counts that loop as running: ``asyncio.run()`` then refuses to start.  A worker
+    whose browser unit is done goes on with other files (scripts/test.sh), so such a
+    test would fail or pass by where it was scheduled.  While it runs, Playwright's
+    greenlet is never switched to, so setting its loop aside is safe.
+    """
+    loop = asyncio._get_running_loop()
+    if loop is None or "browser" in item.keywords:
+        return (yield)
+    asyncio._set_running_loop(None)
+    try:
+        return (yield)
+    finally:
+        asyncio._set_running_loop(loop)
 
 
 @pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook; without xdist it is never called
