@@ -11,6 +11,7 @@ script under tests/ (bots that read stdin, fixtures that take argv) as a module.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import shutil
@@ -59,6 +60,13 @@ def _netns_unavailable() -> str | None:
 
 #: Test files that drive JupyterLab in Chromium: tests/e2e/ and any *browser*.py.
 _BROWSER_FILE = re.compile(r"^tests/e2e/|browser[^/]*\.py$")
+#: Browser test files that start servers of their own (the Voila app, the static
+#: JupyterLite site) and never ask for the shared JupyterLab (`jupyterlab_server`,
+#: `lab_page`, `lab_tabs`: tests/scripts/test_test_units.py checks both ways).  They
+#: are the second browser unit, on a worker of its own, beside the JupyterLab unit.
+_BROWSER_WITHOUT_LAB = re.compile(r"^tests/e2e/test_(voila|site)_browser\.py$")
+#: The units of work of the browser test files (see pytest_xdist_make_scheduler).
+BROWSER_UNITS = ("browser tests: JupyterLab", "browser tests: apps and site")
 #: Tests whose cases go to whichever worker is free, one by one, instead of staying with
 #: their file: the 300 table games (20 cases of 5-15 s, a third of the suite's CPU),
 #: which would otherwise keep one worker busy for minutes after the others are done.
@@ -80,15 +88,40 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Any:
+    """Run a test that is not a browser test with no event loop marked as running.
+
+    Playwright's sync API (the browser tests' session-wide Chromium) runs its asyncio
+    loop in a greenlet of the main thread, and from its start to its stop the thread
+    counts that loop as running: ``asyncio.run()`` then refuses to start.  A worker
+    whose browser unit is done goes on with other files (scripts/test.sh), so such a
+    test would fail or pass by where it was scheduled.  While it runs, Playwright's
+    greenlet is never switched to, so setting its loop aside is safe.
+    """
+    loop = asyncio._get_running_loop()
+    if loop is None or "browser" in item.keywords:
+        return (yield)
+    asyncio._set_running_loop(None)
+    try:
+        return (yield)
+    finally:
+        asyncio._set_running_loop(loop)
+
+
 @pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook; without xdist it is never called
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """``--dist loadfile`` (scripts/test.sh), with every browser test file in one unit.
+    """``--dist loadfile`` (scripts/test.sh), with the browser test files in two units.
 
     A file's tests stay on one worker as with plain loadfile (module fixtures are made
-    once; the cases matched by ``_ONE_BY_ONE`` are units of their own), and the browser
-    files share a worker, so that one JupyterLab and one Chromium
-    serve them all instead of one per worker.  (pytest-xdist's own ``xdist_group`` marks
-    no longer group anything with pytest 9.2: pytest-xdist issue 1386.)
+    once; the cases matched by ``_ONE_BY_ONE`` are units of their own).  The browser
+    files make two units (:func:`work_unit`), each on a worker of its own from the start,
+    where one Chromium serves the unit's files: the files that open notebooks in
+    JupyterLab share one JupyterLab; the others (the Voila app, the static site) start
+    their own servers and no JupyterLab.  One browser worker alone was the long pole of
+    the run: it mostly waits for pages, kernels and servers, and two halves of its work
+    overlap.  (pytest-xdist's own ``xdist_group`` marks no longer group anything with
+    pytest 9.2: pytest-xdist issue 1386.)
     """
     if config.getvalue("dist") != "loadfile":
         return None
@@ -96,12 +129,20 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
     class BrowserFilesTogether(LoadFileScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            if _ONE_BY_ONE.search(nodeid):
-                return nodeid
-            path = nodeid.split("::", 1)[0]
-            return "browser tests" if _BROWSER_FILE.search(path) else path
+            return work_unit(nodeid)
 
     return BrowserFilesTogether(config, log)
+
+
+def work_unit(nodeid: str) -> str:
+    """The unit of work (pytest-xdist's scope) of the test ``nodeid``: its file, one of
+    :data:`BROWSER_UNITS`, or (``_ONE_BY_ONE``) the test itself."""
+    if _ONE_BY_ONE.search(nodeid):
+        return nodeid
+    path = nodeid.split("::", 1)[0]
+    if not _BROWSER_FILE.search(path):
+        return path
+    return BROWSER_UNITS[1] if _BROWSER_WITHOUT_LAB.search(path) else BROWSER_UNITS[0]
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:

@@ -104,6 +104,8 @@ class TableController:
         with i18n.speaking(self.lang):
             self.view = TableView(backend.rules.players, four_colour=four_colour)
         self.view.on_click = self._on_click
+        # A page drew the table: its whole state again, in turn with the other changes.
+        self.view.on_shown = lambda: self.handoff.post(self.view.resync)
         self.viewer = seats[0]
         self.revealed = not self.hot_seat
         self.selected: Card | None = None

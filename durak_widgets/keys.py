@@ -18,9 +18,21 @@ in the table's root:
 
 The table keeps JupyterLab's own single-letter shortcuts (B inserts a cell, H shows
 help) from firing while its focus is inside (``data-lm-suppress-shortcuts``).
+
+Each time the table is drawn in a page, this view tells the kernel so (``{"event":
+"shown"}``, :attr:`TableKeys.on_shown`), and the table sends the whole state of its
+widgets again (:meth:`~durak_widgets.view.TableView.resync`).  A page that connects to a
+running kernel (a Voila app, a reloaded notebook) asks for the widgets' state and only
+then starts listening to them; a change the kernel makes in between (a bot's first
+lead) is lost, and the table would stay as it was, half old and half new, waiting for a
+move already made.  When this view is drawn, every widget of the table has its model in
+the page, listening; what the kernel sends from then on arrives.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import anywidget
 import traitlets
@@ -76,6 +88,9 @@ function render({ model, el }) {
   help.setAttribute("role", "note");
   help.hidden = true;
   el.append(live, help);
+  // Drawn: every model of the table is in the page and listening (see the module's
+  // docstring); the kernel answers with the table's whole state.
+  model.send({ event: "shown" });
 
   const say = () => { live.textContent = model.get("announce"); };
   const drawHelp = () => {
@@ -211,3 +226,14 @@ class TableKeys(anywidget.AnyWidget):
     shortcuts = traitlets.Dict(
         default_value={code: list(classes) for code, classes in KEYS.items()}
     ).tag(sync=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        #: Called when a page has drawn the table (on whatever thread delivers comm
+        #: messages): the table re-sends its state, which that page may have missed.
+        self.on_shown: Callable[[], None] = lambda: None
+        self.on_msg(self._from_page)
+
+    def _from_page(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if isinstance(content, dict) and content.get("event") == "shown":
+            self.on_shown()

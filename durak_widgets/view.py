@@ -359,6 +359,10 @@ class TableView:
         # The keyboard, the cards' names for screen readers and the live region.
         title, lines = words.keys_help()
         self.keys = TableKeys(help_title=title, help_lines=lines)
+        #: Called when a page has drawn the table; by default it re-sends the table's
+        #: state at once (:meth:`resync`).  The controller runs that on its UI thread.
+        self.on_shown: Callable[[], None] = self.resync
+        self.keys.on_shown = lambda: self.on_shown()
         self.root = widgets.VBox(
             [self.style, self.scroll_hook, self.keys, self.board, self.review, self.score,
              self.log]
@@ -497,8 +501,10 @@ class TableView:
                 self.status._dom_classes = classes
                 self.status.value = model.status_html
 
-    def close(self) -> None:
-        """Close every widget of this table (and only those)."""
+    def all_widgets(self) -> list[widgets.Widget]:
+        """Every widget of this table (and only those): the tree under :attr:`root`,
+        each with its ``layout`` and ``style``, which are widgets of their own."""
+        found: list[widgets.Widget] = []
         stack: list[widgets.Widget] = [self.root]
         seen: set[int] = set()
         while stack:
@@ -506,11 +512,24 @@ class TableView:
             if id(widget) in seen:
                 continue
             seen.add(id(widget))
+            found.append(widget)
             stack.extend(getattr(widget, "children", ()))
             for part in ("layout", "style"):
                 owned = getattr(widget, part, None)
                 if isinstance(owned, widgets.Widget):
-                    owned.close()
+                    stack.append(owned)
+        return found
+
+    def resync(self) -> None:
+        """Send the whole state of every widget again, for a page that may have missed
+        changes while it was loading them (see :mod:`durak_widgets.keys`).  Unchanged
+        values change nothing in the page; each lost one is put right."""
+        for widget in self.all_widgets():
+            widget.send_state()
+
+    def close(self) -> None:
+        """Close every widget of this table (and only those)."""
+        for widget in self.all_widgets():
             widget.close()
 
     # ------------------------------------------------------------ reading back

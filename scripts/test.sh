@@ -7,8 +7,9 @@
 #
 # The main pytest step spreads the test files over the machine's cores with pytest-xdist
 # (--dist loadfile: a file's tests share a worker, so module fixtures are made once; the
-# browser test files all share one worker, one JupyterLab and one Chromium, and start
-# first, the longest work, in the order conftest.py gives: see its comments);
+# browser test files make two units, each on a worker with one Chromium of its own, the
+# files that open notebooks in JupyterLab sharing one JupyterLab, and both start first,
+# the longest work, in the order conftest.py gives: see its comments);
 # it uses a worker per core and one more (see below); DURAK_TEST_WORKERS=1 runs it in one
 # process, DURAK_TEST_WORKERS=4 on four workers.
 # The pure-engine and nbval steps run in one process each, in the background from the
@@ -84,9 +85,9 @@ step "mypy" "$py" -m mypy
 workers="${DURAK_TEST_WORKERS:-auto}"
 if [[ "$workers" == auto ]]; then
   # One worker per core this process may use (at most four), and one more: the browser
-  # worker mostly waits for Chromium, JupyterLab and kernels, which run in processes of
-  # their own, and the extra worker keeps the cores busy meanwhile (on two cores: 369 s
-  # with two workers, 307 s with three).
+  # workers mostly wait for Chromium, JupyterLab and kernels, which run in processes of
+  # their own, and the extra worker keeps the cores busy meanwhile (on two cores, with
+  # one browser worker: 369 s with two workers, 307 s with three).
   workers="$("$py" -c 'import os; print(min(4, len(os.sched_getaffinity(0))) + 1)' 2>/dev/null ||
     "$py" -c 'import os; print(min(4, os.cpu_count() or 1) + 1)')"
 fi

@@ -438,6 +438,10 @@ class LabTabs:
             self._made += 1
             log_console(page, self.console, f"[tab {self._made}] ")
             self.pages.append(page)
+        # The first tab in front: a tab a previous test left behind another (a lobby's
+        # second tab) runs its page as a background tab, and Chromium then serves it so
+        # sparingly that a whole game by clicking took 74 s instead of 7.
+        self.pages[0].bring_to_front()
         return self.pages[:n]
 
     def reset(self) -> None:
@@ -890,7 +894,8 @@ def run_in_site_kernel(page: Any, code: str, timeout: float = 120.0) -> str:
 
 
 def voila_command(notebook: Path, port: int) -> list[str]:
-    """`voila` serving one notebook as an app on 127.0.0.1:`port`, no browser."""
+    """`voila` serving one notebook as an app on 127.0.0.1:`port`, no browser (or, given
+    a folder, each of its notebooks at ``/voila/render/<name>``)."""
     return [
         sys.executable, "-m", "voila", str(notebook), "--no-browser",
         f"--port={port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",

@@ -8,7 +8,8 @@
     test to the next (browser_support.LabTabs): ``lab_tabs.take(n)`` gives n of them,
     `lab_page` one; after the test their notebooks are closed and kernels shut down.
 `offline`, `offline_page` (function): the same in a context cut off from everything but
-    this machine (`offline.blocked` lists what a page tried to reach beyond it).
+    this machine (`offline.blocked` lists what a page tried to reach beyond it), in the
+    browser's language a test may give (see `offline`).
 
 Server log, and on failure a screenshot, land in tests/e2e/artifacts/ (gitignored).
 """
@@ -154,9 +155,13 @@ def lab_page(lab_tabs: LabTabs) -> Any:
 
 
 @pytest.fixture
-def offline(_chromium: Any) -> Iterator[OfflineContext]:
-    """A browser context that reaches only this machine (see OfflineContext)."""
-    offline = OfflineContext(_chromium, viewport=VIEWPORT)
+def offline(_chromium: Any, request: pytest.FixtureRequest) -> Iterator[OfflineContext]:
+    """A browser context that reaches only this machine (see OfflineContext).  A test
+    gives the browser's language by parametrizing this fixture indirectly
+    (``@pytest.mark.parametrize("offline", ["ru-RU"], indirect=True)``)."""
+    locale = getattr(request, "param", None)
+    options = {"locale": locale} if locale else {}
+    offline = OfflineContext(_chromium, viewport=VIEWPORT, **options)
     yield offline
     offline.close()
 

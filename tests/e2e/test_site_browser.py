@@ -1,7 +1,7 @@
 """The JupyterLite site in a real browser with the network cut off: Python runs in the
 page (Pyodide); the play notebook starts its table by itself, saying what it waits for,
-and a reload does not ask "Leave site?"; a whole seeded game against the random bot is
-played by clicking.
+and a reload does not ask "Leave site?"; in a Russian browser that table speaks Russian,
+and a whole seeded game against the random bot is played by clicking.
 
 The site is built by scripts/lite_site.py (reused from its cache when nothing changed;
 the test command builds it in a step of its own first).  It is served from a local
@@ -41,7 +41,9 @@ import lite_site
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 README_IMAGE = REPO_ROOT / "docs" / "img" / "site.png"
-SEEDED_GAME = "from durak_widgets import play\nplay(opponents=['random'], seed=3, delay=0)"
+# In English whatever the browser's language (the README's picture is taken from it).
+SEEDED_GAME = ("from durak_widgets import play\n"
+               "play(opponents=['random'], seed=3, delay=0, lang='en')")
 LAN_CALL = "from durak_widgets import lan\nlan(name='Alice')"
 
 
@@ -89,12 +91,20 @@ def test_the_play_notebook_starts_its_table_by_itself_and_says_what_it_waits_for
     assert offline.blocked == [], f"the site tried to reach: {offline.blocked}"
 
 
-def test_site_plays_a_whole_game_offline(
+@pytest.mark.parametrize("offline", ["ru-RU"], indirect=True)
+def test_a_russian_browser_gets_a_russian_table_and_a_whole_game_is_played_offline(
     site_url: str, offline: OfflineContext, offline_page: Page, artifacts_dir: Path
 ) -> None:
     page = offline_page
     open_lite_notebook(page, site_url, "play.ipynb")
+    # The table the play notebook starts by itself speaks the browser's language
+    # (``play()`` with no ``lang`` reads ``navigator.language`` in Pyodide's worker).
+    expect(page.locator(TABLE_STATUS)).to_be_visible(timeout=120_000)
+    expect(page.locator(f"{TABLE_ROOT} .durak-btn-hint")).to_have_text("Подсказка")
+    expect(page.locator(TABLE_STATUS)).to_contain_text("Ваш", timeout=30_000)
+
     run_cell_source(page, 0, SEEDED_GAME)
+    expect(page.locator(f"{TABLE_ROOT} .durak-btn-hint")).to_have_text("Hint", timeout=120_000)
     expect(page.locator(TABLE_STATUS)).to_be_visible(timeout=120_000)
     # The keys' widget (an anywidget, its lab extension in the site) is drawn too.
     expect(page.locator(f"{TABLE_ROOT} .durak-live[role='status']")).to_have_count(1)
