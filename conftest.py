@@ -62,9 +62,9 @@ def _netns_unavailable() -> str | None:
 _BROWSER_FILE = re.compile(r"^tests/e2e/|browser[^/]*\.py$")
 #: Browser test files that start servers of their own (the Voila app, the static
 #: JupyterLite site) and never ask for the shared JupyterLab (`jupyterlab_server`,
-#: `lab_page`, `lab_tabs`: tests/scripts/test_test_units.py checks both ways).  They
+#: `lab_page`, `lab_tabs`: tests/e2e/test_work_units.py checks both ways).  They
 #: are the second browser unit, on a worker of its own, beside the JupyterLab unit.
-_BROWSER_WITHOUT_LAB = re.compile(r"^tests/e2e/test_(voila|site)_browser\.py$")
+_BROWSER_WITHOUT_LAB = re.compile(r"^tests/e2e/test_(voila|site)(_[a-z]+)?_browser\.py$")
 #: The units of work of the browser test files (see pytest_xdist_make_scheduler).
 BROWSER_UNITS = ("browser tests: JupyterLab", "browser tests: apps and site")
 #: Tests whose cases go to whichever worker is free, one by one, instead of staying with
