@@ -30,23 +30,25 @@ import socket
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from durak_core import Action, Game, Rules
+from durak_core import Action, Rules
 
 from . import events as ev
 from . import mental
+from .commands import CoreCommands
 from .crypto import Entropy
 from .lobby import BROADCAST, Lobby, LobbyConfig
 from .options import LanOptions
 from .peer import PeerCore, SessionView, Thinking, make_view
 from .session import Session, SessionConfig
-from .teams import ANY_TEAM
 from .transport import Sender, broadcast_targets, open_discovery_socket, open_game_socket
 from .wire import DISCOVERY_PORT, MAX_DATAGRAM
+
+T = TypeVar("T")
 
 __all__ = ["LanNode", "SessionView", "parse_hostport"]
 
@@ -67,7 +69,7 @@ def parse_hostport(text: str) -> Addr:
 
 
 
-class LanNode:
+class LanNode(CoreCommands):
     """One peer on the LAN (see the module docstring).
 
     name: shown to the other players.
@@ -154,14 +156,6 @@ class LanNode:
     # ================================================================ info
 
     @property
-    def name(self) -> str:
-        return self.core.name
-
-    @property
-    def node_id(self) -> int:
-        return self.core.node_id
-
-    @property
     def lobby(self) -> Lobby:
         return self.core.lobby
 
@@ -205,137 +199,8 @@ class LanNode:
         """Is the receiving thread running?"""
         return self._thread.is_alive()
 
-    def peers(self) -> list[ev.PeerInfo]:
-        """Peers currently seen on the LAN."""
-        with self._lock:
-            return self.core.peers()
-
-    def find_peer(self, name: str, settled: float = 0.0) -> ev.PeerInfo | None:
-        """:meth:`PeerCore.find_peer <durak_net.peer.PeerCore.find_peer>` now."""
-        with self._lock:
-            return self.core.find_peer(name, time.monotonic(), settled)
-
-    def view(self, sid: int) -> SessionView | None:
-        """A snapshot of session ``sid`` (a copy: safe to read from any thread)."""
-        with self._lock:
-            return self.core.view(sid)
-
     #: A session's snapshot (kept here for the callers that knew it here).
     _make_view = staticmethod(make_view)
-
-    def game(self, sid: int) -> Game | None:
-        """A copy of session ``sid``'s current game (safe to read from any thread)."""
-        with self._lock:
-            return self.core.game(sid)
-
-    def drop_counts(self) -> Counter[str]:
-        """Datagrams dropped so far, by reason, over the lobby and all sessions."""
-        with self._lock:
-            return self.core.drop_counts()
-
-    # ================================================================ commands
-    # Each is the core's command at this moment, under the lock, then what it caused is
-    # sent and the thread woken (see PeerCore for what they do).
-
-    def invite(self, peer: int | str, rules: Rules | None = None,
-               pin: str | None = None) -> int:
-        """Invite a peer by node id, display name or ``HOST:PORT``; returns the
-        invitation id.  With ``pin``, the invitee must type the same PIN to accept."""
-        with self._lock:
-            invite = self.core.invite(peer, time.monotonic(), rules, pin)
-        self._after_command()
-        return invite
-
-    def watch(self, name: str, settle: float | None = None) -> None:
-        """Be told whom ``name`` means once it has settled
-        (:meth:`PeerCore.watch <durak_net.peer.PeerCore.watch>`)."""
-        with self._lock:
-            if settle is None:
-                self.core.watch(name, time.monotonic())
-            else:
-                self.core.watch(name, time.monotonic(), settle)
-        self._after_command()
-
-    def accept(self, invite: int, pin: str | None = None) -> None:
-        """Accept an invitation (with the PIN the inviter read out, if it asked for one)."""
-        with self._lock:
-            self.core.accept(invite, time.monotonic(), pin)
-        self._after_command()
-
-    def decline(self, invite: int, reason: str = "declined") -> None:
-        with self._lock:
-            self.core.decline(invite, time.monotonic(), reason)
-        self._after_command()
-
-    def cancel(self, invite: int) -> None:
-        with self._lock:
-            self.core.cancel(invite, time.monotonic())
-        self._after_command()
-
-    def act(self, sid: int, action: Action) -> None:
-        """Play ``action`` in session ``sid`` (raises IllegalAction with the reason)."""
-        with self._lock:
-            self.core.act(sid, action, time.monotonic())
-        self._after_command()
-
-    def start_next_game(self, sid: int, game: int | None = None) -> int:
-        """Agree to a rematch in session ``sid``; returns the game number.
-
-        Pass ``game`` (from a ``NextGameRequested`` event) to make agreeing
-        idempotent: a game already dealt meanwhile is not an error.
-        """
-        with self._lock:
-            number = self.core.start_next_game(sid, time.monotonic(), game)
-        self._after_command()
-        return number
-
-    def leave(self, sid: int, reason: str = "left the game") -> None:
-        """Say goodbye in session ``sid`` (the journal marks it finished)."""
-        with self._lock:
-            self.core.leave(sid, time.monotonic(), reason)
-        self._after_command()
-
-    def host_table(self, rules: Rules, clock: int = 0, grace: int = 60,
-                   bots: Sequence[str] = ()) -> int:
-        """Host a table (:meth:`PeerCore.host_table
-        <durak_net.peer.PeerCore.host_table>`); returns its id."""
-        with self._lock:
-            table = self.core.host_table(rules, time.monotonic(), clock, grace, bots)
-        self._after_command()
-        return table
-
-    def join(self, peer: int | str, team: int = ANY_TEAM) -> int:
-        """Ask a peer for a seat at its table (:meth:`PeerCore.join
-        <durak_net.peer.PeerCore.join>`); returns the table id."""
-        with self._lock:
-            table = self.core.join(peer, time.monotonic(), team)
-        self._after_command()
-        return table
-
-    def add_bot(self, table: int, spec: str = "greedy", seat: int | None = None) -> int:
-        """Seat a bot of ours at a free seat of a table we host; returns the seat."""
-        with self._lock:
-            seat = self.core.add_bot(table, time.monotonic(), spec, seat)
-        self._after_command()
-        return seat
-
-    def start_table(self, table: int) -> None:
-        """Deal the first game at a table we host (every seat must be taken)."""
-        with self._lock:
-            self.core.start_table(table, time.monotonic())
-        self._after_command()
-
-    def resumable(self) -> list[tuple[Path, dict[str, Any]]]:
-        """Unfinished sessions in the journal folder (path, header), newest first."""
-        with self._lock:
-            return self.core.resumable()
-
-    def resume(self, path: Path | str) -> int:
-        """Resume the session journaled in ``path``; returns its id."""
-        with self._lock:
-            sid = self.core.resume(path, time.monotonic())
-        self._after_command()
-        return sid
 
     def close(self, leave: bool = False, timeout: float = 2.0) -> None:
         """Stop the thread and free the sockets (idempotent).
@@ -371,6 +236,18 @@ class LanNode:
         self.close()
 
     # ================================================================ the byte mover
+
+    def _command(self, fn: Callable[[float], T]) -> T:
+        """The core's command now, under the lock; then what it caused is sent and the
+        thread woken (:class:`~durak_net.commands.CoreCommands`)."""
+        with self._lock:
+            result = fn(time.monotonic())
+        self._after_command()
+        return result
+
+    def _query(self, fn: Callable[[], T]) -> T:
+        with self._lock:
+            return fn()
 
     def _after_command(self) -> None:
         with self._lock:

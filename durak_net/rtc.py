@@ -34,17 +34,16 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from durak_core import Action, Game, Rules
+from durak_core import Action, Rules
 
-from . import events as ev
 from . import mental
+from .commands import CoreCommands
 from .crypto import Entropy
 from .i18n import _
 from .lobby import BROADCAST, LobbyConfig
 from .online_code import DEFAULT_TTL, pack_description, unpack_description
-from .peer import PeerCore, SessionView, Thinking
+from .peer import PeerCore, Thinking
 from .session import SessionConfig
-from .teams import ANY_TEAM
 from .wire import MAX_DATAGRAM
 
 
@@ -84,7 +83,7 @@ class RtcError(RuntimeError):
     """A WebRTC step failed (no route, a description the stack refused): one line."""
 
 
-class RtcNode:
+class RtcNode(CoreCommands):
     """One peer whose every other peer is at the end of a WebRTC data channel.
 
     name, rules, journal_dir, session_config, lobby_config, entropy: as
@@ -188,82 +187,8 @@ class RtcNode:
     # ================================================================ info
 
     @property
-    def name(self) -> str:
-        return self.core.name
-
-    @property
-    def node_id(self) -> int:
-        return self.core.node_id
-
-    @property
     def alive(self) -> bool:
         return self._thread.is_alive()
-
-    def peers(self) -> list[ev.PeerInfo]:
-        with self._lock:
-            return self.core.peers()
-
-    def find_peer(self, name: str, settled: float = 0.0) -> ev.PeerInfo | None:
-        with self._lock:
-            return self.core.find_peer(name, time.monotonic(), settled)
-
-    def view(self, sid: int) -> SessionView | None:
-        with self._lock:
-            return self.core.view(sid)
-
-    def game(self, sid: int) -> Game | None:
-        with self._lock:
-            return self.core.game(sid)
-
-    def drop_counts(self) -> Counter[str]:
-        with self._lock:
-            return self.core.drop_counts()
-
-    def resumable(self) -> list[tuple[Path, dict[str, Any]]]:
-        with self._lock:
-            return self.core.resumable()
-
-    # ================================================================ commands
-    # The core's command now, under the lock; then what it caused is sent (see
-    # PeerCore for what each does).
-
-    def invite(self, peer: int | str, rules: Rules | None = None,
-               pin: str | None = None) -> int:
-        return self._command(lambda now: self.core.invite(peer, now, rules, pin))
-
-    def accept(self, invite: int, pin: str | None = None) -> None:
-        self._command(lambda now: self.core.accept(invite, now, pin))
-
-    def decline(self, invite: int, reason: str = "declined") -> None:
-        self._command(lambda now: self.core.decline(invite, now, reason))
-
-    def cancel(self, invite: int) -> None:
-        self._command(lambda now: self.core.cancel(invite, now))
-
-    def act(self, sid: int, action: Action) -> None:
-        self._command(lambda now: self.core.act(sid, action, now))
-
-    def start_next_game(self, sid: int, game: int | None = None) -> int:
-        return self._command(lambda now: self.core.start_next_game(sid, now, game))
-
-    def leave(self, sid: int, reason: str = "left the game") -> None:
-        self._command(lambda now: self.core.leave(sid, now, reason))
-
-    def host_table(self, rules: Rules, clock: int = 0, grace: int = 60,
-                   bots: Sequence[str] = ()) -> int:
-        return self._command(lambda now: self.core.host_table(rules, now, clock, grace, bots))
-
-    def join(self, peer: int | str, team: int = ANY_TEAM) -> int:
-        return self._command(lambda now: self.core.join(peer, now, team))
-
-    def add_bot(self, table: int, spec: str = "greedy", seat: int | None = None) -> int:
-        return self._command(lambda now: self.core.add_bot(table, now, spec, seat))
-
-    def start_table(self, table: int) -> None:
-        self._command(lambda now: self.core.start_table(table, now))
-
-    def resume(self, path: Path | str) -> int:
-        return self._command(lambda now: self.core.resume(path, now))
 
     def close(self, leave: bool = False, timeout: float = 2.0) -> None:
         """Close every connection and stop the thread (idempotent).  leave: say goodbye
@@ -299,6 +224,10 @@ class RtcNode:
         self.close()
 
     # ================================================================ the byte mover
+
+    def _query(self, fn: Callable[[], T]) -> T:
+        with self._lock:
+            return fn()
 
     def _command(self, act: Callable[[float], T]) -> T:
         with self._lock:

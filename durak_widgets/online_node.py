@@ -23,26 +23,27 @@ import os
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from durak_core import Action, Rules
-from durak_net import events as ev
 from durak_net import mental
+from durak_net.commands import CoreCommands
 from durak_net.lobby import BROADCAST
-from durak_net.peer import PeerCore, SessionView, Thinking
-from durak_net.teams import ANY_TEAM
+from durak_net.peer import PeerCore, Thinking
 
 from .browser import threads_available
 from .channel import ChannelCarrier, PageChannel
 from .handoff import Handoff
 
+T = TypeVar("T")
+
 Addr = tuple[str, int]
 
 
-class OnlineNode:
+class OnlineNode(CoreCommands):
     """A :class:`PeerCore` over page channels, on the hand-off's loop (module doc).
 
     name: shown to the other players.
@@ -82,61 +83,6 @@ class OnlineNode:
 
     # ------------------------------------------------------------ LanNode's commands
 
-    @property
-    def name(self) -> str:
-        return self.core.name
-
-    @property
-    def node_id(self) -> int:
-        return self.core.node_id
-
-    def peers(self) -> list[ev.PeerInfo]:
-        return self.core.peers()
-
-    def view(self, sid: int) -> SessionView | None:
-        return self.core.view(sid)
-
-    def invite(self, peer: int | str, rules: Rules | None = None,
-               pin: str | None = None) -> int:
-        return self._command(lambda now: self.core.invite(peer, now, rules, pin))
-
-    def accept(self, invite: int, pin: str | None = None) -> None:
-        self._command(lambda now: self.core.accept(invite, now, pin))
-
-    def decline(self, invite: int, reason: str = "declined") -> None:
-        self._command(lambda now: self.core.decline(invite, now, reason))
-
-    def cancel(self, invite: int) -> None:
-        self._command(lambda now: self.core.cancel(invite, now))
-
-    def act(self, sid: int, action: Action) -> None:
-        self._command(lambda now: self.core.act(sid, action, now))
-
-    def start_next_game(self, sid: int, game: int | None = None) -> int:
-        return self._command(lambda now: self.core.start_next_game(sid, now, game))
-
-    def leave(self, sid: int, reason: str = "left the game") -> None:
-        self._command(lambda now: self.core.leave(sid, now, reason))
-
-    def host_table(self, rules: Rules, clock: int = 0, grace: int = 60,
-                   bots: Sequence[str] = ()) -> int:
-        return self._command(lambda now: self.core.host_table(rules, now, clock, grace, bots))
-
-    def join(self, peer: int | str, team: int = ANY_TEAM) -> int:
-        return self._command(lambda now: self.core.join(peer, now, team))
-
-    def add_bot(self, table: int, spec: str = "greedy", seat: int | None = None) -> int:
-        return self._command(lambda now: self.core.add_bot(table, now, spec, seat))
-
-    def start_table(self, table: int) -> None:
-        self._command(lambda now: self.core.start_table(table, now))
-
-    def resumable(self) -> list[tuple[Path, dict[str, Any]]]:
-        return self.core.resumable()
-
-    def resume(self, path: Path | str) -> int:
-        return self._command(lambda now: self.core.resume(path, now))
-
     def drop_counts(self) -> Counter[str]:
         total = self.core.drop_counts()
         total.update(self.drops)
@@ -160,7 +106,10 @@ class OnlineNode:
 
     # ------------------------------------------------------------ driving the core
 
-    def _command(self, fn: Callable[[float], Any]) -> Any:
+    def _query(self, fn: Callable[[], T]) -> T:
+        return fn()  # (everything runs on the kernel's loop: nothing to lock)
+
+    def _command(self, fn: Callable[[float], T]) -> T:
         result = fn(time.monotonic())
         self._flush()
         return result
