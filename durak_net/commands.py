@@ -11,10 +11,14 @@ mover says how, with two methods:
   one), send what it caused, hand out the events; return its result;
 * ``_query(fn)``: run ``fn()`` for a read of the core's state (under the lock, where
   there is one).
+
+The movers with threads also share :class:`EventPump`, which hands their events to
+one callback in order.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -141,3 +145,36 @@ class CoreCommands:
     def resume(self, path: Path | str) -> int:
         """Resume the session journaled in ``path``; returns its id."""
         return self._command(lambda now: self.core.resume(path, now))
+
+
+class EventPump:
+    """The events of a byte mover with threads (the UDP node, the aiortc node), handed
+    to its one callback in order, by one thread at a time and outside the mover's lock
+    (so a handler may call the peer's commands)."""
+
+    _lock: threading.RLock
+    _deliver_lock: threading.Lock
+    _outbox: list[Any]
+    _on_event: Callable[[Any], None]
+    handler_errors: list[BaseException]
+
+    def _pump(self) -> None:
+        """Deliver queued events in order, one thread at a time, outside the lock."""
+        while True:
+            with self._lock:
+                if not self._outbox:
+                    return
+            if not self._deliver_lock.acquire(blocking=False):
+                return  # another thread is delivering; it will take ours too
+            try:
+                while True:
+                    with self._lock:
+                        if not self._outbox:
+                            break
+                        event = self._outbox.pop(0)
+                    try:
+                        self._on_event(event)
+                    except Exception as exc:  # the handler's bug must not stop the peer
+                        self.handler_errors.append(exc)
+            finally:
+                self._deliver_lock.release()

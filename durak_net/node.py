@@ -39,7 +39,7 @@ from durak_core import Action, Rules
 
 from . import events as ev
 from . import mental
-from .commands import CoreCommands
+from .commands import CoreCommands, EventPump
 from .crypto import Entropy
 from .lobby import BROADCAST, Lobby, LobbyConfig
 from .options import LanOptions
@@ -69,7 +69,7 @@ def parse_hostport(text: str) -> Addr:
 
 
 
-class LanNode(CoreCommands):
+class LanNode(CoreCommands, EventPump):
     """One peer on the LAN (see the module docstring).
 
     name: shown to the other players.
@@ -341,24 +341,3 @@ class LanNode(CoreCommands):
             self.handler_errors.append(exc)
         finally:
             selector.close()
-
-    def _pump(self) -> None:
-        """Deliver queued events in order, one thread at a time, outside the lock."""
-        while True:
-            with self._lock:
-                if not self._outbox:
-                    return
-            if not self._deliver_lock.acquire(blocking=False):
-                return  # another thread is delivering; it will take ours too
-            try:
-                while True:
-                    with self._lock:
-                        if not self._outbox:
-                            break
-                        event = self._outbox.pop(0)
-                    try:
-                        self._on_event(event)
-                    except Exception as exc:  # the handler's bug must not kill the thread
-                        self.handler_errors.append(exc)
-            finally:
-                self._deliver_lock.release()

@@ -37,7 +37,7 @@ from typing import Any, TypeVar
 from durak_core import Action, Rules
 
 from . import mental
-from .commands import CoreCommands
+from .commands import CoreCommands, EventPump
 from .crypto import Entropy
 from .i18n import _
 from .lobby import BROADCAST, LobbyConfig
@@ -83,7 +83,7 @@ class RtcError(RuntimeError):
     """A WebRTC step failed (no route, a description the stack refused): one line."""
 
 
-class RtcNode(CoreCommands):
+class RtcNode(CoreCommands, EventPump):
     """One peer whose every other peer is at the end of a WebRTC data channel.
 
     name, rules, journal_dir, session_config, lobby_config, entropy: as
@@ -328,27 +328,6 @@ class RtcNode(CoreCommands):
                 self.core.decided(item, action, now)
                 self._flush(now)
             self._pump()
-
-    def _pump(self) -> None:
-        """Deliver queued events in order, one thread at a time, outside the lock."""
-        while True:
-            with self._lock:
-                if not self._outbox:
-                    return
-            if not self._deliver_lock.acquire(blocking=False):
-                return  # another thread is delivering; it will take ours too
-            try:
-                while True:
-                    with self._lock:
-                        if not self._outbox:
-                            break
-                        event = self._outbox.pop(0)
-                    try:
-                        self._on_event(event)
-                    except Exception as exc:  # the handler's bug must not stop the peer
-                        self.handler_errors.append(exc)
-            finally:
-                self._deliver_lock.release()
 
     # ================================================================ on the loop
 
