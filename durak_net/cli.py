@@ -65,14 +65,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from durak_core import Action, Game, IllegalAction, Rules, parse_action
+from durak_lang.reasons import match as match_reason
 
 from . import events as ev
 from . import i18n, online_terminal
 from .botplay import BotDriver, build_bot
-from .i18n import N_, _, n_
+from .i18n import N_, _, n_, say_rule
 from .journal import private_folder
 from .node import LanNode, parse_hostport
-from .notes import Note, Seat, Theirs, say_reason
+from .notes import Note, Rule, Seat, Theirs, say_reason
 from .options import TERMINAL, LanOptions
 from .policy import SETTLE, LobbyPolicy
 from .session import SessionError
@@ -286,11 +287,12 @@ def parse_join(words: Sequence[str]) -> tuple[str, int]:
     team = ANY_TEAM
     if len(words) >= 2 and words[-2].lower() == "team":
         if not words[-1].isdigit():
-            raise ValueError(f"team wants a number (0, 1 or 2), not {words[-1]!r}")
+            raise ValueError(_("team wants a number (0, 1 or 2), not {word}").format(
+                word=repr(words[-1])))
         team = int(words[-1])
         words = words[:-2]
     if not words:
-        raise ValueError("join whom? (join NAME [team K])")
+        raise ValueError(_("join whom? (`join NAME [team K]`)"))
     return " ".join(words), team
 
 
@@ -381,8 +383,9 @@ class Peer:
     def run(self) -> int:
         node = self.node
         if isinstance(node, LanNode):
-            self.say(f"{node.name}: game port {node.game_port}, discovery port {self.args.port}"
-                     + (f" ({node.discovery_error})" if node.discovery_error else ""))
+            self.say(_("{name}: game port {port}, discovery port {discovery}").format(
+                name=node.name, port=node.game_port, discovery=self.args.port)
+                + (f" ({node.discovery_error})" if node.discovery_error else ""))
         deadline = time.monotonic() + self.args.timeout if self.args.timeout else None
         try:
             if self.online is not None:
@@ -396,16 +399,19 @@ class Peer:
                 elif self.args.host:
                     self.host()
             except (ValueError, SessionError) as exc:  # a journal that does not resume
-                self.say(f"durak-lan: cannot {'resume' if self.args.resume else 'host'}: "
-                         f"{plain(exc)}")
+                self.say((_("durak-lan: cannot resume: {reason}") if self.args.resume
+                          else _("durak-lan: cannot host: {reason}")).format(reason=plain(exc)))
                 self.status, self.done = EXIT_USAGE, True
             if self.interactive and not self.done:
                 threading.Thread(target=self._read_stdin, daemon=True).start()
-                self.say("type `help` for commands")
+                self.say(_("type `help` for commands"))
             while not self.done:
                 if deadline is not None and time.monotonic() >= deadline:
-                    self.say(f"timeout after {self.args.timeout} s "
-                             f"({self.finished} of {self.args.games} games played)")
+                    self.say(n_("timeout after {seconds} s ({count} of {games} game played)",
+                                "timeout after {seconds} s ({count} of {games} games played)",
+                                self.args.games).format(seconds=self.args.timeout,
+                                                        count=self.finished,
+                                                        games=self.args.games))
                     self.status = 3
                     break
                 try:
@@ -443,7 +449,7 @@ class Peer:
             self.maybe_join()
             self.bot_move()
         except (SessionError, IllegalAction, ValueError) as exc:
-            self.say(_("error: {reason}").format(reason=plain(exc)))
+            self.say(_("error: {reason}").format(reason=self.failed(exc)))
 
     def _read_stdin(self) -> None:
         for line in sys.stdin:
@@ -778,7 +784,22 @@ class Peer:
         if note is None:
             return plain(english, 400)
         view = self.node.view(sid)
-        return plain(note.say(view.names if view is not None else (), _), 400)
+        names = view.names if view is not None else ()
+        seat = view.seat if view is not None else None
+        return plain(note.say(names, _, lambda text, seats: say_rule(text, seats, seat)), 400)
+
+    def rule(self, reason: str) -> str:
+        """A rules engine's reason (a move of ours refused, typed or the bot's) in the
+        terminal's language, names (and "you") for its seat numbers, made safe."""
+        view = self.node.view(self.active) if self.active is not None else None
+        if view is None:
+            return plain(say_rule(reason, ()), 400)
+        return plain(say_rule(reason, [_name(n) for n in view.names], view.seat), 400)
+
+    def failed(self, exc: Exception) -> str:
+        """What went wrong, for the ``error:`` line: an illegal move says the engine's
+        reason in the terminal's language; other errors are ours, as they are."""
+        return self.rule(exc.reason) if isinstance(exc, IllegalAction) else plain(exc)
 
     def names(self) -> tuple[str, ...]:
         view = self.node.view(self.active) if self.active is not None else None
@@ -949,16 +970,24 @@ class Peer:
                 return
             action = legal[index]
         else:
-            action = parse_action(f"{view.seat} {line}")
+            try:
+                action = parse_action(f"{view.seat} {line}")
+            except ValueError:  # the engine's notation error is English: say ours
+                self.say(_("not a move: `{line}` (type `help` for the moves, or a move's "
+                           "number from the table)").format(line=plain(line, 60)))
+                return
         refused = view.refused.get(str(action))
-        if refused is not None:  # the host's own words (its program may not be ours)
-            self.say(_("illegal: {reason}").format(reason=Note.of(
-                "refused_saying", seat=Seat(0), reason=Theirs(refused)).say(view.names, _)))
+        if refused is not None:
+            # The host's reason: a sentence of the rules engine is said in our words; any
+            # other is the host's program's own, quoted (its program may not be ours).
+            said = Rule(refused) if match_reason(refused) is not None else Theirs(refused)
+            self.say(_("illegal: {reason}").format(reason=self.said(
+                self.active, Note.of("refused_saying", seat=Seat(0), reason=said), "")))
             return
         try:
             self.node.act(self.active, action)
         except IllegalAction as exc:
-            self.say(_("illegal: {reason}").format(reason=plain(exc)))
+            self.say(_("illegal: {reason}").format(reason=self.rule(exc.reason)))
 
 #: Which method of :class:`Peer` shows each kind of event: one table, checked against
 #: :data:`~durak_net.events.NetEvent` (a kind missing here is missing on purpose:

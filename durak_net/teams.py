@@ -70,11 +70,12 @@ def check_team(rules: Rules, team: int) -> None:
     if team == ANY_TEAM:
         return
     if not rules.teams:
-        raise ValueError("this table does not play in teams: ask for any seat (team -1)")
+        raise ValueError(_("this table does not play in teams: ask for any seat (team -1)"))
     count = team_count(rules)
     if not 0 <= team < count:
-        names = ", ".join(str(t) for t in range(count - 1)) + f" and {count - 1}"
-        raise ValueError(f"a table of {rules.players} in teams has teams {names}, not {team}")
+        names = ", ".join(str(t) for t in range(count - 1)) + _(" and ") + str(count - 1)
+        raise ValueError(_("a table of {count} in teams has teams {teams}, not {team}").format(
+            count=rules.players, teams=names, team=team))
 
 
 def seat_for_team(rules: Rules, free: Iterable[int], team: int) -> int | None:

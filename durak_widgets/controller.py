@@ -36,12 +36,12 @@ from durak_core import (
     Transferred,
     parse_action,
 )
+from durak_lang.reasons import say_reason
 
 from . import i18n, words
 from .backend import Forced, SeatNote, TableBackend, Update, waiting_on
 from .coach import TableCoach
 from .handoff import Handoff
-from .reasons import say_reason
 from .view import CardFace, SeatModel, TableModel, TableView
 from .words import Moment, say_event
 

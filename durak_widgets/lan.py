@@ -55,7 +55,7 @@ from durak_net.journal import default_journal_dir
 from durak_net.node import LanNode
 from durak_net.options import NOTEBOOK, LanOptions
 from durak_net.session import SessionError
-from durak_net.teams import ANY_TEAM
+from durak_net.teams import ANY_TEAM, team_choices
 from durak_net.text import NAME_LIMIT, plain
 from durak_net.wire import DISCOVERY_PORT
 
@@ -68,7 +68,6 @@ from .lan_seating import (
     rules_in_words,
     table_summary,
     table_words_html,
-    team_choices,
     team_note,
 )
 from .lan_table import NOT_THE_SAME, LanBackend, reason_words
@@ -357,7 +356,8 @@ class LanLobby:
     @staticmethod
     def _render_team_choice(choice: widgets.Dropdown, peer: ev.PeerInfo) -> None:
         """Beside Join at a table of teams: any team, or a team with an open seat (its
-        players named), as :func:`~durak_net.teams.team_choices` says."""
+        players named), as :func:`~durak_net.teams.team_choices` says: the terminal's
+        words, in the table's language (durak_lang's choice, which both follow)."""
         options: list[tuple[str, int]] = []
         if peer.table is not None:
             with contextlib.suppress(TypeError, ValueError):  # rules we do not know

@@ -22,7 +22,7 @@ import ipywidgets as widgets
 from durak_core import Rules
 from durak_net import events as ev
 from durak_net.node import SessionView
-from durak_net.teams import ANY_TEAM, partner, team_count, team_seats
+from durak_net.teams import partner
 
 from .words import N_, _, bot_name
 
@@ -80,28 +80,6 @@ def team_note(rules: Rules | None, seat: int, names: Sequence[str]) -> str:
     if other < len(names):
         return _("team {team}, the partner sits opposite (open)").format(team=team)
     return _("team {team}, the partner sits opposite").format(team=team)
-
-
-def team_choices(rules: Rules, names: Sequence[str]) -> list[tuple[str, int]]:
-    """What a joiner may ask for at a table (``names``: each seat's player, ``""``
-    open), as (label, team): any team, then each team with an open seat, its players
-    named (durak_net.teams.team_choices, in the table's language).
-
-    >>> team_choices(Rules(players=4, teams=True), ["Ann", "random bot", "", ""])
-    [('any team', -1), ('team 0, with Ann', 0), ('team 1, with random bot', 1)]
-    """
-    if not rules.teams:
-        return []
-    choices = [(_("any team"), ANY_TEAM)]
-    for team in range(team_count(rules)):
-        seats = team_seats(rules, team)
-        if all(s < len(names) and names[s] for s in seats):
-            continue  # full
-        seated = [names[s] for s in seats if s < len(names) and names[s]]
-        label = (_("team {team}, with {names}").format(team=team, names=_(" and ").join(seated))
-                 if seated else _("team {team}, both seats open").format(team=team))
-        choices.append((label, team))
-    return choices
 
 
 def table_summary(peer: ev.PeerInfo) -> str:

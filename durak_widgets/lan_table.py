@@ -24,6 +24,8 @@ from typing import Any
 
 from durak_core import Action, Event, Game, IllegalAction, Pass, Rules
 from durak_core.bots import Bot
+from durak_lang.reasons import match as match_reason
+from durak_lang.reasons import say_reason
 from durak_net import events as ev
 from durak_net.node import LanNode, SessionView
 from durak_net.session import SessionError
@@ -31,8 +33,6 @@ from durak_net.session import SessionError
 from . import words
 from .backend import Changed, Forced, Score, SeatNote, Update, waiting_on
 from .handoff import Handoff
-from .reasons import match as match_reason
-from .reasons import say_reason
 from .words import N_, _, n_
 
 #: How a move its seat did not choose is marked in the log (the terminal's words,

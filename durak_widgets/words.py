@@ -33,7 +33,6 @@ made by durak_net as a note, and :func:`say_note` says it with the terminal's se
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -58,6 +57,7 @@ from durak_core import (
     Transfer,
     Transferred,
 )
+from durak_lang import reasons as engine_reasons
 
 from . import i18n
 
@@ -136,29 +136,17 @@ def capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-_PLAYERS = re.compile(r"\b([Pp])layers? (\d+(?:(?:, | and )\d+)*)\b")
-
-
 def with_names(sentence: str, names: Sequence[str], you: int | None = None) -> str:
     """A sentence of the rules engine with its seat numbers ("player 1", "players 1 and
     3") replaced by names, for the status line: the engine numbers seats, people have
-    names.
+    names (:func:`durak_lang.reasons.with_names`, which every screen uses).
 
     >>> with_names("Wait for player 1 to beat the cards.", ["You", "Bob"], 0)
     'Wait for Bob to beat the cards.'
     >>> with_names("Only the defender, player 0, can take.", ["You", "Bob"], 0)
     'Only the defender, you, can take.'
     """
-
-    def named(match: re.Match[str]) -> str:
-        seats = [int(s) for s in re.findall(r"\d+", match.group(2))]
-        if any(s >= len(names) for s in seats):
-            return match.group(0)
-        words = [name_of(s, names, you) for s in seats]
-        text = words[0] if len(words) == 1 else ", ".join(words[:-1]) + _(" and ") + words[-1]
-        return capital(text) if match.group(1) == "P" else text
-
-    return _PLAYERS.sub(named, sentence)
+    return engine_reasons.with_names(sentence, names, you)
 
 
 # ---------------------------------------------------------------- default names
@@ -233,8 +221,6 @@ def pass_label(seat: int, moment: Moment) -> str:
 
 # ---------------------------------------------------------------- cards
 
-#: A rank's letter on the card (Russian decks print В, Д, К, Т for J, Q, K, A).
-_RANK_LETTERS = {"J": N_("J"), "Q": N_("Q"), "K": N_("K"), "A": N_("A")}
 #: A rank's name, for screen readers ("queen of clubs").
 _RANK_NAMES = {"2": N_("two"), "3": N_("three"), "4": N_("four"), "5": N_("five"),
                "6": N_("six"), "7": N_("seven"), "8": N_("eight"), "9": N_("nine"),
@@ -251,17 +237,13 @@ def _card(card: Card | str) -> Card:
 
 def card_text(card: Card | str | None) -> str:
     """A card as printed on it, in the table's language: ``"Q♣"`` (Russian ``"Д♣"``);
-    ``"?"`` for a card nobody at this screen may see.
+    ``"?"`` for a card nobody at this screen may see.  The rank letters are
+    :mod:`durak_lang`'s, which says the engine's reasons with them too.
 
     >>> card_text("Qc"), card_text("10h"), card_text(None)
     ('Q♣', '10♥', '?')
     """
-    if card is None:
-        return "?"
-    c = _card(card)
-    rank = c.rank_name
-    letter = _(_RANK_LETTERS[rank]) if rank in _RANK_LETTERS else rank
-    return letter + str(c)[len(rank):]
+    return engine_reasons.card_text(card)
 
 
 def card_name(card: Card | str, trump: bool = False) -> str:
@@ -618,7 +600,7 @@ def cannot_play(card: Card) -> str:
 
 
 def select_to_transfer(rank: str) -> str:
-    letter = _(_RANK_LETTERS[rank]) if rank in _RANK_LETTERS else rank
+    letter = engine_reasons.rank_text(rank)
     return _("Select the card to transfer with (a {rank}), then click {button}.").format(
         rank=letter, button=_t("TRANSFER"))
 
@@ -647,7 +629,7 @@ def say_note(note: Any, english: str, names: Sequence[str]) -> str:
     """A LAN finding (a :class:`durak_net.notes.Note`) in the table's language, each
     seat said by its name in ``names``; ``english`` (made safe) when there is no note
     (a verdict restored from an older journal).  A rules engine's reason in it is said
-    as the table says the engine's reasons (:func:`durak_widgets.reasons.say_reason`).
+    as the table says the engine's reasons (:func:`durak_lang.reasons.say_reason`).
 
     >>> from durak_net.notes import Note, Seat
     >>> note = Note.of("no_keys", seat=Seat(1))
@@ -657,11 +639,9 @@ def say_note(note: Any, english: str, names: Sequence[str]) -> str:
     """
     from durak_net.text import plain
 
-    from .reasons import say_reason  # (reasons imports this module)
-
     if note is None:
         return plain(english)
-    return str(note.say(names, _net_gettext(), lambda text, seats: say_reason(text, seats)))
+    return str(note.say(names, _net_gettext(), engine_reasons.say_reason))
 
 
 def say_net_reason(reason: str) -> str:

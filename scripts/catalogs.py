@@ -4,11 +4,13 @@
     python scripts/catalogs.py check      # exit 1 if a catalog is stale or incomplete
     python scripts/catalogs.py init de    # start a new language's .po
 
-Two gettext domains: ``durak``, the notebook's words, marked in durak_widgets
-(``_()``, ``n_()``, ``N_()``, see durak_widgets/words.py), and ``durak_net``, the
+Three gettext domains: ``durak``, the notebook's words, marked in durak_widgets
+(``_()``, ``n_()``, ``N_()``, see durak_widgets/words.py); ``durak_net``, the
 terminal peer's sentences (durak_net/cli.py, teams.py, online_code.py,
 online_terminal.py, rtc.py and relay.py, and notes.py: the findings both screens say;
-see durak_net/i18n.py: durak_net sits below durak_widgets and has its own catalogs).
+see durak_net/i18n.py: durak_net sits below durak_widgets and has its own catalogs);
+and ``durak_lang``, the rules engine's reasons both screens say (durak_lang/reasons.py,
+the leaf both packages import).
 For each, Babel reads them (the keywords below, no source locations so the template
 changes only when the words do) into
 ``<package>/locale/messages.pot``, merges that into each
@@ -36,7 +38,7 @@ DOMAIN = "durak"
 #: The markers of durak_widgets/words.py, as Babel's keyword specs.
 KEYWORDS = {"_": None, "N_": None, "n_": (1, 2)}
 #: The files that hold words (the LAN modules mark theirs where they are said).
-METHOD_MAP = [("words.py", "python"), ("reasons.py", "python"), ("play.py", "python"),
+METHOD_MAP = [("words.py", "python"), ("play.py", "python"),
               ("lan.py", "python"), ("lan_table.py", "python"), ("lan_seating.py", "python"),
               ("online.py", "python")]
 #: The terminal peer's domain: its package, its files with sentences.
@@ -45,17 +47,24 @@ NET_PACKAGE = ROOT / "durak_net"
 NET_METHOD_MAP = [("cli.py", "python"), ("teams.py", "python"), ("notes.py", "python"),
                   ("online_code.py", "python"), ("online_terminal.py", "python"),
                   ("rtc.py", "python"), ("relay.py", "python")]
+#: The shared leaf's domain: the engine's reasons, with the card letters they use.
+LANG_DOMAIN = "durak_lang"
+LANG_PACKAGE = ROOT / "durak_lang"
+LANG_METHOD_MAP = [("reasons.py", "python")]
 
 
 def domains() -> list[tuple[str, Path, list[tuple[str, str]]]]:
     """Each domain: its name, its package (``locale/`` inside) and its files' map."""
-    return [(DOMAIN, PACKAGE, METHOD_MAP), (NET_DOMAIN, NET_PACKAGE, NET_METHOD_MAP)]
+    return [(DOMAIN, PACKAGE, METHOD_MAP), (NET_DOMAIN, NET_PACKAGE, NET_METHOD_MAP),
+            (LANG_DOMAIN, LANG_PACKAGE, LANG_METHOD_MAP)]
 
 
 def _where(domain: str) -> tuple[Path, Path, list[tuple[str, str]]]:
     """A domain's package, locale folder and files' map (``LOCALE`` may be patched)."""
     if domain == DOMAIN:
         return PACKAGE, LOCALE, METHOD_MAP
+    if domain == LANG_DOMAIN:
+        return LANG_PACKAGE, LANG_PACKAGE / "locale", LANG_METHOD_MAP
     return NET_PACKAGE, NET_PACKAGE / "locale", NET_METHOD_MAP
 
 

@@ -55,7 +55,7 @@ import lite_pyc  # noqa: E402  (beside this file)
 
 LITE = ROOT / "lite"
 SITE = ROOT / "site"
-PACKAGES = ("durak_core", "durak_widgets", "durak_net", "durak_arena")
+PACKAGES = ("durak_core", "durak_lang", "durak_widgets", "durak_net", "durak_arena")
 #: The page a person lands on (relative to the site's root).
 PLAY_PATH = "lab/index.html?path=play.ipynb"
 #: The table alone, no notebook around it: JupyterLite's REPL app (a console) running

@@ -12,6 +12,10 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
+from durak_lang import language
+
 _E2E = Path(__file__).resolve().parents[1] / "e2e"
 
 
@@ -35,3 +39,12 @@ _lab_tabs = _e2e._lab_tabs
 lab_tabs = _e2e.lab_tabs
 # The hook that lets browser_page save a screenshot when its test failed.
 pytest_runtest_makereport = _e2e.pytest_runtest_makereport
+
+
+@pytest.fixture(autouse=True)
+def english_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The terminal and the tables speak English unless a test asks for another language,
+    whatever the language of the machine running the tests; a language a test chose for
+    the process (``i18n.use``) ends with the test."""
+    monkeypatch.setenv("DURAK_LANG", "en")
+    monkeypatch.setattr(language, "_chosen", None)

@@ -116,7 +116,7 @@ class _JoinRecorder:
     ("join Mary Ann TEAM 2", ("Mary Ann", 2), "asking Mary Ann for a seat in team 2"),
     ("join team", ("team", ANY_TEAM), ""),
     ("join Alice team one", None, "error: team wants a number (0, 1 or 2), not 'one'"),
-    ("join team 1", None, "error: join whom? (join NAME [team K])"),
+    ("join team 1", None, "error: join whom? (`join NAME [team K]`)"),
 ])
 def test_the_prompt_joins_a_table_in_a_team(line: str, asked: tuple[str, int] | None,
                                             said: str) -> None:

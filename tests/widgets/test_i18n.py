@@ -16,7 +16,7 @@ import pytest
 from durak_core import Attack, Defend, Game, Pass, Rules, Take, Transfer, new_deck
 from durak_core.bots import REGISTRY
 from durak_widgets import Handoff, TableController, i18n, play
-from durak_widgets.reasons import TEMPLATES, match, say_reason
+from durak_lang.reasons import TEMPLATES, match, say_reason
 from durak_widgets.words import bot_name
 
 from .widget_driver import click_one_move, game_of, play_to_the_end
@@ -110,7 +110,7 @@ def test_every_reason_the_engine_gives_has_a_template_and_reads_in_russian() -> 
     ]:
         reasons |= _reasons(rules, seed)
     unknown = sorted(r for r in reasons if match(r) is None)
-    assert unknown == [], "reasons no template in durak_widgets/reasons.py matches"
+    assert unknown == [], "reasons no template in durak_lang/reasons.py matches"
     names = ["Вы", "Боб", "Ева", "Ян", "Оля", "Макс"]
     used = set()
     with i18n.speaking("ru"):

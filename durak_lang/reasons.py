@@ -1,21 +1,29 @@
-"""The rules engine's reasons for an illegal move, in the table's language.
+"""The rules engine's reasons for an illegal move, in the player's language.
 
-:mod:`durak_core` stays pure and English: ``why_illegal`` returns a sentence.  This
-module knows the engine's sentences as templates (``"{card} cannot beat {attack}: ..."``)
-that are at once the pattern a reason is matched against and the msgid of its
-translation; the placeholders' values are put into the table's words (a seat number
-becomes a name, ``"Q♣"`` becomes ``"Д♣"``) and into the translated sentence.  In English
-a reason keeps the engine's words, its seat numbers replaced by names
-(:func:`~durak_widgets.words.with_names`).  A sentence the engine adds later matches no
-template and is shown in English rather than lost; a test walks seeded games and fails
-on any reason no template matches, so a new one gets its translation.
+:mod:`durak_core` stays pure and English: ``why_illegal`` returns a sentence, with seat
+numbers ("player 1").  This module knows the engine's sentences as templates (``"{card}
+cannot beat {attack}: ..."``) that are at once the pattern a reason is matched against
+and the msgid of its translation (this package's ``durak_lang`` catalog); the
+placeholders' values are put into the player's words (a seat number becomes a name or
+"you", ``"Q♣"`` becomes ``"Д♣"`` on a table) and into the translated sentence.  In
+English a reason keeps the engine's words, its seat numbers replaced by names.  A
+sentence the engine adds later matches no template and is shown in English rather than
+lost; a test walks seeded games and fails on any reason no template matches, so a new
+one gets its translation.
 
->>> from durak_widgets.i18n import speaking
+Both screens say reasons here: the notebook's table (cards as a Russian deck prints
+them, В Д К Т) and the terminal (``typed=True``: cards as a player types them, ``Q♣``,
+since the terminal's table and commands show them so).
+
+>>> from durak_lang import speaking
 >>> with speaking("ru"):
 ...     say_reason("Only the defender, player 1, can take.", ["You", "Bob"], 0)
 'Брать может только защищающийся, Bob.'
 >>> say_reason("Only the defender, player 1, can take.", ["You", "Bob"], 0)
 'Only the defender, Bob, can take.'
+>>> with speaking("ru"):
+...     say_reason("You do not hold Q♣.", ["Ann", "Bob"], 0, typed=True)
+'У вас нет карты Q♣.'
 """
 
 from __future__ import annotations
@@ -24,11 +32,95 @@ import re
 from collections.abc import Callable, Sequence
 from functools import cache
 
-from . import i18n
-from .words import N_, _, capital, card_text, cards_count, name_of, with_names
+from durak_core import Card
+
+from .language import DOMAIN, LOCALE_DIR, SOURCE_LANGUAGE, catalog, current
+
+
+def _(text: str) -> str:
+    """``text`` in the language in force (gettext's marker and lookup)."""
+    return catalog(DOMAIN, LOCALE_DIR, current()).gettext(text)
+
+
+def n_(one: str, many: str, count: int) -> str:
+    """The form of a sentence about ``count`` things (``ngettext``: Russian has three)."""
+    return catalog(DOMAIN, LOCALE_DIR, current()).ngettext(one, many, count)
+
+
+def N_(text: str) -> str:
+    """Mark ``text`` for the catalog; it is translated when read (``_(text)``)."""
+    return text
+
+
+# ---------------------------------------------------------------- the words inside
+
+#: A rank's letter on the card (Russian decks print В, Д, К, Т for J, Q, K, A).
+RANK_LETTERS = {"J": N_("J"), "Q": N_("Q"), "K": N_("K"), "A": N_("A")}
+
+
+def card_text(card: Card | str | None) -> str:
+    """A card as printed on it, in the language in force: ``"Q♣"`` (Russian ``"Д♣"``);
+    ``"?"`` for a card nobody at this screen may see.
+
+    >>> card_text("Qc"), card_text("10h"), card_text(None)
+    ('Q♣', '10♥', '?')
+    """
+    if card is None:
+        return "?"
+    c = card if isinstance(card, Card) else Card.parse(card)
+    rank = c.rank_name
+    return rank_text(rank) + str(c)[len(rank):]
+
+
+def rank_text(letter: str) -> str:
+    """A rank as a card prints it (``"Q"``, Russian ``"Д"``; numbers as they are)."""
+    return _(RANK_LETTERS[letter]) if letter in RANK_LETTERS else letter
+
+
+def cards_count(n: int) -> str:
+    """``"1 card"``, ``"3 cards"`` (``"3 карты"``, ``"5 карт"``)."""
+    return n_("{n} card", "{n} cards", n).format(n=n)
+
+
+def name_of(seat: int, names: Sequence[str], you: int | None) -> str:
+    """``"you"`` for the one person at this screen, else the seat's name."""
+    return _("you") if seat == you else names[seat]
+
+
+def capital(text: str) -> str:
+    """``text`` with its first letter capitalised (a sentence that starts with "you")."""
+    return text[:1].upper() + text[1:]
+
+
+_PLAYERS = re.compile(r"\b([Pp])layers? (\d+(?:(?:, | and )\d+)*)\b")
+
+
+def with_names(sentence: str, names: Sequence[str], you: int | None = None) -> str:
+    """A sentence of the rules engine with its seat numbers ("player 1", "players 1 and
+    3") replaced by names: the engine numbers seats, people have names.  A number the
+    names do not cover stays as it is.
+
+    >>> with_names("Wait for player 1 to beat the cards.", ["You", "Bob"], 0)
+    'Wait for Bob to beat the cards.'
+    >>> with_names("Only the defender, player 0, can take.", ["You", "Bob"], 0)
+    'Only the defender, you, can take.'
+    """
+
+    def named(match: re.Match[str]) -> str:
+        seats = [int(s) for s in re.findall(r"\d+", match.group(2))]
+        if any(s >= len(names) for s in seats):
+            return match.group(0)
+        words = [name_of(s, names, you) for s in seats]
+        text = words[0] if len(words) == 1 else ", ".join(words[:-1]) + _(" and ") + words[-1]
+        return capital(text) if match.group(1) == "P" else text
+
+    return _PLAYERS.sub(named, sentence)
+
+
+# ---------------------------------------------------------------- the engine's sentences
 
 #: The engine's sentences (durak_core/game.py, ``why_illegal``), placeholders named by
-#: what they hold (see :data:`_VALUES`).  A placeholder that appears twice holds the
+#: what they hold (as :func:`say_reason` says each).  A placeholder that appears twice holds the
 #: same text both times.
 TEMPLATES: tuple[str, ...] = (
     N_("The game is over."),
@@ -98,16 +190,6 @@ PHRASES: tuple[str, ...] = (
 )
 
 
-def _rank(letter: str) -> str:
-    from .words import _RANK_LETTERS
-
-    return _(_RANK_LETTERS[letter]) if letter in _RANK_LETTERS else letter
-
-
-def _count(text: str) -> str:
-    found = re.match(r"(\d+) cards?$", text)
-    return cards_count(int(found.group(1))) if found else text
-
 
 @cache
 def _pattern(template: str) -> re.Pattern[str]:
@@ -139,10 +221,18 @@ def match(reason: str) -> tuple[str, dict[str, str]] | None:
     return None
 
 
-def say_reason(reason: str, names: Sequence[str], you: int | None = None) -> str:
-    """The engine's ``reason`` as the table says it: names for seat numbers, and in the
-    table's language."""
-    if i18n.current() == i18n.SOURCE_LANGUAGE:
+def _count(text: str) -> str:
+    found = re.match(r"(\d+) cards?$", text)
+    return cards_count(int(found.group(1))) if found else text
+
+
+def say_reason(reason: str, names: Sequence[str], you: int | None = None, *,
+               typed: bool = False) -> str:
+    """The engine's ``reason`` as a screen says it, in the language in force: names (or
+    "you", for seat ``you``) for seat numbers, cards as printed (``typed``: as a player
+    types them, the terminal's way).  A sentence no template knows stays the engine's
+    English, with names."""
+    if current() == SOURCE_LANGUAGE:
         return with_names(reason, names, you)
     found = match(reason)
     if found is None:
@@ -152,13 +242,19 @@ def say_reason(reason: str, names: Sequence[str], you: int | None = None) -> str
     def seat(text: str) -> str:
         return name_of(int(text), names, you) if text.isdigit() and int(text) < len(names) else text
 
+    def card(text: str) -> str:
+        return text if typed else card_text(text)
+
+    def rank(text: str) -> str:
+        return text if typed else rank_text(text)
+
     said: dict[str, Callable[[str], str]] = {
         "player": seat,
         "who": lambda text: with_names(text, names, you),
-        "card": card_text,
-        "attack": card_text,
-        "rank": _rank,
-        "ranks": lambda text: ", ".join(_rank(r) for r in text.split(", ")),
+        "card": card,
+        "attack": card,
+        "rank": rank,
+        "ranks": lambda text: ", ".join(rank(r) for r in text.split(", ")),
         "options": _,
         "when": _,
         "suit": _,
