@@ -965,6 +965,9 @@ class Peer:
         if line.strip().isdigit():
             legal = view.game.legal_actions(view.seat)
             index = int(line) - 1
+            if not legal:
+                self.say(_("you have no move now: wait for the others"))
+                return
             if not 0 <= index < len(legal):
                 self.say(_("choose a move from 1 to {count}").format(count=len(legal)))
                 return

@@ -4,6 +4,7 @@ complete, and the ``--json`` lines stay English for programs."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import re
@@ -15,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from durak_core import Card, Game, Rules, parse_action
+from durak_core import Card, Game, IllegalAction, Rules, new_deck, parse_action
 from durak_net import events as ev
 from durak_net import i18n
 from durak_net.cli import _LINE, build_parser, main
@@ -141,3 +142,106 @@ def test_the_terminals_team_notes_read_in_russian(russian: None) -> None:
     assert seat_team_note(rules, 2, ["Аня", "", "", ""]) == "команда 0, напарник Аня"
     labels = [label for label, _team in team_choices(rules, ["Аня", "Бот", "", ""])]
     assert labels == ["любая команда", "команда 0, с Аня", "команда 1, с Бот"]
+
+
+# ---------------------------------------------------------------- the engine's reasons
+
+class EngineNode(FailingNode):
+    """A node at a real game whose host checks a move with the rules engine, as the
+    session does: an illegal one raises the engine's reason (English, seat numbers)."""
+
+    def __init__(self, names: tuple[str, ...], game: Game, seat: int = 0) -> None:
+        super().__init__(ValueError("нет сеанса"), names, game)
+        self._view = dataclasses.replace(self._view, seat=seat)
+        self.played: list[Any] = []
+
+    def act(self, sid: int, action: Any) -> None:
+        reason = self._view.game.why_illegal(action)  # type: ignore[union-attr]
+        if reason is not None:
+            raise IllegalAction(reason, action)
+        self.played.append(action)
+
+
+def _illegal_lines(game: Game, seat: int) -> list[str]:
+    """Moves a person could type at ``seat`` that the engine refuses, one of each kind
+    the game allows now (take as the attacker, a card not held, a throw-in that does
+    not match, ...), each with the engine's reason."""
+    lines = ["take", "pass", "transfer 6h", "defend 7s with 9s", "attack As Ah", "14"]
+    held = set(game.hand(seat))
+    lines += [f"attack {card}" for card in new_deck(game.rules.deck_size) if card not in held][:1]
+    return [line for line in lines if line == "14" or game.why_illegal(
+        parse_action(f"{seat} {line}")) is not None]
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_an_illegal_typed_move_is_refused_in_russian_with_names(
+    russian: None, seat: int
+) -> None:
+    """The rules engine's reasons reach the Russian terminal in Russian: the seat a
+    reason numbers is the player's name (or "вы"), its cards as typed."""
+    game = Game.new(Rules(), seed=3)
+    node = EngineNode(("Анна", "Вы")[::1 if seat else -1], game, seat)
+    peer = _peer(["--name", "Me"], node)
+    lines = _illegal_lines(game, seat)
+    assert len(lines) >= 4, lines
+    for line in [*lines, "atack 7s", "join team 1", "join Анна team один"]:
+        peer.step((_LINE, line))
+    said = peer.out.getvalue().splitlines()
+    assert node.played == []
+    assert len([line for line in said if line.startswith("нельзя: ")]) >= len(lines) - 1, said
+    english = [line for line in said if LATIN.search(TYPED.sub("", line))]
+    assert english == [], said
+    text = "\n".join(said)
+    assert "player" not in text and "это не ход: `atack 7s`" in text
+
+
+def test_the_same_moves_are_refused_in_english_with_names_not_seat_numbers() -> None:
+    game = Game.new(Rules(), seed=3)
+    node = EngineNode(("Ann", "Me"), game, 1)
+    peer = _peer(["--name", "Me"], node)
+    for line in _illegal_lines(game, 1):
+        peer.step((_LINE, line))
+    text = peer.out.getvalue()
+    assert 'Only the defender, "Ann", can take.' in text, text
+    assert not re.search(r"\b[Pp]layers? \d", text), text
+
+
+def test_a_refusal_of_the_host_in_the_engines_words_reads_in_russian(russian: None) -> None:
+    """The host refused our move with a sentence of the rules engine: said in our
+    language; a reason in other words is the host's program's own, quoted."""
+    game = Game.new(Rules(), seed=3)
+    node = EngineNode(("Анна", "Вы"), game, 1)
+    reason = game.why_illegal(parse_action("1 take"))
+    assert reason is not None and "player 0" in reason
+    node._view.refused.update({"1 take": reason, "1 pass": "нет, и всё"})
+    peer = _peer(["--name", "Me"], node)
+    peer.step((_LINE, "take"))
+    peer.step((_LINE, "pass"))
+    first, second = peer.out.getvalue().splitlines()
+    assert first.startswith("нельзя: ") and not LATIN.search(TYPED.sub("", first)), first
+    assert "Анна" in first
+    assert "«нет, и всё»" in second
+
+
+def test_a_verdict_and_a_stop_with_an_engines_reason_read_in_russian(russian: None) -> None:
+    """A verdict naming an illegal entry quotes the engine's reason: in Russian too."""
+    from durak_net.notes import Note, Rule, Seat
+
+    game = Game.new(Rules(), seed=3)
+    move = parse_action("1 take")
+    reason = game.why_illegal(move) if game.defender != 1 else game.why_illegal(
+        parse_action("1 pass"))
+    assert reason is not None
+    detail = Note.of("illegal_logged", index=4, move=move, reason=Rule(reason))
+    verdict = Note.of("cheated", culprit=Seat(1), detail=detail)
+    stop = Note.of("found", culprit=Seat(1), detail=Note.of(
+        "illegal_entry", index=4, move=move, reason=Rule(reason)))
+    node = EngineNode(("Вы", "Анна"), game)
+    peer = _peer(["--name", "Me"], node)
+    peer.step(ev.GameStopped(1, 1, 1, stop.english(["Вы", "Анна"]), True, 0.0, note=stop))
+    peer.step(ev.GameAudited(1, 1, False, "audit: " + verdict.english(["Вы", "Анна"]),
+                             "illegal", 1, "00", "00", 0.0, note=verdict))
+    said = peer.out.getvalue().splitlines()
+    assert any("Анна сжульничал" in line for line in said), said
+    english = [line for line in said if LATIN.search(TYPED.sub("", line))]
+    assert english == [], said

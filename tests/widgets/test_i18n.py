@@ -15,8 +15,8 @@ import pytest
 
 from durak_core import Attack, Defend, Game, Pass, Rules, Take, Transfer, new_deck
 from durak_core.bots import REGISTRY
-from durak_widgets import Handoff, TableController, i18n, play
 from durak_lang.reasons import TEMPLATES, match, say_reason
+from durak_widgets import Handoff, TableController, i18n, play
 from durak_widgets.words import bot_name
 
 from .widget_driver import click_one_move, game_of, play_to_the_end
