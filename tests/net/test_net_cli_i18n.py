@@ -245,3 +245,26 @@ def test_a_verdict_and_a_stop_with_an_engines_reason_read_in_russian(russian: No
     assert any("Анна сжульничал" in line for line in said), said
     english = [line for line in said if LATIN.search(TYPED.sub("", line))]
     assert english == [], said
+
+
+@pytest.mark.parametrize("how", ["--lang", "LANG"])
+def test_a_whole_run_of_durak_lan_speaks_russian_from_the_option_or_the_locale(
+    how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``durak-lan --lang ru``, or a Russian locale and no option: from its first line
+    (its ports) to the last (the timeout), a run says nothing in English."""
+    argv = ["--name", "Аня", "--port", "0", "--bot", "random", "--journal",
+            str(tmp_path / "lan"), "--resume", "--timeout", "0.3"]
+    if how == "--lang":
+        argv += ["--lang", "ru"]
+    else:
+        for var in ("DURAK_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+            monkeypatch.delenv(var, raising=False)
+        monkeypatch.setenv("LANG", "ru_RU.UTF-8")
+    assert main(argv) == 3  # nothing to resume, nobody to play: the timeout
+    said = capsys.readouterr().out.splitlines()
+    i18n.use("en")
+    assert said[0].startswith("Аня: игровой порт ") and said[-1].startswith("время вышло")
+    assert "нечего продолжать" in said[1:-1], said
+    assert [line for line in said if LATIN.search(TYPED.sub("", line))] == [], said
