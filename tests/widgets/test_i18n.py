@@ -144,6 +144,20 @@ def test_every_built_in_bot_has_a_display_name_in_russian() -> None:
     assert all(shown[name] != name for name in REGISTRY), shown
 
 
+def test_the_russian_table_says_the_cards_and_moves_as_players_do() -> None:
+    """The words of a Russian game: валет, дама, король, туз; козырь; бита; «Беру»,
+    «Бито», «Перевод»; and the card letters of a Russian deck (В, Д, К, Т)."""
+    from durak_widgets import words
+
+    with i18n.speaking("ru"):
+        names = [words.card_name(f"{rank}c") for rank in "JQKA"]
+        assert names == ["валет треф", "дама треф", "король треф", "туз треф"]
+        assert words.card_name("6h", trump=True) == "шестёрка червей, козырь"
+        assert [words.card_text(f"{rank}s") for rank in "JQKA"] == ["В♠", "Д♠", "К♠", "Т♠"]
+        assert (words.TAKE, words.BEATEN, words.TRANSFER) == ("Беру", "Бито", "Перевод")
+        assert words.discard_pile(4) == "бита: 4"
+
+
 # ---------------------------------------------------------------- whole games
 
 def _everything_shown(table: TableController) -> list[str]:
