@@ -526,7 +526,7 @@ class Peer:
             return
         if peer.incompatible:
             self.say(_("not joining {name}: it {reason}").format(
-                name=_label(peer), reason=plain(peer.incompatible)))
+                name=_label(peer), reason=say_reason(peer.incompatible, _)))
         elif peer.table is None:
             self.say(_("{name} hosts no table (yet)").format(name=_label(peer)))
         elif not peer.open_seats:
@@ -564,7 +564,7 @@ class Peer:
         elif peer is not None:
             self.last_invite = time.monotonic()
             self.say(_("not inviting {name}: it {reason}").format(
-                name=_label(peer), reason=plain(peer.incompatible)))
+                name=_label(peer), reason=say_reason(peer.incompatible, _)))
 
     def ask_which(self, verb: str, exc: ValueError) -> None:
         """``--invite NAME`` or ``--join NAME`` found two peers announcing the name:
@@ -613,7 +613,7 @@ class Peer:
             notes = [n for n, on in ((_("busy"), event.peer.busy),
                                      (_("another player uses this name"),
                                       event.peer.same_name),
-                                     (plain(event.peer.incompatible),
+                                     (say_reason(event.peer.incompatible, _),
                                       bool(event.peer.incompatible)))
                      if on]
             self.say(_("seen: {name}").format(name=_label(event.peer))

@@ -63,6 +63,7 @@ from .crypto import (
 )
 from .identity import Identity, verify
 from .limits import Bucket, PerKey, put_capped
+from .notes import OLDER_PEER
 from .text import NAME_LIMIT, plain
 from .wire import (
     PROTOCOL,
@@ -630,8 +631,7 @@ class Lobby:
             self.drops["peers_full"] += 1
             return
         info = ev.PeerInfo(old.node, _name(old.name), addr, {},
-                           incompatible=f"runs an older durak (LAN protocol {old.version}); "
-                           "both players need the same version")
+                           incompatible=OLDER_PEER.format(version=old.version))
         self._seen(old.node, info, self.peers.get(old.node), now)
 
     def _peer_from(self, node: int, name: str, addr: Addr, rules: Rules) -> ev.PeerInfo:

@@ -443,9 +443,14 @@ def say_reason(reason: str, gettext: Callable[[str], str] = _identity) -> str:
     ('pairing failed: refused by the invitee', 'pairing failed: “x”')
     >>> say_reason("Ann went silent")
     'Ann went silent'
+    >>> say_reason(OLDER_PEER.format(version=3))
+    'runs an older durak (LAN protocol 3); both players need the same version'
     """
     if reason in REASONS:
         return gettext(REASONS[reason])
+    older = _OLDER.match(reason)
+    if older:  # a peer the lobby heard speak an older protocol
+        return gettext(OLDER_PEER).format(version=older.group(1))
     head, _, rest = reason.partition(": ")
     if head == "pairing failed" and rest:  # our lobby's words around the other side's
         return gettext(N_("pairing failed: {reason}")).format(reason=say_reason(rest, gettext))
@@ -459,6 +464,11 @@ def say_reason(reason: str, gettext: Callable[[str], str] = _identity) -> str:
 #: Why a table ended, as a session of ours says it in its goodbye ("Ann went silent").
 _ENDINGS = ((" went silent", N_("{name} went silent")),
             (" left the table", N_("{name} left the table")))
+#: Why a peer on the LAN cannot play with us (``PeerInfo.incompatible``), as the lobby
+#: writes it (English in the event; each screen says it with :func:`say_reason`).
+OLDER_PEER = N_("runs an older durak (LAN protocol {version}); both players need the same "
+                "version")
+_OLDER = re.compile("{}(\\d+){}\\Z".format(*map(re.escape, OLDER_PEER.split("{version}"))))
 
 
 def _to_json(value: Arg) -> tuple[str, Any]:

@@ -71,7 +71,7 @@ from .lan_seating import (
     team_note,
 )
 from .lan_table import NOT_THE_SAME, LanBackend, reason_words
-from .words import _, bot_name
+from .words import _, bot_name, say_net_reason
 
 __all__ = ["LanBackend", "LanLobby", "lan"]
 
@@ -291,7 +291,7 @@ class LanLobby:
                 label_text += _(" · <b>⚠ another player uses this name</b>: check the "
                                 "pairing words")
             if peer.incompatible:
-                label_text += f" · {esc(plain(peer.incompatible))}"
+                label_text += f" · {esc(say_net_reason(peer.incompatible))}"
             if row[1].value != label_text:
                 row[1].value = label_text
             inviting = any(p.node == node_id for p in self.outgoing.values())
@@ -647,7 +647,7 @@ class LanLobby:
                                         ).format(name=_name(event.name)))
         elif event.peers[0].incompatible:
             self.notice = html.escape(f"{_name(event.name)}: "
-                                      f"{plain(event.peers[0].incompatible)}")
+                                      f"{say_net_reason(event.peers[0].incompatible)}")
         elif self.sid is None and not self.outgoing:
             self.invite(event.peers[0].node, pin=self.auto_pin or False)
 

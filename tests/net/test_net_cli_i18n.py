@@ -20,6 +20,7 @@ from durak_core import Card, Game, IllegalAction, Rules, new_deck, parse_action
 from durak_net import events as ev
 from durak_net import i18n
 from durak_net.cli import _LINE, build_parser, main
+from durak_net.notes import OLDER_PEER
 
 from .test_net_cli_events import FailingNode, _peer
 
@@ -73,6 +74,8 @@ def _script(game: Game) -> list[Any]:
     first = game.legal_actions()[0]
     return [
         ev.PeerSeen(anna, 0.0),
+        ev.PeerSeen(ev.PeerInfo(8, "Старик", ("10.0.0.6", 40123), {},
+                                incompatible=OLDER_PEER.format(version=3)), 0.0),
         ev.PeerGone(anna, 0.0),
         ev.InviteReceived(3, anna, Rules(), 0.0, pin=True),
         ev.InviteReceived(4, anna, Rules(), 0.0),
@@ -113,6 +116,7 @@ def test_the_terminal_prints_every_event_in_russian(russian: None) -> None:
     english = [line for line in said if LATIN.search(TYPED.sub("", line))]
     assert english == []
     text = "\n".join(said)
+    assert "Старик" in text and "старая версия программы (протокол локальной сети 3)" in text
     for words in ("козырь", "стол:", "проверено: честно", "вы выиграли", "приглашает вас",
                   "за вас зашли самой младшей картой", "слова сверки"):
         assert words in text, words
