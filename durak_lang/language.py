@@ -51,8 +51,10 @@ _speaking: contextvars.ContextVar[str | None] = contextvars.ContextVar(
 _chosen: str | None = None
 
 
+@cache
 def languages() -> tuple[str, ...]:
-    """The languages spoken: English and each with a compiled catalog.
+    """The languages spoken: English and each with a compiled catalog (looked up once:
+    the catalogs ship with the package and do not change while it runs).
 
     >>> languages()
     ('en', 'ru')
