@@ -11,7 +11,7 @@ The arguments are typed so that a screen knows how to say each one:
 
 * :class:`Seat`: a seat, said by its player's name (never its number);
 * :class:`Rule`: the rules engine's reason a move is illegal, said by each screen as
-  it says the engine's reasons (the notebook translates them);
+  it says the engine's reasons (both translate them with :mod:`durak_lang.reasons`);
 * :class:`Theirs`: text another program sent (the reason in a peer's fault or
   refusal): shown made safe (:func:`durak_net.text.plain`) and in quotation marks, as
   that program's own words, never translated;
@@ -79,8 +79,10 @@ class FaultCode:
 @dataclass(frozen=True)
 class Rule:
     """The rules engine's reason a move is illegal (``Game.why_illegal``: English, seats
-    as "player 1"): the notebook says it in its language (``durak_widgets.reasons``),
-    the terminal in the engine's English with names for the seat numbers."""
+    as "player 1"): each screen says it in its language with :mod:`durak_lang.reasons`
+    (the notebook with a Russian deck's card letters, the terminal with cards as typed),
+    passed to :meth:`Note.say` as ``rule``; the English of programs (:meth:`Note.english`)
+    keeps the engine's words, with names for the seat numbers."""
 
     text: str
 

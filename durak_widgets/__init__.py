@@ -27,7 +27,8 @@ the kernel's event loop), :class:`TableController` and :class:`TableView`.  Ever
 a player reads comes from :mod:`durak_widgets.words` (one function puts a move into
 words, :func:`~durak_widgets.words.say_action`), in the table's language
 (:mod:`durak_widgets.i18n`: gettext catalogs, English and Russian); the engine's
-reasons for a refused move go through :mod:`durak_widgets.reasons`, and
+reasons for a refused move go through :mod:`durak_lang.reasons` (the terminal says
+them with it too), and
 :mod:`durak_widgets.keys` gives the table its keyboard and its screen-reader names.
 """
 
