@@ -140,3 +140,22 @@ def test_a_declined_invitation_says_why_in_russian() -> None:
     finally:
         anya.close()
         boris.close()
+
+
+def test_an_older_program_on_the_lan_is_said_in_russian_in_the_lobby() -> None:
+    """A peer speaking an older protocol shows in the list with why it cannot play, in
+    the lobby's language (the lobby's sentence, said back by each screen)."""
+    from durak_net import events as ev
+    from durak_net.notes import OLDER_PEER
+
+    anya = make("Аня", free_udp_port())
+    try:
+        old = ev.PeerInfo(99, "Старик", ("10.0.0.9", 40000), {},
+                          incompatible=OLDER_PEER.format(version=2))
+        anya._on_event(ev.PeerSeen(old, 0.0))
+        (label,) = [text_of(row[1].value) for row in anya._peer_rows.values()
+                    if "Старик" in row[1].value]
+        assert "старая версия программы (протокол локальной сети 2)" in label, label
+        assert english_in({label}, [anya]) == [], label
+    finally:
+        anya.close()
