@@ -171,22 +171,22 @@ README_LINK = re.compile(r"`(lab/index\.html\?path=([\w.-]+\.ipynb))`")
 ACTIVE_NOTEBOOK = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 
 
-def test_every_notebook_opens_at_its_readme_link_and_a_tutorial_runs_in_the_page(
+def test_a_tutorial_opens_at_its_readme_link_and_its_helpers_run_in_the_page(
     site_url: str, offline: OfflineContext, offline_page: Page
 ) -> None:
-    """One click to each tutorial in the browser: every address the README lists opens
-    its notebook in the site's JupyterLab, its first heading on the screen; and the rules
-    tour's helpers run in the page's own Python."""
+    """One click to a tutorial in the browser: the README's address of the rules tour
+    opens it in the site's JupyterLab, its first heading on the screen, and its helpers
+    run in the page's own Python.  (tests/lite checks that the site's Lab lists every
+    notebook the README gives an address for; the address is the same for each.)"""
     page = offline_page
-    links = README_LINK.findall((REPO_ROOT / "README.md").read_text(encoding="utf-8"))
-    assert len(links) >= 6, links
-    for link, name in links:
-        notebook = json.loads((REPO_ROOT / "notebooks" / name).read_text(encoding="utf-8"))
-        title = "".join(notebook["cells"][0]["source"]).splitlines()[0].lstrip("# ")
-        page.goto(f"{site_url}{link}")
-        expect(page.locator(f"{ACTIVE_NOTEBOOK} h1").first).to_contain_text(
-            title, timeout=90_000)
-    open_lite_notebook(page, site_url, "01-rules-tour.ipynb")
+    links = dict((name, link) for link, name in README_LINK.findall(
+        (REPO_ROOT / "README.md").read_text(encoding="utf-8")))
+    name = "01-rules-tour.ipynb"
+    notebook = json.loads((REPO_ROOT / "notebooks" / name).read_text(encoding="utf-8"))
+    title = "".join(notebook["cells"][0]["source"]).splitlines()[0].lstrip("# ")
+    page.goto(f"{site_url}{links[name]}")
+    expect(page.locator(f"{ACTIVE_NOTEBOOK} h1").first).to_contain_text(title, timeout=90_000)
+    open_lite_notebook(page, site_url, name)  # the same address; waits for the kernel
     printed = run_in_site_kernel(page, (
         "from durak_widgets.tutorial import deal, show\n"
         "show(deal(['6♥ 9♠ 10♥ J♣ Q♦ K♠', '7♠ 10♠ 9♦ 8♥ A♥ K♣'], trump='9♥'))"))
