@@ -152,6 +152,15 @@ def exchange(dealers: dict[str, Any]) -> None:
         mail += [(receiver, m) for m in dealers[receiver].receive(data, seat)]
 
 
+def publish_seeds(dealers: dict[str, Any]) -> None:
+    """Each dealer publishes the seeds its keys came from and the other receives them, as
+    both peers do after a game (or a fault) for the audit; seat 0 first."""
+    (_, a), (_, b) = dealers.items()
+    for sender, receiver in ((a, b), (b, a)):
+        for data in sender.publish_seed():
+            receiver.receive(data, sender.seat)
+
+
 # ------------------------------------------------------------------ two peers over UDP
 
 

@@ -4,11 +4,15 @@ printed where it prints it, and let a cell await what the lobby does meanwhile."
 from __future__ import annotations
 
 import asyncio
+import random
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from durak_core import Rules
+from durak_net import DealContext, MentalDealer
+from durak_net.audit import audit
 from durak_widgets import tutorial_lan
 
 
@@ -57,3 +61,19 @@ def test_the_delivery_shares_count_entries_at_or_under_the_bound() -> None:
     run: Any = SimpleNamespace(delays_ms=[1.0, 5.0, 5.1, 60.0])
     assert tutorial_lan.ROWS["entries delivered within 5 ms"](run) == "50.0%"
     assert tutorial_lan.ROWS["entries delivered within 50 ms"](run) == "75.0%"
+
+
+def test_after_publish_seeds_each_dealer_holds_both_seeds_and_audits_the_deal_fair(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rng = random.Random(5)
+    dealers = {name: MentalDealer(DealContext(sid=1, game=1, seat=seat, players=2,
+                                              deck_size=36, entropy=rng.randbytes))
+               for seat, name in enumerate(("Alice", "Bob"))}
+    tutorial_lan.exchange(dealers)
+    assert "trump round" in capsys.readouterr().out
+    assert all(set(dealer.seeds) != {0, 1} for dealer in dealers.values())  # not yet
+    tutorial_lan.publish_seeds(dealers)
+    for dealer in dealers.values():
+        assert set(dealer.seeds) == {0, 1}
+        assert audit(dealer, Rules(), log=[], names=["Alice", "Bob"]).culprit is None
