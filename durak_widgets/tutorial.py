@@ -306,7 +306,8 @@ def print_tree(node: Any, levels: int = 2, indent: str = "") -> None:
 def hint_spread(observation: dict[str, Any], events: Sequence[Event], iterations: int,
                 seeds: Sequence[int]) -> dict[str, list[float]]:
     """The hint's estimate of every move under several seeds: how much a budget's
-    figures move with the luck of the sampled deals.  Printed as each move's range."""
+    figures move with the luck of the sampled deals.  Printed as each move's range and
+    mean (the seeds' figures beside them), best mean first."""
     spread: dict[str, list[float]] = {}
     for seed in seeds:
         for estimate in hint(observation, events, iterations=iterations, seed=seed):
@@ -314,9 +315,10 @@ def hint_spread(observation: dict[str, Any], events: Sequence[Event], iterations
     print(f"{iterations} rollouts, seeds {seeds[0]}-{seeds[-1]}: "
           "each move's chance of not being the durak")
     for action, values in sorted(spread.items(), key=lambda kv: -sum(kv[1])):
-        low, high = min(values), max(values)
+        low, high, mean = min(values), max(values), sum(values) / len(values)
         figures = " ".join(f"{100 * v:.0f}" for v in values)
-        print(f"  {action:<14} {100 * low:.0f}-{100 * high:.0f}%   ({figures})")
+        print(f"  {action:<14} {100 * low:.0f}-{100 * high:.0f}%, mean {100 * mean:.1f}%"
+              f"   ({figures})")
     return spread
 
 

@@ -3,7 +3,8 @@ not teach, so that each cell shows the interface in a few lines.
 
 Terminal peers (``durak-lan``) run as processes of their own, standing in for a second
 notebook: :func:`start_peer` starts one (discovery off, announced to one game port),
-:func:`said` reads what it printed so far, :func:`finish` waits for it.  :func:`play_bob`
+:func:`said` reads what it printed so far (:func:`pairing_words`), :func:`finish` waits
+for it, and :func:`until` lets a cell await what the lobby does meanwhile.  :func:`play_bob`
 plays one game over UDP between this kernel (a :class:`durak_net.LanNode` whose seat a
 bot plays) and such a peer; :func:`simulate` plays games over the in-memory lossy link in
 simulated time; :func:`play_table` fills a table of four and plays one game at it.  None
@@ -12,6 +13,7 @@ of this runs in a web page (no processes, no UDP).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -70,9 +72,28 @@ def _read(stream: Any, lines: list[str]) -> None:
 
 
 def said(peer: subprocess.Popen[str], prefix: str) -> str | None:
-    """The rest of the last line the peer printed (stderr) that starts with ``prefix``."""
-    _, err, _ = _OUTPUT[peer.pid]
-    return next((line[len(prefix):] for line in reversed(err) if line.startswith(prefix)), None)
+    """The rest of the last line the peer printed that starts with ``prefix``: on stdout,
+    or on stderr with ``--json`` (whose stdout is the JSON lines)."""
+    out, err, _ = _OUTPUT[peer.pid]
+    return next((line[len(prefix):] for lines in (err, out) for line in reversed(lines)
+                 if line.startswith(prefix)), None)
+
+
+def pairing_words(peer: subprocess.Popen[str]) -> str | None:
+    """The four pairing words the peer printed (None before it paired)."""
+    line = said(peer, "pairing words: ")
+    return None if line is None else line.split(" (")[0]
+
+
+async def until(condition: Callable[[], object], timeout: float = 30.0) -> None:
+    """Wait until ``condition()`` holds, in a cell's ``await``: the lobby handles its
+    network events on the kernel's event loop, which runs while the cell awaits (and not
+    while a cell sleeps).  TimeoutError after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"not so after {timeout} s")
+        await asyncio.sleep(0.05)
 
 
 def finish(peer: subprocess.Popen[str], timeout: float) -> tuple[list[str], list[str]]:
@@ -129,6 +150,15 @@ def exchange(dealers: dict[str, Any]) -> None:
         print(f"{sender:>5} -> {receiver:<5} {deal_message(data)}")
         seat = dealers[sender].seat
         mail += [(receiver, m) for m in dealers[receiver].receive(data, seat)]
+
+
+def publish_seeds(dealers: dict[str, Any]) -> None:
+    """Each dealer publishes the seeds its keys came from and the other receives them, as
+    both peers do after a game (or a fault) for the audit; seat 0 first."""
+    (_, a), (_, b) = dealers.items()
+    for sender, receiver in ((a, b), (b, a)):
+        for data in sender.publish_seed():
+            receiver.receive(data, sender.seat)
 
 
 # ------------------------------------------------------------------ two peers over UDP
@@ -289,6 +319,11 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def _within(r: SimRun, ms: float) -> str:
+    """The share of log entries delivered within ``ms`` milliseconds, in percent."""
+    return f"{100 * sum(d <= ms for d in r.delays_ms) / len(r.delays_ms):.1f}%"
+
+
 def _agree(r: SimRun) -> int:
     return sum(a.state_hash == b.state_hash and a.log_hash == b.log_hash
                for a, b in zip(r.finished[SEQUENCER], r.finished[FOLLOWER], strict=True))
@@ -310,6 +345,8 @@ ROWS: dict[str, Callable[[SimRun], Any]] = {
     "frames resent": lambda r: r.channel("retransmitted"),
     "duplicate frames dropped": lambda r: r.channel("duplicate"),
     "frames held until a gap filled": lambda r: r.channel("held_out_of_order"),
+    "entries delivered within 5 ms": lambda r: _within(r, 5.0),
+    "entries delivered within 50 ms": lambda r: _within(r, 50.0),
     "delivery delay, median (ms)": lambda r: f"{statistics.median(r.delays_ms):.2f}",
     "delivery delay, 90th percentile (ms)": lambda r: f"{_percentile(r.delays_ms, 0.9):.2f}",
     "delivery delay, 99th percentile (ms)": lambda r: f"{_percentile(r.delays_ms, 0.99):.2f}",

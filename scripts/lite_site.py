@@ -137,6 +137,12 @@ AUTOSTART = ("play.ipynb",)
 START_SCRIPT = "durak-start.js"
 
 
+def site_notebooks() -> list[Path]:
+    """The notebooks the site serves, each at ``lab/index.html?path=NAME`` (the README
+    lists those links): every notebook of ``notebooks/``."""
+    return sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
 def log(message: str) -> None:
     print(f"site: {message}", file=sys.stderr, flush=True)
 
@@ -181,7 +187,7 @@ def source_files() -> list[Path]:
     for package in PACKAGES:
         files += sorted((ROOT / package).rglob("*.py")) + sorted((ROOT / package).rglob("py.typed"))
         files += sorted((ROOT / package).rglob("*.mo"))  # the translations the wheel ships
-    files += sorted((ROOT / "notebooks").glob("*.ipynb"))
+    files += site_notebooks()
     files += sorted(p for p in LITE.rglob("*") if p.is_file())
     return [p for p in files if "__pycache__" not in p.parts]
 
@@ -407,7 +413,7 @@ def prepare_lite_dir(lite_dir: Path, cache: Path) -> None:
 
     files = lite_dir / "files"
     files.mkdir()
-    for notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
+    for notebook in site_notebooks():
         data = json.loads(notebook.read_text(encoding="utf-8"))
         metadata = data.setdefault("metadata", {})
         metadata["kernelspec"] = dict(KERNELSPEC)

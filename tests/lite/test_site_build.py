@@ -97,6 +97,18 @@ def test_the_site_notebooks_run_on_the_pyodide_kernel_and_mark_lan_cells(site: P
     assert any("lan(" in "".join(c["source"]) for c in marked)
 
 
+def test_every_notebook_the_readme_links_is_a_notebook_of_the_sites_lab(site: Path) -> None:
+    """The README's addresses (``lab/index.html?path=NAME``) open notebooks the site's
+    JupyterLab lists in its contents (tests/e2e opens each in a browser)."""
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    names = re.findall(r"`lab/index\.html\?path=([\w.-]+\.ipynb)`", readme)
+    contents = json.loads((site / "api" / "contents" / "all.json").read_text())
+    listed = {c["path"] for c in contents["content"] if c["type"] == "notebook"}
+    assert len(names) >= 6 and set(names) <= listed, (names, listed)
+    assert all((site / "files" / name).is_file() for name in names)
+    assert (site / "lab" / "index.html").is_file()
+
+
 def test_a_code_cell_that_needs_sockets_gets_a_note_above_it() -> None:
     cells = [
         {"cell_type": "code", "metadata": {}, "source": ["play()"]},

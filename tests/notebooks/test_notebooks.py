@@ -76,6 +76,69 @@ def test_a_solution_is_folded(name: str) -> None:
             assert cell["metadata"].get("jupyter", {}).get("source_hidden") is True
 
 
+@pytest.mark.parametrize("name", TUTORIALS)
+def test_every_exercise_has_a_folded_solution_in_its_section(name: str) -> None:
+    """The solution follows its exercise before the next section begins, folded, and is
+    run by nbval like every other cell (so it has to meet the exercise's target)."""
+    found = cells(name)
+    for i in [i for i, c in enumerate(found) if "exercise" in tags(c)]:
+        after = found[i + 1:]
+        end = next((k for k, c in enumerate(after)
+                    if c["cell_type"] == "markdown" and text(c).startswith("## ")), len(after))
+        solutions = [c for c in after[:end] if "solution" in tags(c)]
+        assert solutions, f"{name}: the exercise in cell {i} has no solution in its section"
+        for cell in solutions:
+            assert cell["cell_type"] == "code", f"{name}: a solution is a cell nbval runs"
+            assert "nbval-skip" not in tags(cell), f"{name}: nbval skips a solution"
+
+
+#: A figure in a tutorial's prose that a reader could take for a measurement: a share
+#: with a decimal (85.2%) or a count of games (98/115).
+FIGURE = re.compile(r"(?<![\w.])\d+\.\d+%|(?<![\w./])\d+/\d+(?![\w/])")
+#: Where a tutorial may quote a measured figure from, with the command that printed it.
+FIGURE_SOURCES = ("docs/ai.md", "docs/benchmarks.md")
+
+
+def outputs_text(cell: dict[str, Any]) -> str:
+    parts = []
+    for output in cell.get("outputs", []):
+        parts.append("".join(output.get("text", [])))
+        parts.append("".join(output.get("data", {}).get("text/plain", [])))
+    return "".join(parts)
+
+
+@pytest.mark.parametrize("name", TUTORIALS)
+def test_every_figure_in_the_prose_is_an_output_beside_it_or_quoted_from_the_docs(
+        name: str) -> None:
+    found = cells(name)
+    printed = "\n".join(outputs_text(c) for c in found)
+    quoted = "\n".join((REPO / doc).read_text(encoding="utf-8") for doc in FIGURE_SOURCES)
+    prose = [text(c) for c in found if c["cell_type"] == "markdown"]
+    unsourced = sorted({figure for part in prose for figure in FIGURE.findall(part)
+                        if figure not in printed and figure not in quoted})
+    assert not unsourced, f"{name}: figures neither printed nor in {FIGURE_SOURCES}: {unsourced}"
+
+
+README = REPO / "README.md"
+#: How the README names a notebook's page in the site (from the site's root).
+SITE_LINK = re.compile(r"`(lab/index\.html\?path=([\w.-]+\.ipynb))`")
+
+
+def site_links() -> dict[str, str]:
+    """The README's link into the site for each notebook it lists."""
+    return {name: link for link, name in SITE_LINK.findall(README.read_text(encoding="utf-8"))}
+
+
+def test_the_readme_links_play_and_every_tutorial_to_its_page_in_the_site() -> None:
+    """One click to each tutorial in the browser: the README lists each one's page, and
+    each page opens a notebook the site serves (tests/lite and tests/e2e open them)."""
+    links = site_links()
+    assert {"play.ipynb", *TUTORIALS} <= set(links), sorted(links)
+    served = {path.name for path in lite_site.site_notebooks()}
+    assert set(links) <= served, sorted(set(links) - served)
+    assert links["play.ipynb"] == lite_site.PLAY_PATH
+
+
 def test_play_is_the_entry_rules_picture_and_every_tutorial() -> None:
     found = cells("play.ipynb")
     assert [i for i, c in enumerate(found) if c["cell_type"] == "code"] == [1]  # play() only

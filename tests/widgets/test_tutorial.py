@@ -11,6 +11,7 @@ from durak_widgets.tutorial import (
     check_transfer_finder,
     deal,
     duel,
+    hint_spread,
     play_moves,
     show_search,
     strength,
@@ -65,3 +66,18 @@ def test_show_search_prints_the_root_the_bot_searched(capsys: pytest.CaptureFixt
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].endswith("actions deep") and "3 compared" in lines[0]
     assert sum("<- chosen" in line for line in lines) == 1
+
+
+def test_hint_spread_prints_each_moves_range_and_mean_best_mean_first(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    game = two_jacks()
+    capsys.readouterr()  # what two_jacks printed
+    spread = hint_spread(game.observation(1), [], iterations=20, seeds=[0, 1])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "20 rollouts, seeds 0-1: each move's chance of not being the durak"
+    means = [sum(values) / len(values) for values in spread.values()]
+    assert len(lines) == 1 + len(spread) and all(len(v) == 2 for v in spread.values())
+    printed = [float(line.split("mean ")[1].split("%")[0]) for line in lines[1:]]
+    assert printed == sorted(printed, reverse=True)
+    assert sorted(printed) == sorted(round(100 * m, 1) for m in means)
