@@ -48,12 +48,10 @@ if TYPE_CHECKING:
     from .lan import lan
     from .online import online
 elif IN_BROWSER:
-    from .browser import (
-        lan,  # LAN play needs UDP sockets, which a web page has not
-        online,  # the site's own kernel does not carry online play yet
-    )
+    from .browser import lan  # LAN play needs UDP sockets, which a web page has not
 
-#: The names imported when first asked for, each its module's function of that name.
+#: The names imported when first asked for, each its module's function of that name
+#: (``online`` in a web page too: its channel is the page's own WebRTC).
 _LAZY = ("lan", "online")
 
 
