@@ -17,8 +17,9 @@ In a notebook cell::
     online(name="Alice")                          # a person anywhere: an invitation code
     online(name="Bob", code="...")                # the friend pastes it
 
-In a browser (the JupyterLite site, Pyodide) ``play()`` works as here, while ``lan()``
-says that LAN play needs a local Python; the network package is not imported there.
+In a browser (the JupyterLite site, Pyodide) ``play()`` and ``online()`` work as here
+(the channel is the page's own WebRTC), while ``lan()`` says that LAN play needs a local
+Python.
 
 The pieces, for custom tables and network play (see docs/widgets.md):
 :class:`TableBackend` (the protocol a game source implements), :class:`LocalBackend`
