@@ -1,6 +1,7 @@
 """Keys, pairing, message authentication: a few lines each over vetted primitives.
 
-X25519 and HKDF come from ``cryptography``, SPAKE2 (the PIN pairing) from ``spake2``
+X25519 and HKDF come from ``cryptography`` (libsodium in a web page:
+:mod:`durak_net.primitives`), SPAKE2 (the PIN pairing) from ``spake2``
 (the library magic-wormhole uses), hashes and MACs from ``hashlib``'s BLAKE2b; the
 mental-poker group arithmetic is libsodium's (:mod:`durak_net.mental`).  Nothing here
 is cipher or curve arithmetic of our own.  docs/lan-protocol.md spells every input
@@ -30,10 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-
+from . import primitives
 from .words import WORDS
 
 Entropy = Callable[[int], bytes]
@@ -60,20 +58,18 @@ def u64(value: int) -> bytes:
 class KeyPair:
     """An ephemeral X25519 key pair: one per invitation, never stored beyond it."""
 
-    private: X25519PrivateKey
+    private: bytes
     public: bytes
 
     @classmethod
     def generate(cls, entropy: Entropy) -> KeyPair:
-        private = X25519PrivateKey.from_private_bytes(entropy(32))
-        return cls(private, private.public_key().public_bytes_raw())
+        private = entropy(32)
+        return cls(private, primitives.x25519_public(private))
 
     def exchange(self, peer_public: bytes) -> bytes:
         """The X25519 shared secret; ``ValueError`` for a bad public key (wrong length,
         or a low-order point that gives an all-zero secret)."""
-        if len(peer_public) != 32:
-            raise ValueError("an X25519 public key has 32 bytes")
-        return self.private.exchange(X25519PublicKey.from_public_bytes(peer_public))
+        return primitives.x25519_exchange(self.private, peer_public)
 
 
 def key_commitment(public: bytes) -> bytes:
@@ -86,8 +82,7 @@ def key_commitment(public: bytes) -> bytes:
 def session_key(shared: bytes, pin_key: bytes, invite: int) -> bytes:
     """``HKDF-SHA256(ikm = shared || pin_key, salt = u64be(invite), info = "durak-lan v2
     session key", 32 bytes)``; ``pin_key`` is SPAKE2's key with a PIN, else empty."""
-    kdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=u64(invite), info=_KEY_INFO)
-    return kdf.derive(shared + pin_key)
+    return primitives.hkdf_sha256(shared + pin_key, u64(invite), _KEY_INFO)
 
 
 def transcript(invite: int, inviter_key: bytes, invitee_key: bytes,

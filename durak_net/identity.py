@@ -5,7 +5,8 @@ the other seats' messages on.  A pairwise session key proves only that a message
 over that link, so the host could forge a message "from" another seat (a wrong key, a
 move it did not make).  Every message a seat authors that others will see (its deal
 messages and its proposals) is therefore signed with the seat's own Ed25519 key
-(``cryptography``'s, over OpenSSL), whose public half every seat learns at the start
+(``cryptography``'s, over OpenSSL; libsodium's in a web page:
+:mod:`durak_net.primitives`), whose public half every seat learns at the start
 (``Hello``, then the host's ``Seating``).  docs/lan-protocol.md spells the bytes signed.
 
 >>> import random
@@ -18,14 +19,8 @@ messages and its proposals) is therefore signed with the seat's own Ed25519 key
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import (
-    Ed25519PrivateKey,
-    Ed25519PublicKey,
-)
-
+from . import primitives
 from .crypto import Entropy
 
 SIGNATURE_BYTES = 64
@@ -44,30 +39,13 @@ class Identity:
 
     @classmethod
     def from_private(cls, private: bytes) -> Identity:
-        key = Ed25519PrivateKey.from_private_bytes(private)
-        return cls(private, key.public_key().public_bytes_raw())
+        return cls(private, primitives.ed25519_public(private))
 
     def sign(self, *parts: bytes) -> bytes:
         """An Ed25519 signature over the concatenated ``parts``."""
-        return _private_key(self.private).sign(b"".join(parts))
-
-
-@lru_cache(maxsize=16)
-def _private_key(private: bytes) -> Ed25519PrivateKey:
-    return Ed25519PrivateKey.from_private_bytes(private)
-
-
-@lru_cache(maxsize=64)
-def _public_key(public: bytes) -> Ed25519PublicKey:
-    return Ed25519PublicKey.from_public_bytes(public)
+        return primitives.ed25519_sign(self.private, b"".join(parts))
 
 
 def verify(public: bytes, signature: bytes, *parts: bytes) -> bool:
     """Is ``signature`` the holder of ``public``'s over the concatenated ``parts``?"""
-    if len(public) != 32 or len(signature) != SIGNATURE_BYTES:
-        return False
-    try:
-        _public_key(public).verify(signature, b"".join(parts))
-    except (InvalidSignature, ValueError):
-        return False
-    return True
+    return primitives.ed25519_verify(public, signature, b"".join(parts))

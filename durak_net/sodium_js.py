@@ -99,6 +99,24 @@ class LibsodiumJs:
     def crypto_box(self, msg: bytes, nonce: bytes, pk: bytes, sk: bytes) -> bytes:
         return self._bytes("crypto_box_easy", msg, nonce, pk, sk)
 
+    # ---- X25519 and Ed25519: pairing and signatures where ``cryptography`` is missing
+    #      (durak_net.primitives)
+
+    def crypto_scalarmult_curve25519_base(self, n: bytes) -> bytes:
+        return self._bytes("crypto_scalarmult_base", n)
+
+    def crypto_scalarmult_curve25519(self, n: bytes, p: bytes) -> bytes:
+        return self._bytes("crypto_scalarmult", n, p)
+
+    def crypto_sign_detached(self, msg: bytes, sk: bytes) -> bytes:
+        return self._bytes("crypto_sign_detached", msg, sk)
+
+    def crypto_sign_verify_detached(self, sig: bytes, msg: bytes, pk: bytes) -> None:
+        """Raises ``ValueError`` for a bad signature, as pysodium does (libsodium.js
+        answers false)."""
+        if not self._call("crypto_sign_verify_detached", sig, msg, pk):
+            raise ValueError("libsodium crypto_sign_verify_detached: a bad signature")
+
     def crypto_box_open(self, c: bytes, nonce: bytes, pk: bytes, sk: bytes) -> bytes:
         return self._bytes("crypto_box_open_easy", c, nonce, pk, sk)
 

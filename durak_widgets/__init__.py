@@ -17,8 +17,9 @@ In a notebook cell::
     online(name="Alice")                          # a person anywhere: an invitation code
     online(name="Bob", code="...")                # the friend pastes it
 
-In a browser (the JupyterLite site, Pyodide) ``play()`` works as here, while ``lan()``
-says that LAN play needs a local Python; the network package is not imported there.
+In a browser (the JupyterLite site, Pyodide) ``play()`` and ``online()`` work as here
+(the channel is the page's own WebRTC), while ``lan()`` says that LAN play needs a local
+Python.
 
 The pieces, for custom tables and network play (see docs/widgets.md):
 :class:`TableBackend` (the protocol a game source implements), :class:`LocalBackend`
@@ -49,12 +50,10 @@ if TYPE_CHECKING:
     from .lan import lan
     from .online import online
 elif IN_BROWSER:
-    from .browser import (
-        lan,  # LAN play needs UDP sockets, which a web page has not
-        online,  # the site's own kernel does not carry online play yet
-    )
+    from .browser import lan  # LAN play needs UDP sockets, which a web page has not
 
-#: The names imported when first asked for, each its module's function of that name.
+#: The names imported when first asked for, each its module's function of that name
+#: (``online`` in a web page too: its channel is the page's own WebRTC).
 _LAZY = ("lan", "online")
 
 

@@ -8,8 +8,10 @@ has no threads and no UDP sockets, so two things work differently there:
   its card after the usual delay with a timer on that loop: no thread, and the kernel is
   busy only for the bot's own think time.  :class:`EventLoop` is that loop, for
   :class:`~durak_widgets.handoff.Handoff`.
-- LAN play cannot work at all: :func:`lan` says so, and ``durak_widgets`` does not import
-  the network package (nor its ``msgspec`` and ``cryptography``) in the browser.
+- LAN play cannot work at all: :func:`lan` says so.  Online play can (``online()``: its
+  WebRTC channel lives in the page, durak_widgets/channel.py); the network package then
+  takes msgspec's build for Pyodide, and libsodium.js for what ``cryptography`` does on a
+  computer (durak_net/primitives.py).
 
 The compiled engine does not exist there either; ``durak_core`` runs its pure-Python
 build without a word (the site's wheel has no compiled modules).
@@ -81,23 +83,3 @@ def lan(*args: Any, **kwargs: Any) -> Any:
     RuntimeError: LAN play needs a local Python: ...
     """
     raise RuntimeError(LAN_NEEDS_LOCAL_PYTHON)
-
-
-#: What :func:`online` says in a browser.
-ONLINE_NOT_IN_THE_SITE = (
-    "online() does not run in this page's own kernel yet (the JupyterLite site): open the "
-    "notebook in a JupyterLab with a Python kernel, on your computer (bash scripts/play.sh) "
-    "or a server, and call online() there; the other player may be anywhere, in a notebook "
-    "or a terminal (durak-lan --online)."
-)
-
-
-def online(*args: Any, **kwargs: Any) -> Any:
-    """In a browser: raise, saying where ``online()`` runs (a kernel outside the page).
-
-    >>> online(name="Alice")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    RuntimeError: online() does not run in this page's own kernel yet...
-    """
-    raise RuntimeError(ONLINE_NOT_IN_THE_SITE)

@@ -35,12 +35,14 @@ from durak_core.bots import Bot
 from durak_net import events as ev
 from durak_net.online_code import CodeError, pack_description, unpack_description
 from durak_net.options import LanOptions
+from durak_net.relay import new_room
 
 from . import i18n
 from .channel import ChannelCarrier, PageChannel
 from .handoff import Handoff
 from .lan import LanLobby, _speaks
 from .online_node import OnlineNode
+from .relay_room import PageRoom
 from .words import _
 
 __all__ = ["OnlineLobby", "online"]
@@ -53,6 +55,9 @@ class OnlineLobby(LanLobby):
     """The codes, then the LAN lobby's pairing words and table, over one page channel.
 
     code: the invitation code we were given (we answer), or None (we invite).
+    relay, room: the codes go through ``room`` of the MQTT broker at ``relay`` (a
+    WebSocket URL) instead of by hand: with a room we answer the invitation left there,
+    without one we invite and name a new room (:class:`~durak_widgets.relay_room.PageRoom`).
     """
 
     def __init__(self, name: str, *, code: str | None = None,
@@ -61,20 +66,28 @@ class OnlineLobby(LanLobby):
                  seed: int | None = None, handoff: Handoff | None = None,
                  lang: str | None = None, gather_ms: int = 5000,
                  impair: dict[str, float] | None = None, table: Rules | None = None,
-                 add_bots: Sequence[str] = (), auto_start: bool = False) -> None:
+                 add_bots: Sequence[str] = (), auto_start: bool = False,
+                 relay: str | None = None, room: str | None = None) -> None:
         offer = ""
+        #: The room of a relay the codes go through (None: codes by hand only).
+        self.room: PageRoom | None = None
+        if relay is not None:
+            self.room = PageRoom(url=relay, room=room or new_room())
+        #: A friend through a room: the channel waits for the invitation found there.
+        from_room = self.room is not None and room is not None
         if code is not None:
             kind, offer = unpack_description(code, now=time.time())  # CodeError: one line
             if kind != "offer":
                 raise CodeError("this is a reply code: paste it into the box of the player "
                                 "who sent the invitation")
-        self.role = "answer" if code is not None else "offer"
+        self.role = "answer" if code is not None or from_room else "offer"
         self._channel_options: dict[str, Any] = {
             "ice_servers": ice_servers, "gather_ms": gather_ms, "impair": dict(impair or {})}
         #: Every channel of ours (a host of a table: one a seat), the newest last.
         self.channels: list[PageChannel] = []
-        #: The newest channel, and its carrier: the one whose code is shown.
-        self.channel = self._make_channel(offer)
+        #: The newest channel, and its carrier: the one whose code is shown (None while
+        #: a friend waits for the invitation in a relay's room).
+        self.channel: PageChannel | None = None if from_room else self._make_channel(offer)
         self.code = ""  # the newest channel's code, once its page has made it
         self._channel_seen: dict[str, str] = {}
         self.carrier: ChannelCarrier | None = None
@@ -82,13 +95,16 @@ class OnlineLobby(LanLobby):
         #: Seats of our table that friends take by codes (one channel each).
         self.remote_seats = (table.players - 1 - len(add_bots)) if table is not None else 1
         options = LanOptions(name=name, rules=rules or Rules(), port=0, seed=seed,
-                             auto_accept=code is not None, lang=lang,
+                             auto_accept=code is not None or from_room, lang=lang,
                              bot=bot if isinstance(bot, str) else None, table=table,
                              add_bots=tuple(add_bots), auto_start=auto_start)
         options.check()  # the rules and the bot's name, as lan() checks them
         super().__init__(options, bot=bot if not isinstance(bot, str) else None,
                          handoff=handoff)
-        self._watch(self.channel)
+        if self.channel is not None:
+            self._watch(self.channel)
+        if self.room is not None:
+            self._open_room(self.room)
         with self.handoff.lock:
             self._render()
 
@@ -111,7 +127,8 @@ class OnlineLobby(LanLobby):
     def _open_node(self, options: LanOptions) -> OnlineNode:
         node = OnlineNode(options.name, on_event=self._post, handoff=self.handoff,
                           rules=options.rules)
-        self.carrier = node.add_channel(self.channel)
+        if self.channel is not None:
+            self.carrier = node.add_channel(self.channel)
         self.online_node = node
         return node
 
@@ -143,7 +160,10 @@ class OnlineLobby(LanLobby):
         self.reply_box = widgets.VBox([self.reply_label, self.reply_text, self.connect_button])
         self.code_box = widgets.VBox([self.code_label, self.code_text, self.reply_box])
         self.code_box.add_class("durak-online-codes")
-        self.channel_box = widgets.VBox(list(self.channels))
+        self.room_label = widgets.HTML()
+        self.room_label.add_class("durak-online-room")
+        self.channel_box = widgets.VBox([*self.channels, *([self.room] if self.room else [])])
+        self.code_box.children = (self.room_label, *self.code_box.children)
         children = list(self.root.children)
         self.root.children = (*children[:2], self.code_box, self.channel_box, *children[2:])
         self.root.add_class("durak-online")
@@ -157,7 +177,16 @@ class OnlineLobby(LanLobby):
         self.title.value = _("<b>Durak online</b> · you are <b>{name}</b>").format(
             name=esc(self.node.name))
         self.peer_box.layout.display = "none"  # the channel's peer is invited by itself
+        self.room_label.value = self._room_words()
+        self.room_label.layout.display = None if self.room is not None else "none"
         channel = self.channel
+        if channel is None:  # a friend waiting for the invitation in a relay's room
+            if self.sid is None and not self.notice:
+                self.status.value = self.room_label.value
+            self.code_text.value = ""
+            self.code_label.value = ""
+            self.reply_box.layout.display = "none"
+            return
         for each in self.channels:
             each.elsewhere = _("This table is open in another tab or window: play there.")
             each.status = self._channel_words(each)
@@ -177,6 +206,27 @@ class OnlineLobby(LanLobby):
         self.reply_box.layout.display = (None if self.role == "offer" and waiting
                                          else "none")
         self.code_box.layout.display = None if channel.state not in ("open",) else "none"
+
+    def _room_words(self) -> str:
+        room = self.room
+        if room is None:
+            return ""
+        esc = html.escape
+        if room.state == "failed":
+            if self.role == "offer":
+                return esc(_("The relay {url} cannot be used ({error}): copy the codes by "
+                             "hand instead.").format(url=room.url, error=room.error))
+            return esc(_("The relay {url} cannot be used ({error}): ask for the invitation "
+                         "code and paste it: online(name=..., code=...).").format(
+                url=room.url, error=room.error))
+        if self.role == "offer":
+            return _("Room <b>{room}</b>: your friend runs <code>online(name=..., "
+                     "relay={url!r}, room={room!r})</code>, or pastes the code below.").format(
+                room=esc(room.room), url=esc(room.url))
+        if self.channel is None:
+            return esc(_("Waiting for the invitation in room {room}…").format(room=room.room))
+        return esc(_("Room {room}: the reply goes back through the relay.").format(
+            room=room.room))
 
     def _channel_words(self, channel: PageChannel) -> str:
         state = channel.state
@@ -201,9 +251,15 @@ class OnlineLobby(LanLobby):
             if channel is self.channel and channel.local and not self.code:
                 kind = "offer" if self.role == "offer" else "answer"
                 self.code = pack_description(channel.local, kind, now=time.time())
+                if self.room is not None:
+                    self.room.post(kind, self.code)
             if channel.state != self._channel_seen.get(channel.channel_id):
                 self._channel_seen[channel.channel_id] = channel.state
                 node = self.online_node
+                if channel.state == "open" and self.room is not None:
+                    if self.role == "offer":
+                        self.room.clear()  # nobody finds these codes in the room later
+                    self.room.close_room()
                 if channel.state == "open" and node is not None:
                     carrier = next(c for c in node.carriers.values() if c.channel is channel)
                     node.channel_open(carrier)
@@ -226,7 +282,54 @@ class OnlineLobby(LanLobby):
         if kind != "answer":
             raise ValueError(_("this is an invitation, not a reply: paste the code the "
                                "other player sent back"))
+        if self.channel is None:
+            raise ValueError(_("only the player who invited pastes a reply code"))
         self.channel.answer_with(sdp)
+
+    # ------------------------------------------------------------ the relay's room
+
+    def _open_room(self, room: PageRoom) -> None:
+        """Watch the room: the inviter clears it and waits for the answer (its code is
+        posted once the page has made it), the friend waits for the invitation."""
+        room.on_message = lambda kind, text: self.handoff.post(
+            lambda: self._room_message(kind, text))
+        room.observe(lambda _c: self.handoff.post(self._room_changed), names=["state"])
+        if self.role == "offer":
+            room.clear()  # an answer left from an earlier game is not ours
+            room.watch("answer")
+        else:
+            room.watch("offer")
+
+    def _room_changed(self) -> None:
+        with i18n.speaking(self.lang):
+            self._render()
+
+    def _room_message(self, kind: str, text: str) -> None:
+        """A code found in the room (UI thread).  The room is untrusted: a code that is
+        not one, expired or of the wrong kind is a notice, and we wait on; a rewritten
+        one shows as different pairing words."""
+        with i18n.speaking(self.lang):
+            try:
+                if self.role == "offer" and kind == "answer":
+                    if self.channel is not None and self.channel.state == "waiting":
+                        self.connect(text)
+                elif self.role == "answer" and kind == "offer" and self.channel is None:
+                    got, sdp = unpack_description(text, now=time.time())
+                    if got != "offer":
+                        raise ValueError(_("the room holds a reply, not an invitation"))
+                    self._answer_from_room(sdp)
+            except (ValueError, CodeError) as exc:
+                self.notice = html.escape(_("The code in the room cannot be used: {error}")
+                                          .format(error=exc))
+            self._render()
+
+    def _answer_from_room(self, offer: str) -> None:
+        self.notice = ""
+        self.channel = self._make_channel(offer)
+        if self.online_node is not None:
+            self.carrier = self.online_node.add_channel(self.channel)
+        self.channel_box.children = (*self.channels, *([self.room] if self.room else []))
+        self._watch(self.channel)
 
     def _on_peer_seen(self, event: ev.PeerSeen) -> None:
         super()._on_peer_seen(event)
@@ -245,6 +348,9 @@ class OnlineLobby(LanLobby):
         super().close(leave=leave)
         for channel in self.channels:
             channel.close()
+        if self.room is not None:
+            self.room.close_room()
+            self.room.close()
         if _OPEN.get(self.node.name) is self:
             del _OPEN[self.node.name]
 
@@ -264,6 +370,8 @@ def online(
     table: Rules | None = None,
     add_bots: Sequence[str] = (),
     auto_start: bool = False,
+    relay: str | None = None,
+    room: str | None = None,
 ) -> OnlineLobby:
     """Play a person anywhere: invite with a code (no ``code``) or answer one (``code``).
 
@@ -286,6 +394,13 @@ def online(
         LAN's.  add_bots: bots of ours seated at once; auto_start: deal as soon as every
         seat is taken.  A friend's ``online(code=...)`` sits down by itself.
 
+    relay: an MQTT broker's WebSocket URL (``"wss://host/mqtt"``, a public broker or
+        your own) that carries the codes instead of the chat: without ``room`` this
+        names a new room (three words) to tell the friend, who runs ``online(name=...,
+        relay=<the same URL>, room="<the words>")``; the codes still show, to copy by
+        hand if the relay cannot be reached.  The relay is trusted no more than a chat:
+        a code it changes makes the pairing words differ.  A room seats one player.
+
     Re-running the cell closes the previous table of the same name.
     """
     name = name or getpass.getuser() or "player"
@@ -296,6 +411,14 @@ def online(
         raise ValueError("a host shows codes; a friend with a code joins the host's table")
     if table is not None and table.players - 1 - len(add_bots) < 1:
         raise ValueError("a table by codes needs at least one seat for a friend")
+    if room is not None and relay is None:
+        raise ValueError("a room is on a relay: online(..., relay='wss://...', room=...)")
+    if relay is not None and code is not None:
+        raise ValueError("through a relay, give the room, not the code (a code is pasted "
+                         "by hand)")
+    if relay is not None and table is not None:
+        raise ValueError("a relay's room seats one player: host a table by codes "
+                         "(leave out relay)")
     if not 500 <= gather_ms <= 60_000:
         raise ValueError("gather_ms is 500 to 60000 milliseconds")
     previous = _OPEN.pop(" ".join(name.split()), None)
@@ -304,6 +427,6 @@ def online(
     lobby = OnlineLobby(name, code=code, ice_servers=ice_servers, rules=rules, bot=bot,
                         seed=seed, handoff=handoff, lang=lang, gather_ms=gather_ms,
                         impair=impair, table=table, add_bots=add_bots,
-                        auto_start=auto_start)
+                        auto_start=auto_start, relay=relay, room=room)
     _OPEN[lobby.node.name] = lobby
     return lobby

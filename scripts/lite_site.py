@@ -11,7 +11,8 @@ from libsodium.js's npm packages (its WebAssembly build, ``static/sodium/``: see
 durak_net/sodium_js.py), and every Python package the kernel
 and the notebooks import is a wheel in the site, listed in the site's own
 ``pyodide-lock.json`` (so a plain ``import durak_widgets`` loads it, the way Pyodide loads
-its own packages): the pinned pure-Python wheels of ``lite/requirements.txt`` from PyPI
+its own packages): the pinned wheels of ``lite/requirements.txt`` from PyPI (pure
+Python, but msgspec's own build for Pyodide: :data:`PYODIDE_BUILT`)
 and durak's own wheel, built without the compiled engine (``DURAK_PURE=1``).
 
 The play notebook starts its table by itself (``lite/durak-start.js``, which the lab's
@@ -88,11 +89,15 @@ NOT_SERVED = {
     "widgetsnbextension": "the Pyodide kernel ships its own stand-in (classic-notebook files)",
     "jupyterlab-widgets": "the widgets' front end is the site's lab extension",
     "jupyterlab": "the site is the JupyterLab",
-    "msgspec": "LAN play only (durak_net), which a browser cannot do (no UDP)",
-    "cryptography": "LAN play only (durak_net), which a browser cannot do (no UDP)",
+    "cryptography": "no build for Pyodide on PyPI: the site's kernel takes X25519 and "
+                    "Ed25519 from libsodium.js instead (durak_net/primitives.py)",
     "pysodium": "the site's kernel takes libsodium from libsodium.js (LIBSODIUM_JS below)",
     "spake2": "LAN play only (durak_net: the PIN pairing), which a browser cannot do",
 }
+#: Wheels with compiled code, built for Pyodide's ABI (its lock's ``abi_version``) and
+#: published on PyPI by their authors (the ``pyemscripten`` platform tag): online play in
+#: the page (durak_net's wire format) needs msgspec.  Pinned in lite/requirements.txt too.
+PYODIDE_BUILT = ("msgspec",)
 #: The environment markers of Pyodide 314 (Python 3.14, Emscripten), for Requires-Dist.
 PYODIDE_MARKERS = {
     "sys_platform": "emscripten",
@@ -105,9 +110,10 @@ PYODIDE_MARKERS = {
     "python_full_version": "3.14.2",
     "extra": "",
 }
-#: Code that cannot run in a page: UDP sockets, processes, and durak_net (whose
-#: ``cryptography`` has no build for Pyodide on PyPI).  The site's copy of a notebook
-#: says so above each such cell (the repository's notebooks stay as they are).
+#: Code that cannot run in a page: UDP sockets, processes, and durak_net's LAN play
+#: (``online()`` runs in the page; the notebooks' durak_net cells are LAN ones).  The
+#: site's copy of a notebook says so above each such cell (the repository's notebooks
+#: stay as they are).
 NEEDS_LOCAL_PYTHON = re.compile(r"\blan\(|\bdurak_net\b|\bsubprocess\b|\bsocket\b")
 LOCAL_ONLY_NOTE = (
     "> **Needs a local Python.** In this browser site the next cell cannot run: it uses "
@@ -187,6 +193,7 @@ def source_files() -> list[Path]:
     for package in PACKAGES:
         files += sorted((ROOT / package).rglob("*.py")) + sorted((ROOT / package).rglob("py.typed"))
         files += sorted((ROOT / package).rglob("*.mo"))  # the translations the wheel ships
+        files += sorted((ROOT / package).glob("static/*"))  # mqtt.js (durak_widgets)
     files += site_notebooks()
     files += sorted(p for p in LITE.rglob("*") if p.is_file())
     return [p for p in files if "__pycache__" not in p.parts]
@@ -278,28 +285,42 @@ def _wheel_key(path: Path) -> tuple[str, str]:
     return canonical(name), version
 
 
-def fetch_wheels(cache: Path) -> list[Path]:
-    """The pinned wheels, from the cache or downloaded from PyPI for Pyodide's Python."""
+def pyodide_platform(pyodide: Path) -> str:
+    """The wheel platform tag of this Pyodide's ABI (``pyemscripten_2026_0_wasm32``)."""
+    info = json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8"))["info"]
+    return f"pyemscripten_{info['abi_version']}_{info['arch']}"
+
+
+def fetch_wheels(cache: Path, platform: str) -> list[Path]:
+    """The pinned wheels, from the cache or downloaded from PyPI for Pyodide's Python:
+    pure-Python ones, and those of :data:`PYODIDE_BUILT` for Pyodide's ``platform``."""
     folder = cache / "wheels"
     folder.mkdir(parents=True, exist_ok=True)
     pins = pinned_requirements()
-    have = {_wheel_key(p): p for p in folder.glob("*-py3-none-any.whl")}
-    have.update({_wheel_key(p): p for p in folder.glob("*-py2.py3-none-any.whl")})
-    missing = [f"{n}=={v}" for n, v in pins if (n, v) not in have]
-    if missing:
-        log(f"pip download {' '.join(missing)}")
-        subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
-             "--no-deps", "--only-binary=:all:", "--python-version", "3.14",
-             "--implementation", "py", "--abi", "none", "--platform", "any",
-             "--dest", str(folder), *missing],
-            check=True,
-        )
-        have = {_wheel_key(p): p for p in folder.glob("*.whl")}
+    patterns = ("*-py3-none-any.whl", "*-py2.py3-none-any.whl", f"*-{platform}.whl")
+
+    def found() -> dict[tuple[str, str], Path]:
+        return {_wheel_key(p): p for pattern in patterns for p in folder.glob(pattern)}
+
+    have = found()
+    missing = [(n, v) for n, v in pins if (n, v) not in have]
+    pure = [f"{n}=={v}" for n, v in missing if n not in PYODIDE_BUILT]
+    built = [f"{n}=={v}" for n, v in missing if n in PYODIDE_BUILT]
+    pip = [sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
+           "--no-deps", "--only-binary=:all:", "--python-version", "3.14", "--dest", str(folder)]
+    if pure:
+        log(f"pip download {' '.join(pure)}")
+        subprocess.run([*pip, "--implementation", "py", "--abi", "none", "--platform", "any",
+                        *pure], check=True)
+    if built:
+        log(f"pip download {' '.join(built)} ({platform})")
+        subprocess.run([*pip, "--implementation", "cp", "--abi", "cp314", "--abi", "abi3",
+                        "--platform", platform, *built], check=True)
+    have = found()
     wheels = []
     for pin in pins:
         if pin not in have:
-            raise SystemExit(f"site: no pure-Python wheel of {pin[0]}=={pin[1]} was found")
+            raise SystemExit(f"site: no wheel of {pin[0]}=={pin[1]} for Pyodide was found")
         wheels.append(have[pin])
     return wheels
 
@@ -317,7 +338,8 @@ def build_durak_wheel(dest: Path) -> Path:
             shutil.copy2(ROOT / name, src / name)
         for package in PACKAGES:
             for path in (ROOT / package).rglob("*"):
-                if path.is_file() and (path.suffix in (".py", ".mo") or path.name == "py.typed") \
+                if path.is_file() and (path.suffix in (".py", ".mo") or path.name == "py.typed"
+                                       or path.parent.name == "static") \
                         and "__pycache__" not in path.parts:
                     target = src / path.relative_to(ROOT)
                     target.parent.mkdir(parents=True, exist_ok=True)
@@ -406,7 +428,8 @@ def prepare_lite_dir(lite_dir: Path, cache: Path) -> None:
     npm = fetch_pyodide(pyodide_version(), cache)
     for name in PYODIDE_FILES:
         shutil.copy2(npm / name, pyodide_dir / name)
-    wheels = [shutil.copy2(w, pyodide_dir / w.name) for w in fetch_wheels(cache)]
+    wheels = [shutil.copy2(w, pyodide_dir / w.name)
+              for w in fetch_wheels(cache, pyodide_platform(npm))]
     wheels.append(build_durak_wheel(pyodide_dir))
     lite_pyc.precompile([Path(w) for w in wheels], npm, cache)  # the page's byte code
     write_lock(npm, [Path(w) for w in wheels], pyodide_dir / "pyodide-lock.json")

@@ -6,7 +6,9 @@ In a real browser cut off from the network, the site's Pyodide kernel computes w
 docs/lan-vectors.json says libsodium gives: every card's point (hash-to-group), a
 seed's keys (scalar reduction), the three steps of a whole two-seat deal (scalar
 multiplication, product, inversion), the deck opened, both hands, a reveal checked,
-a non-point refused, and the escrow's key conversion and boxes (tests/net/sodium_check.py,
+a non-point refused, the escrow's key conversion and boxes, and what ``cryptography`` does
+on a computer: the pairing's X25519 and HKDF and the seats' Ed25519 signatures
+(durak_net/primitives.py; tests/net/sodium_check.py,
 the same code that runs over pysodium in tests/net).  Everything came from the local
 server.
 """
@@ -65,18 +67,23 @@ def test_the_sites_kernel_deals_the_vectors_with_libsodium_js(
     assert first.split() == ["emscripten", vectors["cards"][0]["point"], "LibsodiumJs"]
 
     # The vectors, through what the deal uses (awaiting the library, as a table does).
-    wanted = {k: vectors[k] for k in ("cards", "seed_derivations", "deal", "escrow")}
+    wanted = {k: vectors[k] for k in ("cards", "seed_derivations", "deal", "escrow",
+                                      "pairing", "signatures")}
     code = (
         CHECK.read_text(encoding="utf-8")
         + "\nimport json, sys\nfrom durak_net import mental\n"
         + "await mental.load_sodium()\n"
         + f"results = check(json.loads({json.dumps(json.dumps(wanted))}))\n"
-        + "print(json.dumps({'results': results, 'pysodium': 'pysodium' in sys.modules}))\n"
+        + "from durak_net import primitives\n"
+        + "print(json.dumps({'results': results, 'pysodium': 'pysodium' in sys.modules,\n"
+        + "                  'backend': primitives.backend()}))\n"
     )
     out = json.loads(run_in_site_kernel(page, code, timeout=180).strip().splitlines()[-1])
     assert out["results"] == dict.fromkeys(out["results"], True), out["results"]
     assert len(out["results"]) >= 10
+    assert {"x25519 shared", "session key", "ed25519 signature"} <= set(out["results"])
     assert out["pysodium"] is False
+    assert out["backend"] == "libsodium"  # no cryptography in the page
 
     # libsodium.js came from the site itself, and nothing tried to leave this machine.
     fetched = {url.split("?")[0].rsplit("/", 1)[-1] for _, url in offline.requests}

@@ -36,8 +36,10 @@ def test_the_site_serves_pyodide_and_its_own_lock_with_only_the_wheels_it_has(si
     for entry in lock.values():
         assert (pyodide / entry["file_name"]).is_file(), entry["file_name"]
         assert set(entry["depends"]) <= set(lock), entry
-    # The table and its keys (anywidget); not msgspec nor cryptography.
-    assert lock["durak"]["depends"] == ["anywidget", "ipywidgets"]
+    # The table and its keys (anywidget), msgspec for online play (its build for
+    # Pyodide); not cryptography (libsodium.js stands in: durak_net/primitives.py).
+    assert lock["durak"]["depends"] == ["anywidget", "ipywidgets", "msgspec"]
+    assert lock["msgspec"]["file_name"].endswith(f"-{lite_site.pyodide_platform(pyodide)}.whl")
     assert set(lock["durak"]["imports"]) >= {"durak_core", "durak_widgets"}
     assert lock["ipywidgets"]["depends"] == ["comm", "ipython", "traitlets"]
     # The kernel points at this Pyodide, not a CDN.

@@ -82,4 +82,39 @@ def check(vectors: dict[str, Any]) -> dict[str, bool]:
         opened_ok &= escrow.unseal(sealed, nonce, keys[sender][0], keys[sender][1]) is None
     out["escrow sealed"] = sealed_ok
     out["escrow opened"] = opened_ok
+    if "pairing" in vectors:
+        out.update(check_keys(vectors))
+    return out
+
+
+def check_keys(vectors: dict[str, Any]) -> dict[str, bool]:
+    """The pairing's X25519 and HKDF and the seats' Ed25519 signatures, through
+    durak_net.crypto and durak_net.identity (durak_net.primitives: ``cryptography`` on a
+    computer, libsodium where it is missing, as in a page)."""
+    from durak_net import crypto, identity
+
+    out: dict[str, bool] = {}
+    v = vectors["pairing"]
+    keys = [crypto.KeyPair.generate(lambda n, k=k: bytes.fromhex(v[k])[:n])
+            for k in ("inviter_private", "invitee_private")]
+    out["x25519 public keys"] = [k.public.hex() for k in keys] == [v["inviter_public"],
+                                                                  v["invitee_public"]]
+    shared = keys[0].exchange(keys[1].public)
+    out["x25519 shared"] = shared.hex() == v["shared"] == keys[1].exchange(keys[0].public).hex()
+    try:
+        keys[0].exchange(bytes(32))  # a low-order point: the all-zero secret
+        out["a low-order key is refused"] = False
+    except ValueError:
+        out["a low-order key is refused"] = True
+    out["session key"] = crypto.session_key(shared, b"", v["invite"]).hex() == v["session_key"]
+    out["pairing words"] = crypto.short_auth_string(
+        v["invite"], keys[0].public, keys[1].public) == v["words"]
+    s = vectors["signatures"]
+    seat = identity.Identity.from_private(bytes.fromhex(s["seat0_private"]))
+    out["ed25519 public key"] = seat.public.hex() == s["seat0_public"]
+    signed = bytes.fromhex(s["deal_signed_bytes"])
+    signature = seat.sign(signed[:10], signed[10:])
+    out["ed25519 signature"] = signature.hex() == s["deal_signature"]
+    out["ed25519 verifies"] = identity.verify(seat.public, signature, signed)
+    out["a bad signature fails"] = not identity.verify(seat.public, signature, signed + b"x")
     return out

@@ -211,17 +211,21 @@ MOSQUITTO = shutil.which("mosquitto") or ("/usr/sbin/mosquitto"
 
 
 @contextlib.contextmanager
-def broker(ns: str, host: str, folder: Path) -> Iterator[str]:
-    """Debian's mosquitto in namespace ``ns``: a plain MQTT listener and a WebSocket one
-    beside it on ``host`` (IPv4 only, as ``socket_domain`` makes it); yields the
-    WebSocket URL once the broker says it is running, and stops it on the way out."""
+def broker(ns: str | None, host: str, folder: Path,
+           ports: tuple[int, int] = (18830, 18831)) -> Iterator[str]:
+    """Debian's mosquitto in namespace ``ns`` (None: this machine's): a plain MQTT
+    listener and a WebSocket one beside it on ``host`` (IPv4 only, as ``socket_domain``
+    makes it), on ``ports``; yields the WebSocket URL once the broker says it is running,
+    and stops it on the way out."""
     conf = folder / "mosquitto.conf"
+    plain, websockets = ports
     conf.write_text("\n".join([
         "per_listener_settings false", "allow_anonymous true", "persistence false",
-        "log_dest stderr", f"listener 18830 {host}", f"listener 18831 {host}",
+        "log_dest stderr", f"listener {plain} {host}", f"listener {websockets} {host}",
         "protocol websockets", "socket_domain ipv4", ""]))
     assert MOSQUITTO is not None
-    proc = subprocess.Popen(["ip", "netns", "exec", ns, MOSQUITTO, "-c", str(conf)],
+    inside = ["ip", "netns", "exec", ns] if ns is not None else []
+    proc = subprocess.Popen([*inside, MOSQUITTO, "-c", str(conf)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stderr is not None
@@ -231,8 +235,8 @@ def broker(ns: str, host: str, folder: Path) -> Iterator[str]:
             line = log.get(timeout=20)
             assert line is not None, f"mosquitto ended: {seen}"
             seen += line
-        assert "Opening websockets listen socket on port 18831" in seen, seen
-        yield f"ws://{host}:18831/"
+        assert f"Opening websockets listen socket on port {websockets}" in seen, seen
+        yield f"ws://{host}:{websockets}/"
     finally:
         proc.terminate()
         proc.wait(timeout=10)

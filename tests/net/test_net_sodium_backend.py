@@ -23,7 +23,7 @@ from typing import Any
 import pysodium
 import pytest
 
-from durak_net import escrow, mental, sodium_js
+from durak_net import escrow, mental, primitives, sodium_js
 
 from .sodium_check import check
 
@@ -84,9 +84,13 @@ class LibsodiumJsStandIn:
             "crypto_sign_ed25519_sk_to_curve25519": pysodium.crypto_sign_sk_to_box_sk,
             "crypto_box_easy": pysodium.crypto_box,
             "crypto_box_open_easy": pysodium.crypto_box_open,
+            "crypto_scalarmult_base": pysodium.crypto_scalarmult_curve25519_base,
+            "crypto_scalarmult": pysodium.crypto_scalarmult_curve25519,
+            "crypto_sign_detached": pysodium.crypto_sign_detached,
         }
         self._functions = {name: _js(f) for name, f in names.items()}
         self._functions["crypto_sign_seed_keypair"] = self._seed_keypair
+        self._functions["crypto_sign_verify_detached"] = self._verify_detached
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_") or name not in self._functions:
@@ -99,6 +103,15 @@ class LibsodiumJsStandIn:
         public, secret = pysodium.crypto_sign_seed_keypair(seed.data)
         return types.SimpleNamespace(publicKey=Uint8Array(public),
                                      privateKey=Uint8Array(secret), keyType="ed25519")
+
+    @staticmethod
+    def _verify_detached(sig: Uint8Array, msg: Uint8Array, pk: Uint8Array) -> bool:
+        """libsodium.js answers true or false (pysodium raises)."""
+        try:
+            pysodium.crypto_sign_verify_detached(sig.data, msg.data, pk.data)
+        except ValueError:
+            return False
+        return True
 
 
 def finish(awaitable: Any) -> Any:
@@ -124,10 +137,15 @@ def fresh(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.fixture
-def in_a_page(monkeypatch: pytest.MonkeyPatch, fresh: None) -> None:
-    """This Python is Pyodide's, with no pysodium (importing it fails, as it would)."""
+def in_a_page(monkeypatch: pytest.MonkeyPatch, fresh: None) -> Iterator[None]:
+    """This Python is Pyodide's, with no pysodium and no cryptography (importing them
+    fails, as it would in the site)."""
     monkeypatch.setattr(sys, "platform", "emscripten")
     monkeypatch.setitem(sys.modules, "pysodium", None)
+    monkeypatch.setitem(sys.modules, "cryptography", None)
+    primitives._reset()
+    yield
+    primitives._reset()
 
 
 def test_a_computer_uses_pysodium(fresh: None) -> None:
@@ -157,7 +175,11 @@ def test_a_page_deals_the_vectors_with_libsodium_js(in_a_page: None) -> None:
         "crypto_scalarmult_ristretto255", "crypto_core_ristretto255_is_valid_point",
         "crypto_sign_seed_keypair", "crypto_sign_ed25519_pk_to_curve25519",
         "crypto_sign_ed25519_sk_to_curve25519", "crypto_box_easy", "crypto_box_open_easy",
+        # X25519 and Ed25519 (the pairing, the seats' signatures): no cryptography here.
+        "crypto_scalarmult_base", "crypto_scalarmult", "crypto_sign_detached",
+        "crypto_sign_verify_detached",
     }
+    assert primitives.backend() == "libsodium"
 
 
 def test_what_libsodium_js_refuses_is_a_value_error_as_with_pysodium(in_a_page: None) -> None:
