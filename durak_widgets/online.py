@@ -176,7 +176,10 @@ class OnlineLobby(LanLobby):
         waiting = channel.state in ("new", "gathering", "waiting")
         self.reply_box.layout.display = (None if self.role == "offer" and waiting
                                          else "none")
-        self.code_box.layout.display = None if channel.state not in ("open",) else "none"
+        # A code opens one connection: once it opened, the codes never come back (a
+        # connection that closed needs new codes, and a new online()).
+        self.code_box.layout.display = None if channel.state not in ("open", "closed") \
+            else "none"
 
     def _channel_words(self, channel: PageChannel) -> str:
         state = channel.state
@@ -190,7 +193,10 @@ class OnlineLobby(LanLobby):
             "waiting": _("Waiting for the reply code."),
             "connecting": _("Connecting…"),
             "open": _("Connected.") if self.sid is not None else _("Connected: pairing…"),
-            "closed": _("The connection closed."),
+            "closed": _("The connection closed: the other page was closed or lost its "
+                        "network. The game waits a minute for it, then is settled as "
+                        "abandoned.") if self.sid is not None
+            else _("The connection closed."),
         }.get(state, state)
 
     # ------------------------------------------------------------ the channel

@@ -49,14 +49,18 @@ class OnlineNode(CoreCommands):
     name: shown to the other players.
     on_event: called with every event, in order, on the hand-off's thread.
     handoff: where everything runs (the table's).
+    clock: the monotonic clock the core's deadlines are on (tests move a fake one on, to
+        see a silent peer settled without waiting a minute).
     """
 
     def __init__(self, name: str, *, on_event: Callable[[Any], None], handoff: Handoff,
-                 rules: Rules | None = None, journal_dir: Path | str | None = None) -> None:
+                 rules: Rules | None = None, journal_dir: Path | str | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         mental.warm_up()  # SodiumMissing (with how to install libsodium) if it is not there
         self.handoff = handoff
+        self.clock = clock
         self._on_event = on_event
-        self.core = PeerCore(name, time.monotonic(), rules=rules, journal_dir=journal_dir,
+        self.core = PeerCore(name, clock(), rules=rules, journal_dir=journal_dir,
                              entropy=os.urandom, ports=False)
         self.carriers: dict[Addr, ChannelCarrier] = {}
         #: Datagrams the carriers could not send, by reason.
@@ -95,7 +99,7 @@ class OnlineNode(CoreCommands):
             return
         if leave:
             with contextlib.suppress(Exception):
-                self.core.leave_all(time.monotonic())
+                self.core.leave_all(self.clock())
                 self._flush()
         self._closed = True
         self.core.close()
@@ -110,7 +114,7 @@ class OnlineNode(CoreCommands):
         return fn()  # (everything runs on the kernel's loop: nothing to lock)
 
     def _command(self, fn: Callable[[float], T]) -> T:
-        result = fn(time.monotonic())
+        result = fn(self.clock())
         self._flush()
         return result
 
@@ -119,14 +123,14 @@ class OnlineNode(CoreCommands):
         once after a burst)."""
         if self._closed:
             return
-        self.core.receive(data, addr, time.monotonic())
+        self.core.receive(data, addr, self.clock())
 
     def _flush(self) -> None:
         """Send what the core has, hand out its bots' work, deliver its events, and
         set the timer for its next deadline."""
         if self._closed:
             return
-        now = time.monotonic()
+        now = self.clock()
         outgoing: dict[Addr, list[bytes]] = {}
         for data, addr in self.core.datagrams_to_send(now):
             if addr == BROADCAST:
@@ -152,7 +156,7 @@ class OnlineNode(CoreCommands):
         if due is None or (self._timer_at is not None and self._timer_at <= due):
             return
         self._timer_at = due
-        delay = max(0.0, due - time.monotonic())
+        delay = max(0.0, due - self.clock())
         if self.handoff.timers:
             self.handoff.post_later(delay, self._tick)
         else:  # no loop with timers (plain Python, tests): a timer thread posts the tick
@@ -163,7 +167,7 @@ class OnlineNode(CoreCommands):
     def _tick(self) -> None:
         if self._closed:
             return
-        now = time.monotonic()
+        now = self.clock()
         if self._timer_at is not None and now + 0.001 < self._timer_at:
             return  # a later timer of ours was superseded by an earlier one
         self._timer_at = None
@@ -187,5 +191,5 @@ class OnlineNode(CoreCommands):
     def _decided(self, item: Thinking, action: Action | None) -> None:
         if self._closed:
             return
-        self.core.decided(item, action, time.monotonic())
+        self.core.decided(item, action, self.clock())
         self._flush()

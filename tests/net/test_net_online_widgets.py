@@ -197,3 +197,75 @@ def test_a_host_seats_two_friends_by_two_codes_and_a_table_of_three_plays_fair(m
         assert "audited: fair" in lobby.badge.value
     words = {lobby.node.view(lobby.sid).table_words for lobby in everyone}
     assert len(words) == 1 and words != {""}  # every screen at the table shows the same
+
+
+class Clock:
+    """The kernel's monotonic clock, moved on by the test (a silent peer is waited for
+    a minute: the test skips it)."""
+
+    def __init__(self) -> None:
+        self.ahead = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.ahead
+
+
+def test_a_tab_closed_mid_game_ends_in_an_abandoned_verdict_on_the_other_side(made) -> None:
+    """Ben closes his notebook's tab while the game runs: his page, and the connection
+    it owned, are gone (his kernel runs on, unheard).  Ann's page sees the data channel
+    close; Ann is told the connection closed and what comes next, her table marks Ben's
+    connection lost after a few seconds, and after the grace period the game is settled
+    as abandoned by Ben: a verdict, not a table that waits for ever.  Ben's kernel, with
+    nobody to hear it, settles its side the same way."""
+    ann = online("Ann", ice_servers=[], bot="greedy", seed=1, lang="en",
+                 handoff=Handoff(mode="manual"))
+    made.append(ann)
+    ann_page = FakePage(ann.channel, "ann-page")
+    ann_page.tell({"t": "claim"})
+    pump_until([ann], lambda: bool(ann.code))
+    ben = online("Ben", code=ann.code, ice_servers=[], bot="greedy", seed=2, lang="en",
+                 handoff=Handoff(mode="manual"))
+    made.append(ben)
+    ben_page = FakePage(ben.channel, "ben-page")
+    ann_page.other, ben_page.other = ben_page, ann_page
+    ben_page.tell({"t": "claim"})
+    pump_until([ben], lambda: bool(ben.code))
+    clocks = {}
+    for lobby in (ann, ben):
+        assert lobby.online_node is not None
+        clocks[lobby.node.name] = lobby.online_node.clock = Clock()
+    ann.connect(ben.code)
+    pump_until([ann, ben], lambda: all(
+        lb.backend is not None and lb.backend.game is not None
+        and len(lb.backend.game.log) >= 4 for lb in (ann, ben)))
+    # Ben's tab closes: nothing reaches or leaves his page from now on, and Ann's page
+    # sees its data channel close.
+    ann_page.other = ben_page.other = None
+    ben.channel.send = lambda *_args, **_kwargs: None  # type: ignore[method-assign]
+    ann_page.tell({"t": "closed"})
+    pump_until([ann, ben], lambda: ann.handoff.idle() and ben.handoff.idle())
+    assert ann.channel.state == "closed"
+    assert "connection closed" in ann.channel.status.lower()
+    assert "abandoned" in ann.channel.status
+    assert ann.code_box.layout.display == "none"  # no stale invitation comes back
+    assert ann.backend is not None and not ann.backend.verdicts
+
+    def later(seconds: float) -> None:
+        for lobby in (ann, ben):
+            clocks[lobby.node.name].ahead += seconds
+            node = lobby.online_node
+            assert node is not None
+            lobby.handoff.post(node._tick)
+        pump_until([ann, ben], lambda: ann.handoff.idle() and ben.handoff.idle())
+
+    later(4.0)
+    assert ann.backend.lost_seats == {1}
+    assert ann.backend.seat_notes()[1].state == "connection lost"
+    for _ in range(7):  # the grace period (60 s), and the audit's wait after it
+        later(15.0)
+    assert ann.backend.verdicts and ben.backend is not None and ben.backend.verdicts
+    (verdict,) = ann.backend.verdicts.values()
+    assert not verdict.fair and verdict.culprit == 1  # Ben's seat
+    assert "Ben went silent" in ann.badge.value
+    (theirs,) = ben.backend.verdicts.values()
+    assert not theirs.fair and theirs.culprit == 0
