@@ -259,6 +259,7 @@ def test_a_tab_closed_mid_game_ends_in_an_abandoned_verdict_on_the_other_side(ma
         pump_until([ann, ben], lambda: ann.handoff.idle() and ben.handoff.idle())
 
     later(4.0)
+    later(4.0)  # a link silent for 3 s is lost (a turn of the loop may fall between)
     assert ann.backend.lost_seats == {1}
     assert ann.backend.seat_notes()[1].state == "connection lost"
     for _ in range(7):  # the grace period (60 s), and the audit's wait after it
@@ -269,3 +270,72 @@ def test_a_tab_closed_mid_game_ends_in_an_abandoned_verdict_on_the_other_side(ma
     assert "Ben went silent" in ann.badge.value
     (theirs,) = ben.backend.verdicts.values()
     assert not theirs.fair and theirs.culprit == 0
+
+
+def test_a_friends_tab_closed_at_a_table_of_three_ends_as_abandoned_not_handed_over(
+        made) -> None:
+    """Online, a seated friend's only link is its channel to the host: it gives no
+    address for the other seats' direct heartbeats (spec section 7), so the others
+    cannot check the host's word that it is gone, and the spec never hands such a seat
+    to a bot (its hand would open on the host's word alone).  When Jo's tab closes, the
+    host marks Jo's connection lost; after the grace period the game is settled as
+    abandoned, naming Jo, on every screen left: a verdict, not a table that waits."""
+    from durak_core import Rules
+
+    host = online("Hana", ice_servers=[], bot="greedy", seed=1, lang="en",
+                  table=Rules(players=3), auto_start=True, handoff=Handoff(mode="manual"))
+    made.append(host)
+    friends: list[OnlineLobby] = []
+    pages: dict[str, FakePage] = {}
+    for number, name in enumerate(("Ivo", "Jo")):
+        host_page = FakePage(host.channel, f"hana-page-{number}")
+        host_page.tell({"t": "claim"})
+        pump_until([host, *friends], lambda: bool(host.code))
+        friend = online(name, code=host.code, ice_servers=[], bot="greedy", seed=2 + number,
+                        lang="en", handoff=Handoff(mode="manual"))
+        made.append(friend)
+        page = FakePage(friend.channel, f"{name}-page")
+        host_page.other, page.other = page, host_page
+        pages[name] = host_page
+        page.tell({"t": "claim"})
+        pump_until([host, *friends, friend], lambda f=friend: bool(f.code))
+        host.connect(friend.code)
+        friends.append(friend)
+        pump_until([host, *friends], lambda f=friend: f.sid is not None)
+    everyone = [host, *friends]
+    clocks = {}
+    for lobby in everyone:
+        assert lobby.online_node is not None
+        clocks[lobby.node.name] = lobby.online_node.clock = Clock()
+    pump_until(everyone, lambda: all(
+        lb.backend is not None and lb.backend.game is not None
+        and len(lb.backend.game.log) >= 3 for lb in everyone))
+    ivo, jo = friends
+    # Jo's tab closes: the host's page for Jo's channel sees it close.
+    pages["Jo"].other = None
+    jo.channel.send = lambda *_args, **_kwargs: None  # type: ignore[method-assign]
+    pages["Jo"].tell({"t": "closed"})
+    left = [host, ivo]
+
+    def later(seconds: float) -> None:
+        for lobby in left:
+            clocks[lobby.node.name].ahead += seconds
+            node = lobby.online_node
+            assert node is not None
+            lobby.handoff.post(node._tick)
+        pump_until(left, lambda: all(lb.handoff.idle() for lb in left))
+
+    later(4.0)
+    later(4.0)  # a link silent for 3 s is lost (a turn of the loop may fall between)
+    assert host.backend is not None and ivo.backend is not None
+    assert host.backend.seat_notes()[2].state == "connection lost"
+    for _ in range(8):  # the grace period (60 s), and the audit's wait after it
+        if host.backend.verdicts and ivo.backend.verdicts:
+            break
+        later(15.0)
+    for lobby in left:
+        assert lobby.backend is not None and lobby.backend.verdicts, lobby.node.name
+        (verdict,) = lobby.backend.verdicts.values()
+        assert not verdict.fair and verdict.code == "abandoned" and verdict.culprit == 2
+        assert "Jo went silent" in lobby.badge.value
+        assert "bot" not in lobby.backend.seat_states  # no hand went to a bot
