@@ -153,16 +153,11 @@ class OnlineLobby(LanLobby):
         if not hasattr(self, "channel") or self.online_node is None:
             return  # LanLobby draws before the channel is wired; we draw again after
         super()._render()
-        esc = html.escape
-        self.title.value = _("<b>Durak online</b> · you are <b>{name}</b>").format(
-            name=esc(self.node.name))
         self.peer_box.layout.display = "none"  # the channel's peer is invited by itself
         channel = self.channel
         for each in self.channels:
             each.elsewhere = _("This table is open in another tab or window: play there.")
             each.status = self._channel_words(each)
-        if self.sid is None and not self.notice:
-            self.status.value = self._channel_words(channel)
         self.code_text.value = self.code
         if self.role == "offer":
             self.code_label.value = (_("Send this invitation code to the other player by "
@@ -180,6 +175,15 @@ class OnlineLobby(LanLobby):
         # connection that closed needs new codes, and a new online()).
         self.code_box.layout.display = None if channel.state not in ("open", "closed") \
             else "none"
+
+    def _title_html(self) -> str:
+        return _("<b>Durak online</b> · you are <b>{name}</b>").format(
+            name=html.escape(self.node.name))
+
+    def _status_html(self) -> str:
+        if self.sid is None and not self.notice:
+            return self._channel_words(self.channel)
+        return super()._status_html()
 
     def _channel_words(self, channel: PageChannel) -> str:
         state = channel.state

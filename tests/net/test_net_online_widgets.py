@@ -339,3 +339,27 @@ def test_a_friends_tab_closed_at_a_table_of_three_ends_as_abandoned_not_handed_o
         assert not verdict.fair and verdict.code == "abandoned" and verdict.culprit == 2
         assert "Jo went silent" in lobby.badge.value
         assert "bot" not in lobby.backend.seat_states  # no hand went to a bot
+
+
+def test_a_redraw_that_changes_nothing_sends_the_page_nothing(made) -> None:
+    """Every widget change is a comm message through the Jupyter server to the page,
+    and a game redraws the lobby at every event: a redraw that changes nothing must
+    change no widget (the title was once set to the LAN's and back to the online one
+    at each redraw: two messages an event for nothing)."""
+    import ipywidgets
+
+    ann = online("Ann", ice_servers=[], lang="en", handoff=Handoff(mode="sync"))
+    made.append(ann)
+    FakePage(ann.channel, "ann-page").tell({"t": "claim"})
+    assert "Durak online" in ann.title.value
+    seen: list[str] = []
+    todo: list[Any] = [ann.root]
+    while todo:
+        widget = todo.pop()
+        for child in (*getattr(widget, "children", ()), getattr(widget, "layout", None)):
+            if isinstance(child, ipywidgets.Widget):
+                todo.append(child)
+        widget.observe(lambda change, w=widget: seen.append(
+            f"{type(w).__name__}.{change['name']}: {change['old']!r} -> {change['new']!r}"))
+    ann._render()
+    assert seen == []
