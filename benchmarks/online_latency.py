@@ -187,6 +187,17 @@ def _handle_traced(self, content, buffers):
 def _drain_traced(self):
     _note("kernel_run", list(self._waiting))
     return _drain(self)
+def _durak_stats():
+    from collections import Counter as _Counter
+    from durak_widgets.online import _OPEN
+    total = _Counter()
+    for lobby in _OPEN.values():
+        for session in lobby.node.core.sessions.values():
+            total.update(session.stats)
+            for link in session.links.values():
+                total.update(link.channel.stats)
+    _hops.write(_json.dumps([_time.time() * 1000, "stats", dict(total)]) + "\\n")
+    _hops.flush()
 from ipykernel import iostream as _iostream
 _really_send = _iostream.IOPubThread._really_send
 def _really_send_traced(self, msg, *args, **kwargs):
@@ -260,7 +271,8 @@ def hop_times(notes: list[list[Any]]) -> dict[str, list[float]]:
     key to the first note of the next stage (a resent datagram counts once)."""
     first: dict[tuple[str, str], float] = {}
     for at, stage, key in notes:
-        first.setdefault((stage, key), at)
+        if isinstance(key, str):
+            first.setdefault((stage, key), at)
     out: dict[str, list[float]] = {}
     for start, end, _what in HOPS:
         out[start] = [first[(end, key)] - at for (stage, key), at in first.items()
@@ -306,6 +318,12 @@ def one_game(ann: Any, ben: Any, url: str, root: Path, game: int,
     both = set(a["moves"]) & set(b["moves"])
     latencies = [abs(a["moves"][m] - b["moves"][m]) for m in both]
     if trace is not None:
+        for page in (ann, ben):
+            run_cell_source(page, 1, "_durak_stats()")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not all(
+                '"stats"' in path.read_text() for path in files):
+            time.sleep(0.2)
         trace.append([max(a["table"], b["table"]), "game_from", ""])
         trace.append([time.time() * 1000, "game_to", ""])
         for page in (ann, ben):
@@ -398,6 +416,11 @@ def main() -> None:
         if len(cpu) > 1:
             print(f"  the Jupyter server's CPU time, a move: "
                   f"{1000 * (cpu[-1][1] - cpu[0][1]) / max(1, len(moves)):.1f} ms")
+        sessions: Counter[str] = Counter()
+        for _at, stage, counts in trace:
+            if stage == "stats":
+                sessions.update(counts)
+        print(f"  the sessions' counts (both kernels): {dict(sessions.most_common(8))}")
         hops = hop_times(trace)
         for start, _end, what in HOPS:
             took = sorted(hops[start])

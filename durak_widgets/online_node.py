@@ -33,12 +33,23 @@ from durak_net import mental
 from durak_net.commands import CoreCommands
 from durak_net.lobby import BROADCAST
 from durak_net.peer import PeerCore, Thinking
+from durak_net.reliable import RtoConfig
+from durak_net.session import SessionConfig
 
 from .browser import threads_available
 from .channel import ChannelCarrier, PageChannel
 from .handoff import Handoff
 
 T = TypeVar("T")
+
+#: How the reliable streams time their resends over a page's channel.  A datagram
+#: crosses the kernel's comm and the Jupyter server twice a round trip, and a busy
+#: server holds messages in its queue for a second or more: with the LAN's timing
+#: (first 50 ms, at most 1 s) a loaded machine resent four packets in ten for nothing,
+#: each resend more work for that same server.  RFC 6298's first timeout (1 s), a
+#: floor of half a second and a ceiling of 3 s; the timeout still follows the round
+#: trip measured.
+CHANNEL_RTO = RtoConfig(initial=1.0, minimum=0.5, maximum=3.0)
 
 Addr = tuple[str, int]
 
@@ -61,6 +72,7 @@ class OnlineNode(CoreCommands):
         self.clock = clock
         self._on_event = on_event
         self.core = PeerCore(name, clock(), rules=rules, journal_dir=journal_dir,
+                             session_config=SessionConfig(rto=CHANNEL_RTO),
                              entropy=os.urandom, ports=False)
         self.carriers: dict[Addr, ChannelCarrier] = {}
         #: Datagrams the carriers could not send, by reason.

@@ -363,3 +363,33 @@ def test_a_redraw_that_changes_nothing_sends_the_page_nothing(made) -> None:
             f"{type(w).__name__}.{change['name']}: {change['old']!r} -> {change['new']!r}"))
     ann._render()
     assert seen == []
+
+
+def test_a_page_channel_waits_half_a_second_before_resending_what_a_busy_server_holds(
+        made) -> None:
+    """A datagram of a notebook crosses the kernel's comm and the Jupyter server twice a
+    round trip, and a busy server holds messages for a second or more: the LAN's resend
+    timing (a floor of 4 ms, a ceiling of 1 s) resent a third of the packets for nothing
+    on a loaded machine.  Over a page's channel the streams resend no sooner than half
+    a second, however fast the round trips measured, and wait up to 3 s."""
+    from durak_net.reliable import ReliableChannel
+    from durak_net.wire import Sync
+    from durak_widgets.online_node import CHANNEL_RTO
+
+    ann = online("Ann", ice_servers=[], lang="en", handoff=Handoff(mode="manual"))
+    made.append(ann)
+    assert ann.online_node is not None
+    assert ann.online_node.core.session_config.rto == CHANNEL_RTO
+    sender, receiver = ReliableChannel(CHANNEL_RTO), ReliableChannel(CHANNEL_RTO)
+    now = 0.0
+    for _ in range(20):  # quick round trips: 10 ms each
+        sender.push(Sync(0, 1, 0), now)
+        for frame in sender.due(now):
+            receiver.receive(frame)
+        now += 0.010
+        sender.on_ack(*receiver.ack_state(), now=now)
+    sender.push(Sync(0, 1, 0), now)
+    assert len(sender.due(now)) == 1  # sent; its ack is held up in the server's queue
+    assert sender.due(now + 0.49) == []
+    assert len(sender.due(now + 0.51)) == 1  # resent once the floor has passed
+    assert sender.due(now + 0.51 + 0.99) == []  # and then no sooner than after 1 s
