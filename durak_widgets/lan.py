@@ -238,21 +238,28 @@ class LanLobby:
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.root._repr_mimebundle_(**kwargs)
 
+    def _title_html(self) -> str:
+        """The lobby's title line (a subclass says its own: set once a redraw, so a
+        redraw that changes nothing sends the page nothing)."""
+        return _("<b>Durak on the LAN</b> · you are <b>{name}</b> · game port {port}").format(
+            name=html.escape(self.node.name), port=self.node.game_port)
+
+    def _status_html(self) -> str:
+        """The lobby's status line: the notice, or what the lobby is doing."""
+        status = self.notice
+        if self.node.discovery_error:
+            status += _(" ({error}: use connect=HOST:PORT)").format(
+                error=html.escape(self.node.discovery_error))
+        if not self.peers and self.sid is None:
+            status = status or _("Looking for players on the LAN…")
+        return status
+
     @_speaks
     def _render(self) -> None:
         """Redraw the lobby part (UI thread).  Rows are reused; only the lists change."""
-        node = self.node
         esc = html.escape
-        self.title.value = (
-            _("<b>Durak on the LAN</b> · you are <b>{name}</b> · game port {port}").format(
-                name=esc(node.name), port=node.game_port))
-        status = self.notice
-        if node.discovery_error:
-            status += _(" ({error}: use connect=HOST:PORT)").format(
-                error=esc(node.discovery_error))
-        if not self.peers and self.sid is None:
-            status = status or _("Looking for players on the LAN…")
-        self.status.value = status
+        self.title.value = self._title_html()
+        self.status.value = self._status_html()
         playing = self.sid is not None
         for node_id in list(self._peer_rows):
             if node_id not in self.peers:

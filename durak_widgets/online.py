@@ -173,9 +173,6 @@ class OnlineLobby(LanLobby):
         if not hasattr(self, "channel") or self.online_node is None:
             return  # LanLobby draws before the channel is wired; we draw again after
         super()._render()
-        esc = html.escape
-        self.title.value = _("<b>Durak online</b> · you are <b>{name}</b>").format(
-            name=esc(self.node.name))
         self.peer_box.layout.display = "none"  # the channel's peer is invited by itself
         self.room_label.value = self._room_words()
         self.room_label.layout.display = None if self.room is not None else "none"
@@ -190,8 +187,6 @@ class OnlineLobby(LanLobby):
         for each in self.channels:
             each.elsewhere = _("This table is open in another tab or window: play there.")
             each.status = self._channel_words(each)
-        if self.sid is None and not self.notice:
-            self.status.value = self._channel_words(channel)
         self.code_text.value = self.code
         if self.role == "offer":
             self.code_label.value = (_("Send this invitation code to the other player by "
@@ -205,7 +200,19 @@ class OnlineLobby(LanLobby):
         waiting = channel.state in ("new", "gathering", "waiting")
         self.reply_box.layout.display = (None if self.role == "offer" and waiting
                                          else "none")
-        self.code_box.layout.display = None if channel.state not in ("open",) else "none"
+        # A code opens one connection: once it opened, the codes never come back (a
+        # connection that closed needs new codes, and a new online()).
+        self.code_box.layout.display = None if channel.state not in ("open", "closed") \
+            else "none"
+
+    def _title_html(self) -> str:
+        return _("<b>Durak online</b> · you are <b>{name}</b>").format(
+            name=html.escape(self.node.name))
+
+    def _status_html(self) -> str:
+        if self.sid is None and not self.notice:
+            return self._channel_words(self.channel)
+        return super()._status_html()
 
     def _room_words(self) -> str:
         room = self.room
@@ -240,7 +247,10 @@ class OnlineLobby(LanLobby):
             "waiting": _("Waiting for the reply code."),
             "connecting": _("Connecting…"),
             "open": _("Connected.") if self.sid is not None else _("Connected: pairing…"),
-            "closed": _("The connection closed."),
+            "closed": _("The connection closed: the other page was closed or lost its "
+                        "network. The game waits a minute for it, then is settled as "
+                        "abandoned.") if self.sid is not None
+            else _("The connection closed."),
         }.get(state, state)
 
     # ------------------------------------------------------------ the channel

@@ -33,12 +33,23 @@ from durak_net import mental
 from durak_net.commands import CoreCommands
 from durak_net.lobby import BROADCAST
 from durak_net.peer import PeerCore, Thinking
+from durak_net.reliable import RtoConfig
+from durak_net.session import SessionConfig
 
 from .browser import threads_available
 from .channel import ChannelCarrier, PageChannel
 from .handoff import Handoff
 
 T = TypeVar("T")
+
+#: How the reliable streams time their resends over a page's channel.  A datagram
+#: crosses the kernel's comm and the Jupyter server twice a round trip, and a busy
+#: server holds messages in its queue for a second or more: with the LAN's timing
+#: (first 50 ms, at most 1 s) a loaded machine resent four packets in ten for nothing,
+#: each resend more work for that same server.  RFC 6298's first timeout (1 s), a
+#: floor of half a second and a ceiling of 3 s; the timeout still follows the round
+#: trip measured.
+CHANNEL_RTO = RtoConfig(initial=1.0, minimum=0.5, maximum=3.0)
 
 Addr = tuple[str, int]
 
@@ -49,14 +60,19 @@ class OnlineNode(CoreCommands):
     name: shown to the other players.
     on_event: called with every event, in order, on the hand-off's thread.
     handoff: where everything runs (the table's).
+    clock: the monotonic clock the core's deadlines are on (tests move a fake one on, to
+        see a silent peer settled without waiting a minute).
     """
 
     def __init__(self, name: str, *, on_event: Callable[[Any], None], handoff: Handoff,
-                 rules: Rules | None = None, journal_dir: Path | str | None = None) -> None:
+                 rules: Rules | None = None, journal_dir: Path | str | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         mental.warm_up()  # SodiumMissing (with how to install libsodium) if it is not there
         self.handoff = handoff
+        self.clock = clock
         self._on_event = on_event
-        self.core = PeerCore(name, time.monotonic(), rules=rules, journal_dir=journal_dir,
+        self.core = PeerCore(name, clock(), rules=rules, journal_dir=journal_dir,
+                             session_config=SessionConfig(rto=CHANNEL_RTO),
                              entropy=os.urandom, ports=False)
         self.carriers: dict[Addr, ChannelCarrier] = {}
         #: Datagrams the carriers could not send, by reason.
@@ -95,7 +111,7 @@ class OnlineNode(CoreCommands):
             return
         if leave:
             with contextlib.suppress(Exception):
-                self.core.leave_all(time.monotonic())
+                self.core.leave_all(self.clock())
                 self._flush()
         self._closed = True
         self.core.close()
@@ -110,7 +126,7 @@ class OnlineNode(CoreCommands):
         return fn()  # (everything runs on the kernel's loop: nothing to lock)
 
     def _command(self, fn: Callable[[float], T]) -> T:
-        result = fn(time.monotonic())
+        result = fn(self.clock())
         self._flush()
         return result
 
@@ -119,14 +135,14 @@ class OnlineNode(CoreCommands):
         once after a burst)."""
         if self._closed:
             return
-        self.core.receive(data, addr, time.monotonic())
+        self.core.receive(data, addr, self.clock())
 
     def _flush(self) -> None:
         """Send what the core has, hand out its bots' work, deliver its events, and
         set the timer for its next deadline."""
         if self._closed:
             return
-        now = time.monotonic()
+        now = self.clock()
         outgoing: dict[Addr, list[bytes]] = {}
         for data, addr in self.core.datagrams_to_send(now):
             if addr == BROADCAST:
@@ -152,7 +168,7 @@ class OnlineNode(CoreCommands):
         if due is None or (self._timer_at is not None and self._timer_at <= due):
             return
         self._timer_at = due
-        delay = max(0.0, due - time.monotonic())
+        delay = max(0.0, due - self.clock())
         if self.handoff.timers:
             self.handoff.post_later(delay, self._tick)
         else:  # no loop with timers (plain Python, tests): a timer thread posts the tick
@@ -163,7 +179,7 @@ class OnlineNode(CoreCommands):
     def _tick(self) -> None:
         if self._closed:
             return
-        now = time.monotonic()
+        now = self.clock()
         if self._timer_at is not None and now + 0.001 < self._timer_at:
             return  # a later timer of ours was superseded by an earlier one
         self._timer_at = None
@@ -187,5 +203,5 @@ class OnlineNode(CoreCommands):
     def _decided(self, item: Thinking, action: Action | None) -> None:
         if self._closed:
             return
-        self.core.decided(item, action, time.monotonic())
+        self.core.decided(item, action, self.clock())
         self._flush()

@@ -197,3 +197,199 @@ def test_a_host_seats_two_friends_by_two_codes_and_a_table_of_three_plays_fair(m
         assert "audited: fair" in lobby.badge.value
     words = {lobby.node.view(lobby.sid).table_words for lobby in everyone}
     assert len(words) == 1 and words != {""}  # every screen at the table shows the same
+
+
+class Clock:
+    """The kernel's monotonic clock, moved on by the test (a silent peer is waited for
+    a minute: the test skips it)."""
+
+    def __init__(self) -> None:
+        self.ahead = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.ahead
+
+
+def test_a_tab_closed_mid_game_ends_in_an_abandoned_verdict_on_the_other_side(made) -> None:
+    """Ben closes his notebook's tab while the game runs: his page, and the connection
+    it owned, are gone (his kernel runs on, unheard).  Ann's page sees the data channel
+    close; Ann is told the connection closed and what comes next, her table marks Ben's
+    connection lost after a few seconds, and after the grace period the game is settled
+    as abandoned by Ben: a verdict, not a table that waits for ever.  Ben's kernel, with
+    nobody to hear it, settles its side the same way."""
+    ann = online("Ann", ice_servers=[], bot="greedy", seed=1, lang="en",
+                 handoff=Handoff(mode="manual"))
+    made.append(ann)
+    ann_page = FakePage(ann.channel, "ann-page")
+    ann_page.tell({"t": "claim"})
+    pump_until([ann], lambda: bool(ann.code))
+    ben = online("Ben", code=ann.code, ice_servers=[], bot="greedy", seed=2, lang="en",
+                 handoff=Handoff(mode="manual"))
+    made.append(ben)
+    ben_page = FakePage(ben.channel, "ben-page")
+    ann_page.other, ben_page.other = ben_page, ann_page
+    ben_page.tell({"t": "claim"})
+    pump_until([ben], lambda: bool(ben.code))
+    clocks = {}
+    for lobby in (ann, ben):
+        assert lobby.online_node is not None
+        clocks[lobby.node.name] = lobby.online_node.clock = Clock()
+    ann.connect(ben.code)
+    pump_until([ann, ben], lambda: all(
+        lb.backend is not None and lb.backend.game is not None
+        and len(lb.backend.game.log) >= 4 for lb in (ann, ben)))
+    # Ben's tab closes: nothing reaches or leaves his page from now on, and Ann's page
+    # sees its data channel close.
+    ann_page.other = ben_page.other = None
+    ben.channel.send = lambda *_args, **_kwargs: None  # type: ignore[method-assign]
+    ann_page.tell({"t": "closed"})
+    pump_until([ann, ben], lambda: ann.handoff.idle() and ben.handoff.idle())
+    assert ann.channel.state == "closed"
+    assert "connection closed" in ann.channel.status.lower()
+    assert "abandoned" in ann.channel.status
+    assert ann.code_box.layout.display == "none"  # no stale invitation comes back
+    assert ann.backend is not None and not ann.backend.verdicts
+
+    def later(seconds: float) -> None:
+        for lobby in (ann, ben):
+            clocks[lobby.node.name].ahead += seconds
+            node = lobby.online_node
+            assert node is not None
+            lobby.handoff.post(node._tick)
+        pump_until([ann, ben], lambda: ann.handoff.idle() and ben.handoff.idle())
+
+    later(4.0)
+    later(4.0)  # a link silent for 3 s is lost (a turn of the loop may fall between)
+    assert ann.backend.lost_seats == {1}
+    assert ann.backend.seat_notes()[1].state == "connection lost"
+    for _ in range(7):  # the grace period (60 s), and the audit's wait after it
+        later(15.0)
+    assert ann.backend.verdicts and ben.backend is not None and ben.backend.verdicts
+    (verdict,) = ann.backend.verdicts.values()
+    assert not verdict.fair and verdict.culprit == 1  # Ben's seat
+    assert "Ben went silent" in ann.badge.value
+    (theirs,) = ben.backend.verdicts.values()
+    assert not theirs.fair and theirs.culprit == 0
+
+
+def test_a_friends_tab_closed_at_a_table_of_three_ends_as_abandoned_not_handed_over(
+        made) -> None:
+    """Online, a seated friend's only link is its channel to the host: it gives no
+    address for the other seats' direct heartbeats (spec section 7), so the others
+    cannot check the host's word that it is gone, and the spec never hands such a seat
+    to a bot (its hand would open on the host's word alone).  When Jo's tab closes, the
+    host marks Jo's connection lost; after the grace period the game is settled as
+    abandoned, naming Jo, on every screen left: a verdict, not a table that waits."""
+    from durak_core import Rules
+
+    host = online("Hana", ice_servers=[], bot="greedy", seed=1, lang="en",
+                  table=Rules(players=3), auto_start=True, handoff=Handoff(mode="manual"))
+    made.append(host)
+    friends: list[OnlineLobby] = []
+    pages: dict[str, FakePage] = {}
+    for number, name in enumerate(("Ivo", "Jo")):
+        host_page = FakePage(host.channel, f"hana-page-{number}")
+        host_page.tell({"t": "claim"})
+        pump_until([host, *friends], lambda: bool(host.code))
+        friend = online(name, code=host.code, ice_servers=[], bot="greedy", seed=2 + number,
+                        lang="en", handoff=Handoff(mode="manual"))
+        made.append(friend)
+        page = FakePage(friend.channel, f"{name}-page")
+        host_page.other, page.other = page, host_page
+        pages[name] = host_page
+        page.tell({"t": "claim"})
+        pump_until([host, *friends, friend], lambda f=friend: bool(f.code))
+        host.connect(friend.code)
+        friends.append(friend)
+        pump_until([host, *friends], lambda f=friend: f.sid is not None)
+    everyone = [host, *friends]
+    clocks = {}
+    for lobby in everyone:
+        assert lobby.online_node is not None
+        clocks[lobby.node.name] = lobby.online_node.clock = Clock()
+    pump_until(everyone, lambda: all(
+        lb.backend is not None and lb.backend.game is not None
+        and len(lb.backend.game.log) >= 3 for lb in everyone))
+    ivo, jo = friends
+    # Jo's tab closes: the host's page for Jo's channel sees it close.
+    pages["Jo"].other = None
+    jo.channel.send = lambda *_args, **_kwargs: None  # type: ignore[method-assign]
+    pages["Jo"].tell({"t": "closed"})
+    left = [host, ivo]
+
+    def later(seconds: float) -> None:
+        for lobby in left:
+            clocks[lobby.node.name].ahead += seconds
+            node = lobby.online_node
+            assert node is not None
+            lobby.handoff.post(node._tick)
+        pump_until(left, lambda: all(lb.handoff.idle() for lb in left))
+
+    later(4.0)
+    later(4.0)  # a link silent for 3 s is lost (a turn of the loop may fall between)
+    assert host.backend is not None and ivo.backend is not None
+    assert host.backend.seat_notes()[2].state == "connection lost"
+    for _ in range(8):  # the grace period (60 s), and the audit's wait after it
+        if host.backend.verdicts and ivo.backend.verdicts:
+            break
+        later(15.0)
+    for lobby in left:
+        assert lobby.backend is not None and lobby.backend.verdicts, lobby.node.name
+        (verdict,) = lobby.backend.verdicts.values()
+        assert not verdict.fair and verdict.code == "abandoned" and verdict.culprit == 2
+        assert "Jo went silent" in lobby.badge.value
+        assert "bot" not in lobby.backend.seat_states  # no hand went to a bot
+
+
+def test_a_redraw_that_changes_nothing_sends_the_page_nothing(made) -> None:
+    """Every widget change is a comm message through the Jupyter server to the page,
+    and a game redraws the lobby at every event: a redraw that changes nothing must
+    change no widget (the title was once set to the LAN's and back to the online one
+    at each redraw: two messages an event for nothing)."""
+    import ipywidgets
+
+    ann = online("Ann", ice_servers=[], lang="en", handoff=Handoff(mode="sync"))
+    made.append(ann)
+    FakePage(ann.channel, "ann-page").tell({"t": "claim"})
+    assert "Durak online" in ann.title.value
+    seen: list[str] = []
+    todo: list[Any] = [ann.root]
+    while todo:
+        widget = todo.pop()
+        for child in (*getattr(widget, "children", ()), getattr(widget, "layout", None)):
+            if isinstance(child, ipywidgets.Widget):
+                todo.append(child)
+        widget.observe(lambda change, w=widget: seen.append(
+            f"{type(w).__name__}.{change['name']}: {change['old']!r} -> {change['new']!r}"))
+    ann._render()
+    assert seen == []
+
+
+def test_a_page_channel_waits_half_a_second_before_resending_what_a_busy_server_holds(
+        made) -> None:
+    """A datagram of a notebook crosses the kernel's comm and the Jupyter server twice a
+    round trip, and a busy server holds messages for a second or more: the LAN's resend
+    timing (a floor of 4 ms, a ceiling of 1 s) resent a third of the packets for nothing
+    on a loaded machine.  Over a page's channel the streams resend no sooner than half
+    a second, however fast the round trips measured, and wait up to 3 s."""
+    from durak_net.reliable import ReliableChannel
+    from durak_net.wire import Sync
+    from durak_widgets.online_node import CHANNEL_RTO
+
+    ann = online("Ann", ice_servers=[], lang="en", handoff=Handoff(mode="manual"))
+    made.append(ann)
+    assert ann.online_node is not None
+    assert ann.online_node.core.session_config.rto == CHANNEL_RTO
+    sender, receiver = ReliableChannel(CHANNEL_RTO), ReliableChannel(CHANNEL_RTO)
+    now = 0.0
+    for _ in range(20):  # quick round trips: 10 ms each
+        sender.push(Sync(0, 1, 0), now)
+        for frame in sender.due(now):
+            receiver.receive(frame)
+        now += 0.010
+        sender.on_ack(*receiver.ack_state(), now=now)
+    sender.push(Sync(0, 1, 0), now)
+    assert len(sender.due(now)) == 1  # sent; its ack is held up in the server's queue
+    assert sender.due(now + 0.49) == []
+    assert len(sender.due(now + 0.51)) == 1  # resent once the floor has passed
+    assert sender.due(now + 0.51 + 0.99) == []  # and then no sooner than after 1 s
