@@ -17,8 +17,9 @@ A seated player's move travels in three steps (section 7 of docs/lan-protocol.md
 So a host that refuses a proposal has seen no card of it, and a host that refuses one
 it has placed, or fills its place with another entry, holds nothing the proposer cannot
 show: the proposer names it (``bad_refusal``, ``bad_order``).  This module holds the
-derivations and the two sides' bookkeeping; :class:`~durak_net.session.Session` wires
-them to its links.
+derivations, the two sides' bookkeeping and their decisions (what to answer a
+Propose, whether an Order, a Refused or an Open checks out), each on the messages and
+the log alone; :class:`~durak_net.session.Session` wires them to its links.
 
 >>> c = proposal_commit(bytes(16), "1 take", [])
 >>> len(c), c == proposal_commit(bytes(16), "1 take", [])
@@ -35,9 +36,11 @@ from dataclasses import dataclass
 
 import msgspec
 
-from durak_core import Action
+from durak_core import Action, parse_action
 
+from .gamelog import GameLog
 from .identity import verify
+from .notes import Note, Seat, Theirs
 from .wire import Open, Order, Propose, Refused
 
 #: Bytes of the salt that hides a committed move (the actions open to a seat are few;
@@ -180,6 +183,36 @@ class OwnProposal:
         return Order(0, self.frame.pid, self.frame.game, self.index, self.order_sig)
 
 
+@dataclass(frozen=True)
+class Finding:
+    """What a check of a proposal's message found wrong: ``code`` (a Fault's code, or
+    ``"violation"`` for a message dropped as not authentic), ``culprit`` (the seat at
+    fault), what it did, and the signed messages that prove it (a Fault's evidence)."""
+
+    code: str
+    culprit: int
+    note: Note
+    proof: tuple[bytes, ...] = ()
+
+
+@dataclass(frozen=True)
+class Answer:
+    """Host: what to do with a Propose (:meth:`Proposals.answer`).
+
+    ``kind``: ``"place"`` (it is ``slot`` now: send its Order), ``"order"`` (send
+    ``slot``'s Order again), ``"refuse"`` (refuse it, unopened, for ``reason``, at the
+    log of game ``game``), ``"refused"`` (send the refusal made before, at ``at``),
+    ``"reused"`` (a new proposal under an old id: say so, unsigned), ``"queue"`` (it
+    waits for the placed move), ``"forked"`` (it names a log that is not a prefix of
+    ours), ``"ignore"``."""
+
+    kind: str
+    reason: str = ""
+    game: int = 0
+    at: int = 0
+    slot: Slot | None = None
+
+
 @dataclass
 class Slot:
     """Host: a proposal placed at ``index`` and not opened yet; nothing else is appended
@@ -276,11 +309,141 @@ class Proposals:
         if own is not None:
             own.index, own.order_sig = index, sig
 
+    def check_order(self, frame: Order, *, table: int, seat: int, host_key: bytes,
+                    game: int, in_game: bool, log_len: int
+                    ) -> tuple[str, OwnProposal | None, Finding | None]:
+        """The host placed our proposal ``frame.pid``: ``("open", own, None)`` when the
+        place is the log we made it on (entry ``seen``, and no entry beyond it) and the
+        host signed it (the place is kept: our evidence); ``("again", own, None)`` for
+        the same Order again (open it again); ``("ignore", ...)`` for one not ours to
+        open (not pending, or its game stopped); ``("fault", own, finding)`` for an
+        unsigned Order (``"violation"``) or one placing it elsewhere (``bad_order``,
+        with the proposal and the Order as evidence)."""
+        own = self.own.get(frame.pid)
+        if own is None or frame.pid not in self.pending:
+            return "ignore", None, None
+        proposal = own.frame
+        if own.index >= 0:
+            return ("again" if own.index == frame.index else "ignore"), own, None
+        if frame.game != proposal.game or not verify(host_key, frame.sig, *order_signed(
+                table, frame.game, seat, frame.pid, proposal.commit, frame.index)):
+            return "fault", own, Finding("violation", 0, Note.of("order_unsigned",
+                                                                pid=frame.pid))
+        if frame.game != game or not in_game:
+            return "ignore", own, None  # (the game stopped meanwhile: nothing to open)
+        if frame.index != proposal.seen or log_len != frame.index:
+            return "fault", own, Finding("bad_order", 0, Note.of(
+                "placed_elsewhere", move=own.action, index=frame.index, seen=proposal.seen),
+                tuple(evidence(proposal, frame)))
+        own.index, own.order_sig = frame.index, frame.sig
+        return "open", own, None
+
+    def check_refusal(self, frame: Refused, *, table: int, seat: int, host_key: bytes,
+                      game: int, in_game: bool, log_len: int) -> Finding | None:
+        """The host refused our proposal ``frame.pid``, which is pending.  It may refuse
+        only a proposal the table has moved past: one made on a log shorter than the
+        host's (its entries, sent before the refusal on the same ordered stream, are
+        in: ``log_len``), or for a game no longer in play.  A refusal not signed by the
+        host is a ``"violation"``; one of a move it placed, or that we made on its own
+        log, is ``bad_refusal`` (the signed messages prove it); one at a log longer than
+        the host sent us is ``bad_refusal`` on its face.  None: it checks out."""
+        proposal = self.frames.get(frame.pid)
+        own = self.own.get(frame.pid)
+        if proposal is None:
+            return None
+        move = str(self.pending[frame.pid]).split(" ", 1)[1]
+        if not verify(host_key, frame.sig, *refused_signed(table, proposal.game, seat,
+                                                           frame.pid, frame.at)):
+            return Finding("violation", 0, Note.of("refusal_unsigned", pid=frame.pid))
+        if proposal.game != game or not in_game:
+            return None
+        placed = own.order if own is not None else None
+        proof = tuple(evidence(proposal, *([placed] if placed else []), frame))
+        if own is not None and own.index >= 0:
+            return Finding("bad_refusal", 0, Note.of(
+                "refused_after_placing", move=move, index=own.index,
+                reason=Theirs(frame.reason[:120])), proof)
+        if frame.at <= proposal.seen:
+            return Finding("bad_refusal", 0, Note.of(
+                "refused_own_log", move=move, index=proposal.seen,
+                reason=Theirs(frame.reason[:120])), proof)
+        if frame.at > log_len:
+            return Finding("bad_refusal", 0, Note.of("refused_unsent", move=move,
+                                                     index=frame.at))
+        return None
+
     # ------------------------------------------------------------------ the host
 
     def is_slot(self, seat: int, pid: int) -> bool:
         slot = self.slot
         return slot is not None and (slot.seat, slot.frame.pid) == (seat, pid)
+
+    def answer(self, seat: int, frame: Propose, *, table: int, key: bytes, game: int,
+               in_game: bool, log: GameLog) -> Answer:
+        """Host: what to answer seat ``seat``'s Propose (signed with ``key``), our game
+        ``game`` being in play or not (``in_game``) with the log ``log``.
+
+        A proposal is placed at the next index of our log only if it was made on our
+        log (and signed by its seat, for the game in play); else it is refused unopened,
+        so we see no card of a proposal we refuse.  One made before our bot played the
+        seat (it was away) is stale like any move on an old log: its cards may have been
+        played for it.  A copy (after a restart) gets the same answer again; a proposal
+        that comes while another is placed waits for it."""
+        ident = (seat, frame.pid)
+        slot = self.slot
+        if ident in self.handled or self.is_slot(seat, frame.pid):
+            if self.proposed.get(ident, (frame.game, frame.commit)) != (frame.game,
+                                                                       frame.commit):
+                # A new proposal under an old id: ids count per seat and are never reused.
+                return Answer("reused", f"proposal id {frame.pid} was used before (ids "
+                              "count from 1 per session and are never reused)")
+            if slot is not None and self.is_slot(seat, frame.pid):
+                return Answer("order", slot=slot)  # again, after a restart
+            reason = self.handled[ident]  # the same proposal again, after a restart
+            if reason is None:
+                return Answer("ignore")
+            return Answer("refused", reason, self.proposed.get(ident, (0, b""))[0],
+                          self.refused_at.get(ident, 0))
+        if slot is not None:  # a placed move is being opened: this one waits for it
+            if all(queued is not frame for _, queued in self.queued):
+                self.queued.append((seat, frame))
+            return Answer("queue")
+        self.proposed[ident] = (frame.game, frame.commit)  # (checked or not)
+        signed = proposal_signed(table, frame.game, seat, frame.pid, frame.commit,
+                                 frame.seen, frame.seen_hash)
+        if not verify(key, frame.sig, *signed):
+            return Answer("refuse", "the proposal is not signed by its seat", frame.game)
+        if frame.game != game or not in_game:
+            return Answer("refuse", f"game {frame.game} is not in play", frame.game)
+        if log.forks(game, frame.seen, frame.seen_hash):
+            return Answer("forked", game=game)
+        played_for = log.played_for_since(game, seat, frame.seen)
+        if played_for is not None:
+            return Answer("refuse", f"made before entry {played_for}, which a bot played "
+                          "for this seat while it was away", game)
+        length = len(log.of(game))
+        if frame.seen < length:
+            return Answer("refuse", f"made on entry {frame.seen}; the table moved on to "
+                          f"entry {length} before it arrived", game)
+        return Answer("place", slot=self.place(seat, frame, length, game))
+
+    def opening(self, slot: Slot, frame: Open) -> Action | Finding:
+        """Host: the proposer opens ``slot``'s proposal: the move, if what it opens is
+        what it committed to, readable, and its own seat's; else the proposer's fault
+        (``bad_open``), not a refusal.  (Its cards and its legality are the game's to
+        check.)"""
+        seat = slot.seat
+        reveals = [(p, bytes(k)) for p, k in frame.reveals]
+        if proposal_commit(frame.salt, frame.action, reveals) != slot.frame.commit:
+            return Finding("bad_open", seat, Note.of("opened_other", pid=frame.pid))
+        try:
+            action = parse_action(frame.action)
+        except ValueError as exc:
+            return Finding("bad_open", seat, Note.of("committed_unreadable", reason=str(exc)))
+        if action.player != seat:
+            return Finding("bad_open", seat, Note.of(
+                "committed_other_seat", seat=Seat(action.player), move=action))
+        return action
 
     def place(self, seat: int, frame: Propose, index: int, game: int) -> Slot:
         """Host: ``frame`` is entry ``index`` until it is opened."""
