@@ -43,6 +43,14 @@ from .identity import verify
 from .notes import Note, Seat, Theirs
 from .wire import Open, Order, Propose, Refused
 
+#: Seconds a seat has to open a proposal the host has placed (its Order and the Open
+#: are one round trip; lost datagrams are resent well within this).  A seat that stays
+#: connected and does not open it stalls the table: the host then stops the game with
+#: a Fault ``unopened`` naming it (section 7).  A seat whose link is lost is waited for
+#: as any lost seat (hand-over, or ``abandoned``), and the time starts again when it is
+#: back.
+OPEN_WITHIN = 15.0
+
 #: Bytes of the salt that hides a committed move (the actions open to a seat are few;
 #: without a salt the host could hash every one and compare).
 SALT_BYTES = 16
@@ -222,6 +230,9 @@ class Slot:
     frame: Propose
     index: int
     game: int
+    #: When it was placed (or its seat was last back): its opening is due
+    #: :data:`OPEN_WITHIN` after.
+    since: float = 0.0
 
 
 class Proposals:
@@ -379,7 +390,7 @@ class Proposals:
         return slot is not None and (slot.seat, slot.frame.pid) == (seat, pid)
 
     def answer(self, seat: int, frame: Propose, *, table: int, key: bytes, game: int,
-               in_game: bool, log: GameLog) -> Answer:
+               in_game: bool, log: GameLog, now: float = 0.0) -> Answer:
         """Host: what to answer seat ``seat``'s Propose (signed with ``key``), our game
         ``game`` being in play or not (``in_game``) with the log ``log``.
 
@@ -425,7 +436,7 @@ class Proposals:
         if frame.seen < length:
             return Answer("refuse", f"made on entry {frame.seen}; the table moved on to "
                           f"entry {length} before it arrived", game)
-        return Answer("place", slot=self.place(seat, frame, length, game))
+        return Answer("place", slot=self.place(seat, frame, length, game, now))
 
     def opening(self, slot: Slot, frame: Open) -> Action | Finding:
         """Host: the proposer opens ``slot``'s proposal: the move, if what it opens is
@@ -445,11 +456,24 @@ class Proposals:
                 "committed_other_seat", seat=Seat(action.player), move=action))
         return action
 
-    def place(self, seat: int, frame: Propose, index: int, game: int) -> Slot:
-        """Host: ``frame`` is entry ``index`` until it is opened."""
+    def place(self, seat: int, frame: Propose, index: int, game: int,
+              now: float = 0.0) -> Slot:
+        """Host: ``frame`` is entry ``index`` until it is opened (due by ``now`` plus
+        :data:`OPEN_WITHIN`)."""
         self.proposed[(seat, frame.pid)] = (frame.game, frame.commit)
-        self.slot = Slot(seat, frame, index, game)
+        self.slot = Slot(seat, frame, index, game, now)
         return self.slot
+
+    def open_due(self, within: float = OPEN_WITHIN) -> float | None:
+        """Host: when the placed proposal's opening is overdue (None: none placed)."""
+        return None if self.slot is None else self.slot.since + within
+
+    def wait_again(self, seat: int, now: float) -> None:
+        """Host: ``seat`` is back (its link, or our session from the journal): the
+        time to open its placed proposal, if any, starts again (it sends the opening
+        again when the streams restart)."""
+        if self.slot is not None and self.slot.seat == seat:
+            self.slot.since = now
 
     def refused(self, seat: int, pid: int, reason: str, at: int) -> None:
         self.handled[(seat, pid)] = reason

@@ -94,6 +94,7 @@ from .notes import Note, Rule, Seat, Theirs
 from .outcomes import HOST, Outcomes, deal_signed, fault_signed, forged_for
 from .presence import Presence, abandon_after
 from .proposals import (
+    OPEN_WITHIN,
     Finding,
     OwnProposal,
     Proposals,
@@ -174,6 +175,9 @@ class SessionConfig:
     #: A seat that is connected but has not published its seed this long after the
     #: game ended refuses the audit.
     audit_timeout: float = 30.0
+    #: Host: a seat that stays connected and has not opened the proposal we placed this
+    #: long after its Order stops the game (Fault ``unopened``, naming it).
+    open_timeout: float = OPEN_WITHIN
 
 
 @dataclass
@@ -846,6 +850,8 @@ class Session:
         arrival = link.accept(packet, addr, now)
         if (arrival.restarted or arrival.back) and self.seat != HOST:
             self.move_clock.away(now)
+        if arrival.restarted or arrival.back:
+            self.proposals.wait_again(link.peer_seat, now)
         if arrival.restarted:
             self._peer_restarted(link, now)
         if not arrival.accepted:
@@ -889,6 +895,9 @@ class Session:
                 for seat in self.move_clock.expired(now):
                     if self.in_game:
                         self._clock_ran_out(seat, now)
+            opened_by = self._open_due()
+            if opened_by is not None and now >= opened_by:
+                self._unopened(now)
             handover = self._handover_due()
             if handover is not None and now >= handover[1]:
                 self._hand_over(handover[0], now)
@@ -927,6 +936,9 @@ class Session:
         handover = self._handover_due()
         if handover is not None:
             due = handover[1] if due is None else min(due, handover[1])
+        opened_by = self._open_due()
+        if opened_by is not None:
+            due = opened_by if due is None else min(due, opened_by)
         for when, _ in self._abandon_times().values():
             due = when if due is None else min(due, when)
         if self._beacons and self.players[self.seat].addr and not self.closing:
@@ -1360,6 +1372,29 @@ class Session:
 
     # ------------------------------------------------------ lost seats to bots
 
+    def _open_due(self) -> float | None:
+        """Host: when the proposal we placed is overdue, if its seat is connected (a
+        lost seat is waited for as such: hand-over or abandon)."""
+        slot = self.proposals.slot
+        if slot is None or self.seat != HOST or not self.in_game or slot.game != self.game_no:
+            return None
+        link = self.links.get(slot.seat)
+        if link is None or link.lost:
+            return None
+        return self.proposals.open_due(self.config.open_timeout)
+
+    def _unopened(self, now: float) -> None:
+        """Host: a connected seat did not open the proposal we placed: it stalls the
+        table.  The game stops on a Fault naming it, which carries its signed Propose
+        and our signed Order (the others see the place was the log it made it on; that
+        it never opened, only we can see: theirs is a verdict of ``disputed``)."""
+        slot = self.proposals.slot
+        assert slot is not None
+        waited = round(now - slot.since)
+        self._stop(self.game_no, slot.seat, "unopened", Note.of(
+            "never_opened", index=slot.index, seconds=waited), now,
+            proof=evidence(slot.frame, self._order(slot)))
+
     def _handover_due(self) -> tuple[int, float] | None:
         """Host: the lost seat whose grace period ends first, and when (None: none can
         be handed over)."""
@@ -1628,7 +1663,7 @@ class Session:
             return
         answer = self.proposals.answer(seat, frame, table=self.table,
                                        key=self.players[seat].sign_key, game=self.game_no,
-                                       in_game=self.in_game, log=self.game_log)
+                                       in_game=self.in_game, log=self.game_log, now=now)
         kind = answer.kind
         if kind == "reused":
             self._push_to(link, Refused(0, frame.pid, answer.reason), now)
@@ -2266,6 +2301,9 @@ class Session:
         for number in list(outcomes.audit_due):  # (the clock of the new epoch)
             outcomes.audit_due[number] = now + self.config.audit_timeout
         self._restart_clock(now)  # every seat the game waits for gets a fresh clock
+        slot = self.proposals.slot
+        if slot is not None:  # its seat opens it again when it hears our new epoch
+            self.proposals.wait_again(slot.seat, now)
         if self._ending and not self.closed and not outcomes.audit_due:
             self.close(now, self._ending)  # a player had left and the audit was done
         if self.game is not None:

@@ -10,6 +10,7 @@ from durak_net.gamelog import GameLog, LogEntry
 from durak_net.identity import Identity
 from durak_net.outcomes import Outcomes
 from durak_net.proposals import (
+    OPEN_WITHIN,
     Finding,
     OwnProposal,
     Proposals,
@@ -236,3 +237,17 @@ def test_an_opening_must_be_what_its_seat_committed_to() -> None:
                                                         bytes(64)), 4, GAME),
                            Open(0, PID, "0 take", [], salt))
     assert isinstance(foreign, Finding) and foreign.note.code == "committed_other_seat"
+
+
+def test_a_placed_proposal_is_due_open_within_the_bound_counted_from_its_seats_return(
+) -> None:
+    _, seat = _keys()
+    part = Proposals()
+    assert part.open_due() is None
+    frame, _ = _proposal(seat, seen=4)
+    part.place(SEAT, frame, 4, GAME, now=100.0)
+    assert part.open_due() == 100.0 + OPEN_WITHIN and part.open_due(5.0) == 105.0
+    part.wait_again(2, 130.0)  # another seat's return changes nothing
+    assert part.open_due(5.0) == 105.0
+    part.wait_again(SEAT, 130.0)  # its seat was away: the time starts again
+    assert part.open_due(5.0) == 135.0
