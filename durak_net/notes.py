@@ -152,6 +152,7 @@ TEMPLATES: dict[str, str] = {
     "fault_relayed": N_("sent a fault as found by {seat}"),
     "fault_unsigned_by": N_("sent a fault of {seat} that {seat} did not sign"),
     "fault_unsigned": N_("sent a fault it did not sign"),
+    "fault_unproven": N_("sent a fault against {seat} whose evidence does not check out"),
     # ---- a stopped game: who the evidence names and what they did
     "found": N_("{culprit} {detail}"),
     "found_desync": N_("out of step with {culprit}: {detail}"),

@@ -199,12 +199,18 @@ class Outcomes:
             None, verdict.state_hash)
 
     def check_evidence(self, game: int, verdict: Verdict, names: Sequence[str]) -> Verdict:
-        """A seat stopped the game with evidence against the host that we checked
-        ourselves: its claim is no longer one word against another."""
+        """A seat stopped the game with evidence that we checked ourselves (against the
+        host: its signed messages; against a seat: its signed commitment and what it
+        opened): its claim is no longer one word against another."""
         stop = self.stops.get(game)
         if game not in self.proven or stop is None or verdict.code != "disputed":
             return verdict
         claim = stop.note if stop.note is not None else Note.plain_text(stop.reason)
+        culprit = HOST if stop.culprit is None else stop.culprit
+        if culprit != HOST:  # a seat's own signed commitment, opened at fault
+            return Verdict.of(False, stop.code, Note.of("cheated", culprit=Seat(culprit),
+                                                        detail=claim), names, culprit,
+                              verdict.state_hash)
         return Verdict.of(False, stop.code, Note.of("proven", host=Seat(HOST), claim=claim,
                                                     by=Seat(stop.seat)),
                           names, HOST, verdict.state_hash)

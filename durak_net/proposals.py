@@ -108,18 +108,51 @@ def refused_signed(table: int, game: int, seat: int, pid: int, at: int) -> list[
 # A proposer that catches the host breaking its word about a proposal shows every seat
 # the signed messages that prove it, so that they need not take its word (section 8).
 
-_evidence_decoder = msgspec.msgpack.Decoder(Propose | Order | Refused)
+_evidence_decoder = msgspec.msgpack.Decoder(Propose | Order | Refused | Open)
+
+#: The most bytes one item of a Fault's evidence may take (the wire's bound).
+EVIDENCE_ITEM_BYTES = 200
 
 
-def evidence(*frames: Propose | Order | Refused) -> list[bytes]:
-    """Frames as a Fault carries them: msgpack, ``seq`` 0, a refusal without its words."""
+def evidence(*frames: Propose | Order | Refused | Open) -> list[bytes]:
+    """Frames as a Fault carries them: msgpack, ``seq`` 0, a refusal without its words.
+    A frame too long for the wire's bound is left out (an opening of many cards): the
+    claim then rests on the audit, as one without evidence."""
     out = []
     for frame in frames:
         frame = msgspec.structs.replace(frame, seq=0)
         if isinstance(frame, Refused):
             frame = msgspec.structs.replace(frame, reason="")
-        out.append(msgspec.msgpack.encode(frame))
+        data = msgspec.msgpack.encode(frame)
+        if len(data) <= EVIDENCE_ITEM_BYTES:
+            out.append(data)
     return out
+
+
+def opened_as_committed(items: list[bytes], *, table: int, game: int, seat: int,
+                        seat_key: bytes) -> tuple[Propose, Open] | None:
+    """A Fault's evidence against seat ``seat``'s opening: its Propose, signed by it, and
+    the Open that matches the commitment (None when they are not both there, or do not
+    check out).  Only the seat knows its salt, so an Open that matches its signed
+    commitment is its own word, though the Open itself is not signed: what it opened
+    is proven, and every seat can judge it on its own log (the host appends nothing
+    while a placed proposal is not opened)."""
+    try:
+        frames = [_evidence_decoder.decode(item) for item in items]
+    except (msgspec.DecodeError, ValueError):
+        return None
+    proposals = [f for f in frames if isinstance(f, Propose)]
+    openings = [f for f in frames if isinstance(f, Open)]
+    if len(proposals) != 1 or len(openings) != 1:
+        return None
+    p, o = proposals[0], openings[0]
+    if p.game != game or o.pid != p.pid or not verify(seat_key, p.sig, *proposal_signed(
+            table, game, seat, p.pid, p.commit, p.seen, p.seen_hash)):
+        return None
+    reveals = [(pos, bytes(k)) for pos, k in o.reveals]
+    if proposal_commit(o.salt, o.action, reveals) != p.commit:
+        return None
+    return p, o
 
 
 def host_broke_its_word(code: str, items: list[bytes], *, table: int, game: int, seat: int,

@@ -100,6 +100,7 @@ from .proposals import (
     Proposals,
     Slot,
     evidence,
+    opened_as_committed,
     order_signed,
     proposal_commit,
     proposal_signed,
@@ -1572,9 +1573,20 @@ class Session:
         return None if self._replaying else self.move_clock.early(self.seat, now)
 
     def _check_reveals(self, seat: int, action: Action, reveals: list[tuple[int, bytes]],
-                       now: float, commit: bool = True) -> bool:
-        """Check the cards another seat opens with ``action``; a fault stops the game.
-        ``commit=False``: only check (a proposal, which may yet be refused)."""
+                       now: float, commit: bool = True, proof: list[bytes] | None = None
+                       ) -> bool:
+        """Check the cards another seat opens with ``action``; a fault stops the game
+        (its Fault carrying ``proof``).  ``commit=False``: only check (a proposal, which
+        may yet be refused)."""
+        fault = self._reveal_fault(seat, action, reveals, commit)
+        if fault is not None:
+            self._fault(self.game_no, fault, now, proof)
+            return False
+        return True
+
+    def _reveal_fault(self, seat: int, action: Action, reveals: list[tuple[int, bytes]],
+                      commit: bool) -> DealFault | None:
+        """What is wrong with the cards ``seat`` opens with ``action`` (None: nothing)."""
         assert self.game is not None
         dealer = self.dealer
         assert dealer is not None
@@ -1593,9 +1605,25 @@ class Session:
             if pending:
                 raise DealFault(seat, "protocol", Note.of("opened_more"))
         except DealFault as fault:
-            self._fault(self.game_no, fault, now)
+            return fault
+        return None
+
+    def _opening_fault(self, seat: int, frame: Open) -> bool:
+        """Is seat ``seat``'s opening ``frame`` (proven its own: see
+        :func:`~durak_net.proposals.opened_as_committed`) at fault on our own log: an
+        unreadable move, another seat's, a card not proven, or a move the rules refuse?"""
+        if self.game is None or not self.in_game:
             return False
-        return True
+        try:
+            action = parse_action(frame.action)
+        except ValueError:
+            return True
+        if action.player != seat:
+            return True
+        reveals = [(p, bytes(k)) for p, k in frame.reveals]
+        if self._reveal_fault(seat, action, reveals, commit=False) is not None:
+            return True
+        return self.game.why_illegal(action) is not None
 
     def _check_own_bot_move(self, action: Action, reveals: list[tuple[int, bytes]],
                             index: int, now: float) -> bool:
@@ -1706,18 +1734,23 @@ class Session:
             self._drain(now)
             return
         assert self.game is not None
+        # What a seat opened as it committed to is its own word (only it knows the
+        # salt): a fault in it carries its Propose and the Open, and every seat checks
+        # it on its own log.
+        proof = evidence(slot.frame, frame)
         opened = self.proposals.opening(slot, frame)
         if isinstance(opened, Finding):
-            self._stop(self.game_no, opened.culprit, opened.code, opened.note, now)
+            self._stop(self.game_no, opened.culprit, opened.code, opened.note, now,
+                       proof=proof)
             return
         action = opened
         reveals = [(p, bytes(k)) for p, k in frame.reveals]
-        if not self._check_reveals(seat, action, reveals, now, commit=False):
+        if not self._check_reveals(seat, action, reveals, now, commit=False, proof=proof):
             return
         reason = self.game.why_illegal(action)
         if reason is not None:
             self._stop(self.game_no, seat, "illegal", Note.of(
-                "committed_illegal", move=action, reason=Rule(reason)), now)
+                "committed_illegal", move=action, reason=Rule(reason)), now, proof=proof)
             return
         self._commit_reveals(seat, action, reveals)
         nudged = self.handover.was_nudged(seat, (self.game_no, len(self.log)))
@@ -2024,7 +2057,8 @@ class Session:
 
     # -------------------------------------------------------- stops and audits
 
-    def _fault(self, number: int, fault: DealFault, now: float) -> None:
+    def _fault(self, number: int, fault: DealFault, now: float,
+               proof: list[bytes] | None = None) -> None:
         """The dealer caught a seat breaking the deal: stop the game and audit it.
 
         A seated player names a third seat only for messages that seat signed: what it
@@ -2036,7 +2070,7 @@ class Session:
             self._stop(number, HOST, "forged", Note.of("relayed_unsigned", seat=Seat(culprit)),
                        now)
             return
-        self._stop(number, fault.seat, fault.code, fault.note, now)
+        self._stop(number, fault.seat, fault.code, fault.note, now, proof=proof)
 
     def _stop(self, number: int, culprit: int, code: str, said: Note | str, now: float,
               stopper: int | None = None, at: int | None = None,
@@ -2106,6 +2140,21 @@ class Session:
             self._emit(ev.DesyncDetected(self.sid, number, frame.index, frame.detail, True,
                                          now, Note.of("desync_peer", by=Seat(by),
                                                       detail=Theirs(frame.detail))))
+        if frame.evidence and by == HOST and frame.seat not in (HOST, self.seat):
+            # The host's fault of a seat's opening, with its evidence: checked on our
+            # own log.  Evidence that is the seat's and does not show a fault is made
+            # up: the host's.
+            opened = opened_as_committed(list(frame.evidence), table=self.table,
+                                         game=number, seat=frame.seat,
+                                         seat_key=self.players[frame.seat].sign_key)
+            if opened is not None and number == self.game_no and self.game_log.head(
+                    number) == (opened[0].seen, opened[0].seen_hash):
+                if not self._opening_fault(frame.seat, opened[1]):
+                    self._stop(number, sender, "forged", Note.of(
+                        "fault_unproven", seat=Seat(frame.seat)), now)
+                    return
+                self.outcomes.proven.add(number)
+                self._record(t="proven", game=number)
         if self.outcomes.proves(frame, table=self.table, keys=self._keys(),
                                 log=self.logs.get(number, [])):
             self.outcomes.proven.add(number)
