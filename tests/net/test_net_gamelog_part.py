@@ -54,3 +54,22 @@ def test_a_journal_entry_out_of_place_does_not_replay() -> None:
         part.replay(LogEntry("0 pass", H1).record(1, 3))
     with pytest.raises(ValueError, match="not dealt"):
         part.replay(LogEntry("0 pass", H1).record(2, 0))
+
+
+def test_a_journal_replays_through_the_parts_methods_not_the_sessions_private_fields(
+) -> None:
+    """durak_net/restore.py reads no private field of a session and imports session.py
+    only for its types (so the two modules import each other in one direction)."""
+    import ast
+    import inspect
+
+    from durak_net import restore
+
+    tree = ast.parse(inspect.getsource(restore))
+    private = [node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+               and isinstance(node.value, ast.Name) and node.value.id == "session"
+               and node.attr.startswith("_")]
+    assert private == []
+    runtime_imports = [node for node in tree.body if isinstance(node, ast.ImportFrom)
+                       and node.module == "session"]
+    assert runtime_imports == []
