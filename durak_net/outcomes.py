@@ -115,6 +115,26 @@ class Outcomes:
 
     # ------------------------------------------------------------------ judging
 
+    def abandon_verdict(self, game: int, seat: int, silent: float, names: Sequence[str], *,
+                        me: int, heard_ago: float | None, wait: float) -> Verdict:
+        """Game ``game``'s verdict as seat ``me`` settles it without ``seat``, silent for
+        ``silent`` seconds (its stop is kept): the fault we saw ourselves, if we stopped
+        the game on evidence; else ``abandoned`` naming it, unless its own heartbeats
+        still reached us within ``wait`` (``heard_ago``; None: it is at the other end of
+        one of our links, so our link is what we heard) while the host says it is
+        silent: then one of the two is not telling the truth, and we cannot tell which."""
+        stop = self.stops[game]
+        culprit = stop.culprit
+        if stop.claim and stop.seat == me and culprit is not None and culprit != me:
+            return Verdict.of(False, stop.code, Note.of("silent_after", verdict=Note.of(
+                "cheated", culprit=Seat(culprit), detail=stop.said), seat=Seat(seat)), names,
+                culprit)
+        if heard_ago is not None and heard_ago < wait:
+            return Verdict.of(False, "abandoned", Note.of(
+                "silent_disputed", host=Seat(HOST), seat=Seat(seat)), names)
+        return Verdict.of(False, "abandoned", Note.of(
+            "silent", seat=Seat(seat), seconds=round(silent)), names, seat)
+
     @staticmethod
     def fault_sender_blamed(frame: Fault, *, table: int, me: int, sender: int,
                             keys: Sequence[bytes]) -> Note | None:

@@ -1465,23 +1465,10 @@ class Session:
         self._publish_seed(number, now)  # for a seat that is back before we are gone
         if number in self.outcomes.audits:
             return  # (its seed was in after all)
-        stop = self.outcomes.stops[number]
-        if stop.claim and stop.seat == self.seat and stop.culprit not in (None, self.seat):
-            culprit = stop.culprit
-            assert culprit is not None
-            verdict = Verdict.of(False, stop.code, Note.of("silent_after", verdict=Note.of(
-                "cheated", culprit=Seat(culprit), detail=stop.said), seat=Seat(seat)), names,
-                culprit)
-        elif seat not in self.links and now - self.presence.heard.get(seat, float("-inf")) \
-                < abandon_after(self.grace):
-            # The host says it is silent, but its heartbeats still reach us: one of the two
-            # is not telling the truth (the host withholds its messages, or it withholds
-            # them from the host), and we cannot tell which.
-            verdict = Verdict.of(False, "abandoned", Note.of(
-                "silent_disputed", host=Seat(HOST), seat=Seat(seat)), names)
-        else:
-            verdict = Verdict.of(False, "abandoned", Note.of(
-                "silent", seat=Seat(seat), seconds=round(silent)), names, seat)
+        heard = self.presence.heard.get(seat, float("-inf")) if seat not in self.links else None
+        verdict = self.outcomes.abandon_verdict(number, seat, silent, names, me=self.seat,
+                                                heard_ago=None if heard is None else now - heard,
+                                                wait=abandon_after(self.grace))
         self._ending = f"{who} went silent"
         self._settle(number, verdict, now, silent=(seat, since))
 

@@ -125,3 +125,22 @@ def test_the_host_forged_a_seats_message_if_that_seat_did_not_sign_it() -> None:
     assert forged_for(TABLE, GAME, 1, ids[1].public, [], [made_up])
     assert not forged_for(TABLE, GAME, 1, ids[1].public, [], [LogEntry(
         "1 take", bytes(16), forced="timeout")])  # the clock's move: signed by nobody
+
+
+def test_a_silent_seat_is_named_unless_its_heartbeats_still_reach_us_or_we_saw_a_fault(
+) -> None:
+    part = Outcomes()
+    part.replay_stop(GAME, Stop(2, 7, "went silent", False))
+    silent = part.abandon_verdict(GAME, 2, 75.0, NAMES, me=1, heard_ago=None, wait=60.0)
+    assert (silent.code, silent.culprit) == ("abandoned", 2) and "75" in silent.detail
+    # The host says seat 2 is silent, but we heard it 5 s ago: we cannot tell who lies.
+    disputed = part.abandon_verdict(GAME, 2, 75.0, NAMES, me=1, heard_ago=5.0, wait=60.0)
+    assert (disputed.code, disputed.culprit) == ("abandoned", None)
+    assert part.abandon_verdict(GAME, 2, 75.0, NAMES, me=1, heard_ago=61.0,
+                                wait=60.0).culprit == 2
+    # We stopped the game on evidence against seat 2, which then went silent.
+    found = Outcomes()
+    found.replay_stop(GAME, Stop(1, 7, "played a card it does not hold", True, 2, "not_held",
+                                 Note.of("opened_more")))
+    verdict = found.abandon_verdict(GAME, 2, 75.0, NAMES, me=1, heard_ago=None, wait=60.0)
+    assert (verdict.code, verdict.culprit) == ("not_held", 2)
