@@ -31,17 +31,17 @@ False
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 import msgspec
 
-from durak_core import Action, parse_action
+from durak_core import Action, Pass, Take, parse_action
 
 from .gamelog import GameLog
 from .identity import verify
 from .notes import Note, Seat, Theirs
-from .wire import Open, Order, Propose, Refused
+from .wire import Entry, Open, Order, Propose, Refused
 
 #: Seconds a seat has to open a proposal the host has placed (its Order and the Open
 #: are one round trip; lost datagrams are resent well within this).  A seat that stays
@@ -352,6 +352,58 @@ class Proposals:
         own = self.own.get(pid)
         if own is not None:
             own.index, own.order_sig = index, sig
+
+    def check_entry(self, frame: Entry, action: Action, *, me: int, host: int,
+                    adopted: Collection[int], clock: int) -> tuple[str, Finding | None]:
+        """A seated player (seat ``me``): whose entry ``frame`` (playing ``action``) is,
+        as far as the proposals tell, or the host's fault in it.
+
+        The kind: ``"timeout"`` (the host played take or pass for a seat whose move clock
+        ran out: no proposal, the host's word like the clock), ``"bot"`` (the host's bot
+        played a seat whose hand every seat opened, ``adopted``), ``"own"`` (our
+        proposal, now logged: we forget it), ``"other"`` (another seat's proposal, passed
+        on with its signature), ``"host"`` (the host's own move).  The finding: an entry
+        at the place the host gave our proposal that is not it (``bad_order``, with our
+        Propose and its Order; unless our hand was opened while we were away: then the
+        place is void), a mark other than "timeout" or "bot", a bot's move for a seat
+        whose hand was never opened, a move of our seat we did not propose, another
+        seat's move without its proposal (each ``forged``), a host move naming a
+        proposal (``"desync"``).  The cards and the rules are the game's to check."""
+        actor = action.player
+        placed = self.placed_at(frame.game, frame.index)
+        if placed is not None and (actor != me or frame.pid != placed.frame.pid):
+            if me in adopted:
+                placed.index = -1  # we were away, handed to a bot: the place is void
+            else:
+                order = placed.order
+                return "", Finding("bad_order", host, Note.of(
+                    "entry_at_our_place", index=frame.index, move=action, ours=placed.action),
+                    tuple(evidence(placed.frame, *([order] if order else []))))
+        if frame.forced not in ("", "timeout", "bot"):
+            return "", Finding("forged", host, Note.of(
+                "entry_marked", index=frame.index, move=action, mark=Theirs(frame.forced)))
+        if frame.forced == "timeout" and not frame.pid and clock > 0 and isinstance(
+                action, Take | Pass):
+            return "timeout", None
+        if frame.forced == "bot":
+            if frame.pid or actor not in adopted:
+                return "", Finding("forged", host, Note.of(
+                    "bot_never_opened", index=frame.index, move=action, seat=Seat(actor)))
+            return "bot", None
+        if actor == me:
+            proposed = self.pending.get(frame.pid) if frame.pid else None
+            if proposed != action:
+                return "", Finding("forged", host, Note.of(
+                    "not_proposed", index=frame.index, move=action))
+            return "own", None
+        if actor != host:
+            if not frame.pid or len(frame.sig) != 64 or len(frame.salt) != 16:
+                return "", Finding("forged", host, Note.of(
+                    "no_proposal", index=frame.index, move=action, seat=Seat(actor)))
+            return "other", None
+        if frame.pid:
+            return "", Finding("desync", host, Note.of("desync_host_pid"))
+        return "host", None
 
     def check_order(self, frame: Order, *, table: int, seat: int, host_key: bytes,
                     game: int, in_game: bool, log_len: int

@@ -1910,39 +1910,19 @@ class Session:
             self._stop(frame.game, HOST, "illegal", Note.of("entry_for_nobody",
                                                             index=frame.index), now)
             return
-        placed = self.proposals.placed_at(frame.game, frame.index)
-        if placed is not None and (actor != self.seat or frame.pid != placed.frame.pid):
-            dealer = self.dealer
-            if dealer is not None and self.seat in dealer.adopted:
-                placed.index = -1  # we were away, handed to a bot: the place is void
-            else:
-                order = placed.order
-                self._stop(frame.game, HOST, "bad_order", Note.of(
-                    "entry_at_our_place", index=frame.index, move=action,
-                    ours=placed.action), now,
-                    proof=evidence(placed.frame, *([order] if order else [])))
-                return
-        if frame.forced not in ("", "timeout", "bot"):
-            self._stop(frame.game, HOST, "forged", Note.of(
-                "entry_marked", index=frame.index, move=action,
-                mark=Theirs(frame.forced)), now)
-            return
-        # The host plays take or pass for a seat whose move clock ran out (no proposal,
-        # no signature: the host's word, like the clock itself).
-        timed_out = (frame.forced == "timeout" and not frame.pid and self.clock > 0
-                     and isinstance(action, Take | Pass))
         dealer = self.dealer
         assert dealer is not None
-        # A bot the host runs plays a seat whose seed every seat rebuilt (lost for the
-        # grace period); its cards open with keys from that seed.
-        by_bot = frame.forced == "bot" and not frame.pid and actor in dealer.adopted
-        if frame.forced == "bot" and not by_bot:
-            self._stop(frame.game, HOST, "forged", Note.of(
-                "bot_never_opened", index=frame.index, move=action, seat=Seat(actor)),
-                now)
+        kind, finding = self.proposals.check_entry(frame, action, me=self.seat, host=HOST,
+                                                   adopted=dealer.adopted, clock=self.clock)
+        if finding is not None:
+            if finding.code == "desync":
+                self._desync(frame.game, frame.index, finding.note, now)
+            else:
+                self._stop(frame.game, finding.culprit, finding.code, finding.note, now,
+                           proof=list(finding.proof) or None)
             return
         own_forced = ""
-        if actor == self.seat and timed_out:
+        if actor == self.seat and kind == "timeout":
             # Our clock ran out (a proposal of ours on its way will be refused) -- by our
             # own clock, started when we saw the entry that put us on move.
             early = self._clock_early(now)
@@ -1950,37 +1930,22 @@ class Session:
                 self._stop(frame.game, HOST, "early_clock", Note.of(
                     "early_clock", index=frame.index, move=action, seconds=early), now)
                 return
-        elif actor == self.seat and by_bot:
+        elif actor == self.seat and kind == "bot":
             if not self._check_own_bot_move(action, reveals, frame.index, now):
                 return
-        elif actor == self.seat:
-            proposed = self.pending.get(frame.pid) if frame.pid else None
-            if proposed != action:
-                self._stop(frame.game, HOST, "forged", Note.of(
-                    "not_proposed", index=frame.index, move=action), now)
-                return
+        elif kind == "own":
             # Whether our own move was the clock's is ours to say (a lead made because
             # our time was up), not the host's: the host marks a lead "timeout" if it
             # arrives after it told us our time was up, which a move we chose may.
             own_forced = "timeout" if frame.pid in self.proposals.timeout_pids else ""
             self.proposals.done(frame.pid)
-            dealer = self.dealer
-            assert dealer is not None
             for card in action_cards(action):  # our proposal is logged: its cards open
                 dealer.reveal(card)
         else:
-            if actor != HOST and not timed_out and not by_bot:
-                # Another seat's proposal, passed on with its signature (kept, and
-                # checked if the audit blames that seat: see _conclude).
-                if not frame.pid or len(frame.sig) != 64 or len(frame.salt) != 16:
-                    self._stop(frame.game, HOST, "forged", Note.of(
-                        "no_proposal", index=frame.index, move=action,
-                        seat=Seat(actor)), now)
-                    return
-                if not self._check_seen(actor, frame.seen, frame.seen_hash, now):
-                    return
-            elif frame.pid:
-                self._desync(frame.game, frame.index, Note.of("desync_host_pid"), now)
+            # Another seat's proposal is kept with its signature, and checked if the
+            # audit blames that seat (see _conclude); it names the log it was made on.
+            if kind == "other" and not self._check_seen(actor, frame.seen, frame.seen_hash,
+                                                        now):
                 return
             if not self._check_reveals(actor, action, reveals, now):
                 return

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from durak_core import Take
+from durak_core import Take, parse_action
 from durak_net.audit import Stop, Verdict
 from durak_net.gamelog import GameLog, LogEntry
 from durak_net.identity import Identity
@@ -22,7 +22,7 @@ from durak_net.proposals import (
     refused_signed,
     salt_for,
 )
-from durak_net.wire import Open, Order, Propose, Refused
+from durak_net.wire import Entry, Open, Order, Propose, Refused
 
 TABLE, GAME, SEAT, PID = 0x7AB1E, 1, 1, 3
 
@@ -251,3 +251,32 @@ def test_a_placed_proposal_is_due_open_within_the_bound_counted_from_its_seats_r
     assert part.open_due(5.0) == 105.0
     part.wait_again(SEAT, 130.0)  # its seat was away: the time starts again
     assert part.open_due(5.0) == 135.0
+
+
+def test_a_seat_sorts_each_entry_by_whose_it_is_and_names_the_host_for_a_false_one() -> None:
+    _, seat = _keys()
+    part = Proposals()
+    frame, salt = _proposal(seat, seen=4)
+    part.sent(OwnProposal(Take(SEAT), [], salt, frame))
+
+    def check(action: str, pid: int = 0, forced: str = "", sig: bytes = b"", salt: bytes = b"",
+              adopted: tuple[int, ...] = (), index: int = 4) -> tuple[str, str | None]:
+        entry = Entry(0, GAME, index, action, bytes(32), pid, [], 0, b"", sig, forced, salt)
+        kind, finding = part.check_entry(entry, parse_action(action), me=SEAT, host=0,
+                                         adopted=adopted, clock=30)
+        return kind, None if finding is None else f"{finding.code}:{finding.note.code}"
+
+    assert check("1 take", pid=PID) == ("own", None)
+    assert check("1 pass", pid=PID) == ("", "forged:not_proposed")
+    assert check("1 take", forced="timeout") == ("timeout", None)  # the clock's, no pid
+    assert check("1 take", forced="late") == ("", "forged:entry_marked")
+    assert check("2 take", forced="bot") == ("", "forged:bot_never_opened")
+    assert check("2 take", forced="bot", adopted=(2,)) == ("bot", None)
+    assert check("2 take") == ("", "forged:no_proposal")  # another seat's, unsigned
+    assert check("2 take", pid=1, sig=bytes(64), salt=bytes(16)) == ("other", None)
+    assert check("0 take") == ("host", None)
+    assert check("0 take", pid=5) == ("", "desync:desync_host_pid")
+    part.replay_order(PID, 4, bytes(64))  # placed at entry 4: only it may be there
+    assert check("0 take") == ("", "bad_order:entry_at_our_place")
+    assert check("0 take", adopted=(SEAT,)) == ("host", None)  # our hand opened: void
+    assert part.own[PID].index == -1
