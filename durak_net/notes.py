@@ -154,6 +154,7 @@ TEMPLATES: dict[str, str] = {
     "fault_relayed": N_("sent a fault as found by {seat}"),
     "fault_unsigned_by": N_("sent a fault of {seat} that {seat} did not sign"),
     "fault_unsigned": N_("sent a fault it did not sign"),
+    "fault_unproven": N_("sent a fault against {seat} whose evidence does not check out"),
     # ---- a stopped game: who the evidence names and what they did
     "found": N_("{culprit} {detail}"),
     "found_desync": N_("out of step with {culprit}: {detail}"),
@@ -240,6 +241,8 @@ TEMPLATES: dict[str, str] = {
                                 "and seeing it, saying: {reason}"),
     "entry_at_our_place": N_("sent entry {index} ({move}) at the place it gave our move "
                              "{ours}"),
+    "never_opened": N_("did not open its move, placed at entry {index}, within {seconds} s "
+                       "while connected"),
     "proven": N_("{host} cheated: {claim} (as {by} showed, with {host}'s own signature)"),
     "internal": N_("internal error: {error}"),
     # ---- a refusal: the refusing program's own words
@@ -270,6 +273,7 @@ FAULT_WORDS: dict[str, str] = {
     "bad_share": N_("published a bad share of a seed"),
     "bad_escrow": N_("put a bad escrow in"),
     "protocol": N_("broke the protocol"),
+    "unopened": N_("committed to a move and never opened it"),
 }
 #: A fault code nobody here knows (another program's): said as this.
 FAULT_UNKNOWN = N_("broke the rules ({code})")

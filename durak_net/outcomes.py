@@ -5,8 +5,13 @@ its finder), because a seat left, or because one went silent.  Then every seat
 publishes its seed and the audit (:mod:`durak_net.audit`) gives the verdict.  This part
 keeps, per game, whether it stopped and why, the Fault that stopped it (resent to a
 seat back from its journal), whether the evidence of a Fault against the host checked
-out here, when a seat that withholds its seed is named, and the verdicts.  The session
-decides; a journal replays through the ``replay_*`` methods.
+out here, when a seat that withholds its seed is named, and the verdicts.  It also
+judges, on the signed messages alone: whether a Fault is signed by the seat it names
+as its finder (:meth:`Outcomes.fault_sender_blamed`), whether its evidence proves the
+host broke its word, whether the host passed on as a seat's a message that seat did
+not sign (:func:`forged_for`), and so what the audit's verdict becomes
+(:meth:`Outcomes.judge`).  The session wires it; a journal replays through the
+``replay_*`` methods.
 
 >>> from durak_net.audit import Stop
 >>> part = Outcomes()
@@ -17,10 +22,56 @@ decides; a journal replays through the ``replay_*`` methods.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from durak_core import parse_action
+
 from .audit import Stop, Verdict
-from .wire import Fault
+from .gamelog import LogEntry
+from .identity import verify
+from .notes import Note, Seat
+from .proposals import host_broke_its_word, proposal_commit, proposal_signed
+from .wire import Deal, Fault
+
+#: The host's seat (the sequencer): every table numbers it 0.
+HOST = 0
+
+
+def _u64(n: int) -> bytes:
+    return n.to_bytes(8, "big")
+
+
+def deal_signed(table: int, game: int, seat: int, data: bytes) -> list[bytes]:
+    """What a seat signs for one of its deal messages (section 8 of the protocol)."""
+    return [b"durak-lan v3 deal", _u64(table), game.to_bytes(4, "big"), bytes([seat]), data]
+
+
+def fault_signed(table: int, game: int, index: int, seat: int, code: str, detail: str,
+                 by: int) -> list[bytes]:
+    """What the seat that found a fault signs for it (section 8 of the protocol)."""
+    return [b"durak-lan v4 fault", _u64(table), game.to_bytes(4, "big"),
+            index.to_bytes(4, "big"), bytes([seat]), code.encode() + b"\x00",
+            detail.encode() + b"\x00", bytes([by])]
+
+
+def forged_for(table: int, game: int, seat: int, key: bytes, deals: Sequence[Deal],
+               log: Sequence[LogEntry]) -> bool:
+    """Did the host pass on, as ``seat``'s (signing key ``key``), a deal message or a
+    proposal of game ``game`` that ``seat`` did not sign?  (What a seated player knows
+    of a third seat came through the host, which may have altered it.)"""
+    if any(d.seat == seat and not verify(key, d.sig, *deal_signed(table, game, seat, d.data))
+           for d in deals):
+        return True
+    for e in log:
+        if e.forced and not e.pid:
+            continue  # the clock's or a bot's move: the host's, signed by nobody
+        action = parse_action(e.action)
+        commit = proposal_commit(e.salt, e.action, list(e.reveals))
+        if action.player == seat and not verify(key, e.sig, *proposal_signed(
+                table, game, seat, e.pid, commit, e.seen, e.seen_hash)):
+            return True
+    return False
 
 
 @dataclass
@@ -61,3 +112,125 @@ class Outcomes:
 
     def replay_audit(self, game: int, verdict: Verdict) -> None:
         self.settled(game, verdict)
+
+    # ------------------------------------------------------------------ judging
+
+    def abandon_verdict(self, game: int, seat: int, silent: float, names: Sequence[str], *,
+                        me: int, heard_ago: float | None, wait: float) -> Verdict:
+        """Game ``game``'s verdict as seat ``me`` settles it without ``seat``, silent for
+        ``silent`` seconds (its stop is kept): the fault we saw ourselves, if we stopped
+        the game on evidence; else ``abandoned`` naming it, unless its own heartbeats
+        still reached us within ``wait`` (``heard_ago``; None: it is at the other end of
+        one of our links, so our link is what we heard) while the host says it is
+        silent: then one of the two is not telling the truth, and we cannot tell which."""
+        stop = self.stops[game]
+        culprit = stop.culprit
+        if stop.claim and stop.seat == me and culprit is not None and culprit != me:
+            return Verdict.of(False, stop.code, Note.of("silent_after", verdict=Note.of(
+                "cheated", culprit=Seat(culprit), detail=stop.said), seat=Seat(seat)), names,
+                culprit)
+        if heard_ago is not None and heard_ago < wait:
+            return Verdict.of(False, "abandoned", Note.of(
+                "silent_disputed", host=Seat(HOST), seat=Seat(seat)), names)
+        return Verdict.of(False, "abandoned", Note.of(
+            "silent", seat=Seat(seat), seconds=round(silent)), names, seat)
+
+    @staticmethod
+    def fault_sender_blamed(frame: Fault, *, table: int, me: int, sender: int,
+                            keys: Sequence[bytes]) -> Note | None:
+        """Another seat's Fault, as ``sender`` sent it to seat ``me``: why it is the
+        sender's own fault (None: it is signed by the seat it names as its finder).
+        The host passes a seat's Fault on, but a seat's Fault comes to the host only
+        from that seat; one that names us as its finder is not ours."""
+        by = frame.by
+        if by == me:
+            return Note.of("fault_ours")
+        if me == HOST and by != sender:
+            return Note.of("fault_relayed", seat=Seat(by))
+        if not (0 <= by < len(keys)) or not verify(keys[by], frame.sig, *fault_signed(
+                table, frame.game, frame.index, frame.seat, frame.code, frame.detail, by)):
+            return (Note.of("fault_unsigned_by", seat=Seat(by)) if sender != by
+                    else Note.of("fault_unsigned"))
+        return None
+
+    @staticmethod
+    def proves(frame: Fault, *, table: int, keys: Sequence[bytes],
+               log: Sequence[LogEntry]) -> bool:
+        """Does a Fault against the host, found by a seat, carry evidence that proves
+        to us (the signed messages, and our own ``log`` of its game) that the host
+        broke its word about that seat's proposal?"""
+        seat = frame.by
+        if not frame.evidence or frame.seat != HOST or not 0 < seat < len(keys):
+            return False
+
+        def entry_at(index: int) -> tuple[int, int] | None:
+            if not 0 <= index < len(log):
+                return None
+            return parse_action(log[index].action).player, log[index].pid
+
+        return host_broke_its_word(frame.code, list(frame.evidence), table=table,
+                                   game=frame.game, seat=seat, seat_key=keys[seat],
+                                   host_key=keys[HOST], entry_at=entry_at)
+
+    def judge(self, game: int, verdict: Verdict, names: Sequence[str], *, me: int,
+              log: Sequence[LogEntry], forged: Callable[[int], bool]) -> Verdict:
+        """The audit's ``verdict`` of game ``game`` as seat ``me`` gives it, once it has
+        weighed what only the signed messages tell: a seat blamed for what the host
+        passed on that it never signed (``forged(seat)``), a clock claim the log bears
+        out, a Fault against the host whose evidence checked out here."""
+        verdict = self.check_blame(verdict, names, me=me, seats=len(names), forged=forged)
+        verdict = self.check_clock_claim(game, verdict, names, me=me, log=log)
+        return self.check_evidence(game, verdict, names)
+
+    @staticmethod
+    def check_blame(verdict: Verdict, names: Sequence[str], *, me: int, seats: int,
+                    forged: Callable[[int], bool]) -> Verdict:
+        """The audit blames a seat for what the host passed on to us: was it really
+        that seat's (its signature), or did the host make it up?"""
+        culprit = verdict.culprit
+        if verdict.fair or me == HOST or culprit in (HOST, me):
+            return verdict
+        # The seat named, or, when nobody is (a dispute between others), any third
+        # seat: an entry or deal message it did not sign proves the host forged it.
+        suspects = [culprit] if culprit is not None else [
+            s for s in range(seats) if s not in (HOST, me)]
+        seat = next((s for s in suspects if forged(s)), None)
+        if seat is None:
+            return verdict
+        return Verdict.of(False, "forged", Note.of("cheated", culprit=Seat(HOST), detail=Note.of(
+            "relayed_unsigned", seat=Seat(seat))), names, HOST, verdict.state_hash)
+
+    def check_clock_claim(self, game: int, verdict: Verdict, names: Sequence[str], *,
+                          me: int, log: Sequence[LogEntry]) -> Verdict:
+        """A seat stopped the game saying the host timed it out before its own clock
+        ran out.  Only that seat can know (a clock is not evidence another seat can
+        check): if the log does hold a "timeout" entry of that seat where it stopped,
+        the others name nobody; a claim about any other entry is false."""
+        stop = self.stops.get(game)
+        if (verdict.code not in ("false_claim", "disputed") or stop is None
+                or stop.code != "early_clock" or stop.seat == me):
+            return verdict
+        entry = log[stop.index] if 0 <= stop.index < len(log) else None
+        if entry is None or entry.forced != "timeout" or not entry.action.startswith(
+                f"{stop.seat} "):
+            return verdict
+        return Verdict.of(False, "clock_disputed", Note.of(
+            "clock_disputed", seat=Seat(stop.seat), host=Seat(HOST), index=stop.index), names,
+            None, verdict.state_hash)
+
+    def check_evidence(self, game: int, verdict: Verdict, names: Sequence[str]) -> Verdict:
+        """A seat stopped the game with evidence that we checked ourselves (against the
+        host: its signed messages; against a seat: its signed commitment and what it
+        opened): its claim is no longer one word against another."""
+        stop = self.stops.get(game)
+        if game not in self.proven or stop is None or verdict.code != "disputed":
+            return verdict
+        claim = stop.note if stop.note is not None else Note.plain_text(stop.reason)
+        culprit = HOST if stop.culprit is None else stop.culprit
+        if culprit != HOST:  # a seat's own signed commitment, opened at fault
+            return Verdict.of(False, stop.code, Note.of("cheated", culprit=Seat(culprit),
+                                                        detail=claim), names, culprit,
+                              verdict.state_hash)
+        return Verdict.of(False, stop.code, Note.of("proven", host=Seat(HOST), claim=claim,
+                                                    by=Seat(stop.seat)),
+                          names, HOST, verdict.state_hash)

@@ -17,8 +17,9 @@ A seated player's move travels in three steps (section 7 of docs/lan-protocol.md
 So a host that refuses a proposal has seen no card of it, and a host that refuses one
 it has placed, or fills its place with another entry, holds nothing the proposer cannot
 show: the proposer names it (``bad_refusal``, ``bad_order``).  This module holds the
-derivations and the two sides' bookkeeping; :class:`~durak_net.session.Session` wires
-them to its links.
+derivations, the two sides' bookkeeping and their decisions (what to answer a
+Propose, whether an Order, a Refused or an Open checks out), each on the messages and
+the log alone; :class:`~durak_net.session.Session` wires them to its links.
 
 >>> c = proposal_commit(bytes(16), "1 take", [])
 >>> len(c), c == proposal_commit(bytes(16), "1 take", [])
@@ -30,15 +31,25 @@ False
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 import msgspec
 
-from durak_core import Action
+from durak_core import Action, Pass, Take, parse_action
 
+from .gamelog import GameLog
 from .identity import verify
-from .wire import Open, Order, Propose, Refused
+from .notes import Note, Seat, Theirs
+from .wire import Entry, Open, Order, Propose, Refused
+
+#: Seconds a seat has to open a proposal the host has placed (its Order and the Open
+#: are one round trip; lost datagrams are resent well within this).  A seat that stays
+#: connected and does not open it stalls the table: the host then stops the game with
+#: a Fault ``unopened`` naming it (section 7).  A seat whose link is lost is waited for
+#: as any lost seat (hand-over, or ``abandoned``), and the time starts again when it is
+#: back.
+OPEN_WITHIN = 15.0
 
 #: Bytes of the salt that hides a committed move (the actions open to a seat are few;
 #: without a salt the host could hash every one and compare).
@@ -97,18 +108,51 @@ def refused_signed(table: int, game: int, seat: int, pid: int, at: int) -> list[
 # A proposer that catches the host breaking its word about a proposal shows every seat
 # the signed messages that prove it, so that they need not take its word (section 8).
 
-_evidence_decoder = msgspec.msgpack.Decoder(Propose | Order | Refused)
+_evidence_decoder = msgspec.msgpack.Decoder(Propose | Order | Refused | Open)
+
+#: The most bytes one item of a Fault's evidence may take (the wire's bound).
+EVIDENCE_ITEM_BYTES = 200
 
 
-def evidence(*frames: Propose | Order | Refused) -> list[bytes]:
-    """Frames as a Fault carries them: msgpack, ``seq`` 0, a refusal without its words."""
+def evidence(*frames: Propose | Order | Refused | Open) -> list[bytes]:
+    """Frames as a Fault carries them: msgpack, ``seq`` 0, a refusal without its words.
+    A frame too long for the wire's bound is left out (an opening of many cards): the
+    claim then rests on the audit, as one without evidence."""
     out = []
     for frame in frames:
         frame = msgspec.structs.replace(frame, seq=0)
         if isinstance(frame, Refused):
             frame = msgspec.structs.replace(frame, reason="")
-        out.append(msgspec.msgpack.encode(frame))
+        data = msgspec.msgpack.encode(frame)
+        if len(data) <= EVIDENCE_ITEM_BYTES:
+            out.append(data)
     return out
+
+
+def opened_as_committed(items: list[bytes], *, table: int, game: int, seat: int,
+                        seat_key: bytes) -> tuple[Propose, Open] | None:
+    """A Fault's evidence against seat ``seat``'s opening: its Propose, signed by it, and
+    the Open that matches the commitment (None when they are not both there, or do not
+    check out).  Only the seat knows its salt, so an Open that matches its signed
+    commitment is its own word, though the Open itself is not signed: what it opened
+    is proven, and every seat can judge it on its own log (the host appends nothing
+    while a placed proposal is not opened)."""
+    try:
+        frames = [_evidence_decoder.decode(item) for item in items]
+    except (msgspec.DecodeError, ValueError):
+        return None
+    proposals = [f for f in frames if isinstance(f, Propose)]
+    openings = [f for f in frames if isinstance(f, Open)]
+    if len(proposals) != 1 or len(openings) != 1:
+        return None
+    p, o = proposals[0], openings[0]
+    if p.game != game or o.pid != p.pid or not verify(seat_key, p.sig, *proposal_signed(
+            table, game, seat, p.pid, p.commit, p.seen, p.seen_hash)):
+        return None
+    reveals = [(pos, bytes(k)) for pos, k in o.reveals]
+    if proposal_commit(o.salt, o.action, reveals) != p.commit:
+        return None
+    return p, o
 
 
 def host_broke_its_word(code: str, items: list[bytes], *, table: int, game: int, seat: int,
@@ -180,6 +224,36 @@ class OwnProposal:
         return Order(0, self.frame.pid, self.frame.game, self.index, self.order_sig)
 
 
+@dataclass(frozen=True)
+class Finding:
+    """What a check of a proposal's message found wrong: ``code`` (a Fault's code, or
+    ``"violation"`` for a message dropped as not authentic), ``culprit`` (the seat at
+    fault), what it did, and the signed messages that prove it (a Fault's evidence)."""
+
+    code: str
+    culprit: int
+    note: Note
+    proof: tuple[bytes, ...] = ()
+
+
+@dataclass(frozen=True)
+class Answer:
+    """Host: what to do with a Propose (:meth:`Proposals.answer`).
+
+    ``kind``: ``"place"`` (it is ``slot`` now: send its Order), ``"order"`` (send
+    ``slot``'s Order again), ``"refuse"`` (refuse it, unopened, for ``reason``, at the
+    log of game ``game``), ``"refused"`` (send the refusal made before, at ``at``),
+    ``"reused"`` (a new proposal under an old id: say so, unsigned), ``"queue"`` (it
+    waits for the placed move), ``"forked"`` (it names a log that is not a prefix of
+    ours), ``"ignore"``."""
+
+    kind: str
+    reason: str = ""
+    game: int = 0
+    at: int = 0
+    slot: Slot | None = None
+
+
 @dataclass
 class Slot:
     """Host: a proposal placed at ``index`` and not opened yet; nothing else is appended
@@ -189,6 +263,9 @@ class Slot:
     frame: Propose
     index: int
     game: int
+    #: When it was placed (or its seat was last back): its opening is due
+    #: :data:`OPEN_WITHIN` after.
+    since: float = 0.0
 
 
 class Proposals:
@@ -276,17 +353,212 @@ class Proposals:
         if own is not None:
             own.index, own.order_sig = index, sig
 
+    def check_entry(self, frame: Entry, action: Action, *, me: int, host: int,
+                    adopted: Collection[int], clock: int) -> tuple[str, Finding | None]:
+        """A seated player (seat ``me``): whose entry ``frame`` (playing ``action``) is,
+        as far as the proposals tell, or the host's fault in it.
+
+        The kind: ``"timeout"`` (the host played take or pass for a seat whose move clock
+        ran out: no proposal, the host's word like the clock), ``"bot"`` (the host's bot
+        played a seat whose hand every seat opened, ``adopted``), ``"own"`` (our
+        proposal, now logged: we forget it), ``"other"`` (another seat's proposal, passed
+        on with its signature), ``"host"`` (the host's own move).  The finding: an entry
+        at the place the host gave our proposal that is not it (``bad_order``, with our
+        Propose and its Order; unless our hand was opened while we were away: then the
+        place is void), a mark other than "timeout" or "bot", a bot's move for a seat
+        whose hand was never opened, a move of our seat we did not propose, another
+        seat's move without its proposal (each ``forged``), a host move naming a
+        proposal (``"desync"``).  The cards and the rules are the game's to check."""
+        actor = action.player
+        placed = self.placed_at(frame.game, frame.index)
+        if placed is not None and (actor != me or frame.pid != placed.frame.pid):
+            if me in adopted:
+                placed.index = -1  # we were away, handed to a bot: the place is void
+            else:
+                order = placed.order
+                return "", Finding("bad_order", host, Note.of(
+                    "entry_at_our_place", index=frame.index, move=action, ours=placed.action),
+                    tuple(evidence(placed.frame, *([order] if order else []))))
+        if frame.forced not in ("", "timeout", "bot"):
+            return "", Finding("forged", host, Note.of(
+                "entry_marked", index=frame.index, move=action, mark=Theirs(frame.forced)))
+        if frame.forced == "timeout" and not frame.pid and clock > 0 and isinstance(
+                action, Take | Pass):
+            return "timeout", None
+        if frame.forced == "bot":
+            if frame.pid or actor not in adopted:
+                return "", Finding("forged", host, Note.of(
+                    "bot_never_opened", index=frame.index, move=action, seat=Seat(actor)))
+            return "bot", None
+        if actor == me:
+            proposed = self.pending.get(frame.pid) if frame.pid else None
+            if proposed != action:
+                return "", Finding("forged", host, Note.of(
+                    "not_proposed", index=frame.index, move=action))
+            return "own", None
+        if actor != host:
+            if not frame.pid or len(frame.sig) != 64 or len(frame.salt) != 16:
+                return "", Finding("forged", host, Note.of(
+                    "no_proposal", index=frame.index, move=action, seat=Seat(actor)))
+            return "other", None
+        if frame.pid:
+            return "", Finding("desync", host, Note.of("desync_host_pid"))
+        return "host", None
+
+    def check_order(self, frame: Order, *, table: int, seat: int, host_key: bytes,
+                    game: int, in_game: bool, log_len: int
+                    ) -> tuple[str, OwnProposal | None, Finding | None]:
+        """The host placed our proposal ``frame.pid``: ``("open", own, None)`` when the
+        place is the log we made it on (entry ``seen``, and no entry beyond it) and the
+        host signed it (the place is kept: our evidence); ``("again", own, None)`` for
+        the same Order again (open it again); ``("ignore", ...)`` for one not ours to
+        open (not pending, or its game stopped); ``("fault", own, finding)`` for an
+        unsigned Order (``"violation"``) or one placing it elsewhere (``bad_order``,
+        with the proposal and the Order as evidence)."""
+        own = self.own.get(frame.pid)
+        if own is None or frame.pid not in self.pending:
+            return "ignore", None, None
+        proposal = own.frame
+        if own.index >= 0:
+            return ("again" if own.index == frame.index else "ignore"), own, None
+        if frame.game != proposal.game or not verify(host_key, frame.sig, *order_signed(
+                table, frame.game, seat, frame.pid, proposal.commit, frame.index)):
+            return "fault", own, Finding("violation", 0, Note.of("order_unsigned",
+                                                                pid=frame.pid))
+        if frame.game != game or not in_game:
+            return "ignore", own, None  # (the game stopped meanwhile: nothing to open)
+        if frame.index != proposal.seen or log_len != frame.index:
+            return "fault", own, Finding("bad_order", 0, Note.of(
+                "placed_elsewhere", move=own.action, index=frame.index, seen=proposal.seen),
+                tuple(evidence(proposal, frame)))
+        own.index, own.order_sig = frame.index, frame.sig
+        return "open", own, None
+
+    def check_refusal(self, frame: Refused, *, table: int, seat: int, host_key: bytes,
+                      game: int, in_game: bool, log_len: int) -> Finding | None:
+        """The host refused our proposal ``frame.pid``, which is pending.  It may refuse
+        only a proposal the table has moved past: one made on a log shorter than the
+        host's (its entries, sent before the refusal on the same ordered stream, are
+        in: ``log_len``), or for a game no longer in play.  A refusal not signed by the
+        host is a ``"violation"``; one of a move it placed, or that we made on its own
+        log, is ``bad_refusal`` (the signed messages prove it); one at a log longer than
+        the host sent us is ``bad_refusal`` on its face.  None: it checks out."""
+        proposal = self.frames.get(frame.pid)
+        own = self.own.get(frame.pid)
+        if proposal is None:
+            return None
+        move = str(self.pending[frame.pid]).split(" ", 1)[1]
+        if not verify(host_key, frame.sig, *refused_signed(table, proposal.game, seat,
+                                                           frame.pid, frame.at)):
+            return Finding("violation", 0, Note.of("refusal_unsigned", pid=frame.pid))
+        if proposal.game != game or not in_game:
+            return None
+        placed = own.order if own is not None else None
+        proof = tuple(evidence(proposal, *([placed] if placed else []), frame))
+        if own is not None and own.index >= 0:
+            return Finding("bad_refusal", 0, Note.of(
+                "refused_after_placing", move=move, index=own.index,
+                reason=Theirs(frame.reason[:120])), proof)
+        if frame.at <= proposal.seen:
+            return Finding("bad_refusal", 0, Note.of(
+                "refused_own_log", move=move, index=proposal.seen,
+                reason=Theirs(frame.reason[:120])), proof)
+        if frame.at > log_len:
+            return Finding("bad_refusal", 0, Note.of("refused_unsent", move=move,
+                                                     index=frame.at))
+        return None
+
     # ------------------------------------------------------------------ the host
 
     def is_slot(self, seat: int, pid: int) -> bool:
         slot = self.slot
         return slot is not None and (slot.seat, slot.frame.pid) == (seat, pid)
 
-    def place(self, seat: int, frame: Propose, index: int, game: int) -> Slot:
-        """Host: ``frame`` is entry ``index`` until it is opened."""
+    def answer(self, seat: int, frame: Propose, *, table: int, key: bytes, game: int,
+               in_game: bool, log: GameLog, now: float = 0.0) -> Answer:
+        """Host: what to answer seat ``seat``'s Propose (signed with ``key``), our game
+        ``game`` being in play or not (``in_game``) with the log ``log``.
+
+        A proposal is placed at the next index of our log only if it was made on our
+        log (and signed by its seat, for the game in play); else it is refused unopened,
+        so we see no card of a proposal we refuse.  One made before our bot played the
+        seat (it was away) is stale like any move on an old log: its cards may have been
+        played for it.  A copy (after a restart) gets the same answer again; a proposal
+        that comes while another is placed waits for it."""
+        ident = (seat, frame.pid)
+        slot = self.slot
+        if ident in self.handled or self.is_slot(seat, frame.pid):
+            if self.proposed.get(ident, (frame.game, frame.commit)) != (frame.game,
+                                                                       frame.commit):
+                # A new proposal under an old id: ids count per seat and are never reused.
+                return Answer("reused", f"proposal id {frame.pid} was used before (ids "
+                              "count from 1 per session and are never reused)")
+            if slot is not None and self.is_slot(seat, frame.pid):
+                return Answer("order", slot=slot)  # again, after a restart
+            reason = self.handled[ident]  # the same proposal again, after a restart
+            if reason is None:
+                return Answer("ignore")
+            return Answer("refused", reason, self.proposed.get(ident, (0, b""))[0],
+                          self.refused_at.get(ident, 0))
+        if slot is not None:  # a placed move is being opened: this one waits for it
+            if all(queued is not frame for _, queued in self.queued):
+                self.queued.append((seat, frame))
+            return Answer("queue")
+        self.proposed[ident] = (frame.game, frame.commit)  # (checked or not)
+        signed = proposal_signed(table, frame.game, seat, frame.pid, frame.commit,
+                                 frame.seen, frame.seen_hash)
+        if not verify(key, frame.sig, *signed):
+            return Answer("refuse", "the proposal is not signed by its seat", frame.game)
+        if frame.game != game or not in_game:
+            return Answer("refuse", f"game {frame.game} is not in play", frame.game)
+        if log.forks(game, frame.seen, frame.seen_hash):
+            return Answer("forked", game=game)
+        played_for = log.played_for_since(game, seat, frame.seen)
+        if played_for is not None:
+            return Answer("refuse", f"made before entry {played_for}, which a bot played "
+                          "for this seat while it was away", game)
+        length = len(log.of(game))
+        if frame.seen < length:
+            return Answer("refuse", f"made on entry {frame.seen}; the table moved on to "
+                          f"entry {length} before it arrived", game)
+        return Answer("place", slot=self.place(seat, frame, length, game, now))
+
+    def opening(self, slot: Slot, frame: Open) -> Action | Finding:
+        """Host: the proposer opens ``slot``'s proposal: the move, if what it opens is
+        what it committed to, readable, and its own seat's; else the proposer's fault
+        (``bad_open``), not a refusal.  (Its cards and its legality are the game's to
+        check.)"""
+        seat = slot.seat
+        reveals = [(p, bytes(k)) for p, k in frame.reveals]
+        if proposal_commit(frame.salt, frame.action, reveals) != slot.frame.commit:
+            return Finding("bad_open", seat, Note.of("opened_other", pid=frame.pid))
+        try:
+            action = parse_action(frame.action)
+        except ValueError as exc:
+            return Finding("bad_open", seat, Note.of("committed_unreadable", reason=str(exc)))
+        if action.player != seat:
+            return Finding("bad_open", seat, Note.of(
+                "committed_other_seat", seat=Seat(action.player), move=action))
+        return action
+
+    def place(self, seat: int, frame: Propose, index: int, game: int,
+              now: float = 0.0) -> Slot:
+        """Host: ``frame`` is entry ``index`` until it is opened (due by ``now`` plus
+        :data:`OPEN_WITHIN`)."""
         self.proposed[(seat, frame.pid)] = (frame.game, frame.commit)
-        self.slot = Slot(seat, frame, index, game)
+        self.slot = Slot(seat, frame, index, game, now)
         return self.slot
+
+    def open_due(self, within: float = OPEN_WITHIN) -> float | None:
+        """Host: when the placed proposal's opening is overdue (None: none placed)."""
+        return None if self.slot is None else self.slot.since + within
+
+    def wait_again(self, seat: int, now: float) -> None:
+        """Host: ``seat`` is back (its link, or our session from the journal): the
+        time to open its placed proposal, if any, starts again (it sends the opening
+        again when the streams restart)."""
+        if self.slot is not None and self.slot.seat == seat:
+            self.slot.since = now
 
     def refused(self, seat: int, pid: int, reason: str, at: int) -> None:
         self.handled[(seat, pid)] = reason

@@ -8,24 +8,32 @@ sending and reporting switched off, so the rebuilt session is the one that was r
 (every hash and every opened card is checked again on the way).  Then a new epoch
 starts: when a peer hears it, both streams of that link restart and each side resends
 what the other may lack.
+
+Nothing here writes a session's private fields: each record goes to the session's
+``replay_*`` method or to its part's own (:mod:`durak_net.proposals`,
+:mod:`durak_net.handover`, :mod:`durak_net.outcomes`, :mod:`durak_net.gamelog`), and
+this module imports nothing of :mod:`durak_net.session` (which imports it).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from durak_core import Rules, parse_action
+from durak_core import parse_action
 
 from .audit import Stop, Verdict
 from .crypto import Entropy
 from .dealer import DealFault
-from .identity import Identity
 from .notes import Note
+from .outcomes import HOST
 from .proposals import proposal_commit
 from .wire import Deal, Propose
 
 if TYPE_CHECKING:
-    from .session import DealerFactory, LogEntry, Session, SessionConfig
+    from .session import DealerFactory, Session, SessionConfig
+
+#: The version of the journal this durak writes (and the only one it resumes).
+JOURNAL_VERSION = 4
 
 
 def replay_journal(cls: type[Session], records: list[dict[str, Any]], now: float, *,
@@ -33,8 +41,6 @@ def replay_journal(cls: type[Session], records: list[dict[str, Any]], now: float
                    config: SessionConfig | None) -> Session:
     """The session ``records`` describe, resumed in a new epoch (``ValueError`` if they
     are not a session journal of this version or do not replay)."""
-    from .session import JOURNAL_VERSION, Role, parse_addr
-
     if not records or records[0].get("t") != "session":
         raise ValueError("not a session journal (no header record)")
     head = records[0]
@@ -42,13 +48,8 @@ def replay_journal(cls: type[Session], records: list[dict[str, Any]], now: float
         raise ValueError(f"a journal of version {head.get('version', 1)} (this durak "
                          f"writes version {JOURNAL_VERSION}); it cannot be resumed")
     try:
-        session = cls.__new__(cls)
-        session.role = Role(head["role"])
-        session._setup(int(head["table"]), Rules.from_dict(head["rules"]), int(head["seat"]),
-                       now, entropy=entropy, dealer_factory=dealer_factory, config=config,
-                       name=str(head.get("name", "")),
-                       identity=Identity.from_private(bytes.fromhex(head["identity"])),
-                       restoring=True, own_addr=parse_addr(str(head.get("addr", ""))))
+        session = cls.from_header(head, now, entropy=entropy, dealer_factory=dealer_factory,
+                                  config=config)
         _replay(session, records[1:], now)
     except (KeyError, TypeError, ValueError, DealFault) as exc:
         raise ValueError(f"journal: {exc}") from None
@@ -61,60 +62,33 @@ def _reveals(rec: dict[str, Any]) -> list[tuple[int, bytes]]:
 
 
 def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None:
-    from .session import HOST, Player
-
+    """Each record through the session's or its part's own replay method."""
     epoch = 0
     for rec in records:
         kind = rec.get("t")
         if kind == "epoch":
             epoch = max(epoch, int(rec["epoch"]))
         elif kind == "link":
-            seat = int(rec["seat"])
-            what = str(rec.get("kind", "player"))
-            if session.seat == HOST:
-                session.players[seat] = Player(seat, str(rec.get("name", "")), b"", what)
-            else:
-                session.players[HOST] = Player(HOST, str(rec.get("name", "")), b"", "host")
-            session._open_link(int(rec["sid"]), bytes.fromhex(rec["key"]), seat,
-                               (str(rec["addr"][0]), int(rec["addr"][1])), now,
-                               str(rec.get("name", "")), str(rec.get("sas", "")), what)
+            session.replay_link(rec, now)
         elif kind == "hello":
-            seat = int(rec["seat"])
-            what = session.players[seat].kind
-            session.players[seat] = Player(seat, str(rec["name"]), bytes.fromhex(rec["key"]),
-                                           what if what != "open" else "player",
-                                           str(rec.get("addr", "")),
-                                           bytes.fromhex(rec.get("addr_sig", "")))
+            session.replay_hello(rec)
         elif kind == "seating":
-            for seat, name, key, what, *addr in rec["seats"]:
-                if int(seat) != session.seat:
-                    session.players[int(seat)] = Player(
-                        int(seat), str(name), bytes.fromhex(key), str(what),
-                        str(addr[0]) if addr else "", bytes.fromhex(addr[1]) if addr else b"")
-            session.clock, session.grace = int(rec["clock"]), int(rec["grace"])
-            if rec.get("start"):
-                session.started = True
+            session.replay_seating(rec)
         elif kind == "start":
             session.started = True
         elif kind == "dealer":
-            number = int(rec["game"])
-            if number in session.dealers:
-                raise ValueError(f"game {number} has two dealers")
             previous = rec.get("previous")
-            context = session._deal_context(number, None if previous is None else int(previous))
-            session.dealers[number] = session._dealer_factory(context,
-                                                              bytes.fromhex(rec["seed"]))
+            session.replay_dealer(int(rec["game"]), None if previous is None else int(previous),
+                                  bytes.fromhex(rec["seed"]))
         elif kind == "begin":
-            number = int(rec["game"])
-            session._deal_out(number, session.dealers[number].begin(), now)
-            session._maybe_deal(number, now)
+            session.replay_begin(int(rec["game"]), now)
         elif kind == "dealmsg":
             number = int(rec["game"])
             seat, data = int(rec["seat"]), bytes.fromhex(rec["data"])
             session.replay_deal(Deal(0, number, seat, data,
                                      bytes.fromhex(rec.get("sig", "00" * 64))), now)
         elif kind == "entry":
-            _replay_entry(session, rec, now)
+            session.replay_entry(rec, now)
         elif kind == "propose":
             pid = int(rec["pid"])
             action = parse_action(rec["action"])
@@ -132,7 +106,7 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
             frame = Propose(0, int(rec["pid"]), number, bytes.fromhex(rec["commit"]),
                             int(rec["seen"]), bytes.fromhex(rec["seen_hash"]),
                             bytes.fromhex(rec["sig"]))
-            session.proposals.place(seat, frame, len(session.logs.get(number, [])), number)
+            session.proposals.place(seat, frame, len(session.game_log.of(number)), number)
         elif kind == "refused":
             pid, reason = int(rec["pid"]), str(rec.get("reason", ""))
             if session.seat != HOST:
@@ -142,16 +116,12 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
             else:
                 session.proposals.refused(int(rec["seat"]), pid, reason, int(rec.get("at", 0)))
         elif kind == "share":  # we published our share of a seat's seed (it went to a bot)
-            number = int(rec["game"])
-            session._deal_out(number, session.dealers[number].share(int(rec["seat"])), now)
-            session._reveal_open_hands(now)
+            session.replay_share(int(rec["game"]), int(rec["seat"]), now)
         elif kind == "handover":
-            session.bots.add(int(rec["seat"]))
-            session.seat_state[int(rec["seat"])] = "bot"
+            session.handover.replay_handover(int(rec["seat"]))
             session.proposals.void(int(rec["seat"]))  # (its refusal follows)
         elif kind == "back":
-            session.bots.discard(int(rec["seat"]))
-            session.seat_state.pop(int(rec["seat"]), None)
+            session.handover.replay_back(int(rec["seat"]))
         elif kind == "stop":
             number = int(rec["game"])
             culprit = rec.get("culprit")
@@ -162,9 +132,7 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
         elif kind == "proven":  # a fault of the host whose evidence we checked
             session.outcomes.replay_proven(int(rec["game"]))
         elif kind == "publish":
-            number = int(rec["game"])
-            session._deal_out(number, session.dealers[number].publish_seed(), now)
-            session.outcomes.replay_publish(number, now)
+            session.replay_publish(int(rec["game"]), now)
         elif kind == "audit":
             number = int(rec["game"])
             culprit = rec.get("culprit")
@@ -175,11 +143,9 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
         elif kind == "left":  # a player got up before play: its seat is open again
             session.open_seat_again(int(rec["seat"]))
         elif kind == "abandon":  # a seat went silent for the grace period: the table ends
-            silent = int(rec["seat"])
-            session._ending = f"{session.players[silent].name or f'seat {silent}'} went silent"
+            session.replay_ending(int(rec["seat"]), "went silent")
         elif kind == "gone":  # host: a player left after play began (the table ends)
-            left = int(rec["seat"])
-            session._ending = f"{session.players[left].name or f'seat {left}'} left the table"
+            session.replay_ending(int(rec["seat"]), "left the table")
         elif kind == "bye":
             session.closed = True
     session.epoch = epoch + 1  # (the new epoch: see Session.resumed)
@@ -192,39 +158,3 @@ def _note(rec: dict[str, Any]) -> Note | None:
         return Note.from_json(rec["note"]) if rec.get("note") is not None else None
     except (ValueError, KeyError, TypeError):
         return None
-
-
-def _replay_entry(session: Session, rec: dict[str, Any], now: float) -> None:
-    from .session import HOST, LogEntry, action_cards
-
-    number = int(rec["game"])
-    if number != session.game_no or session.game is None:
-        raise ValueError(f"an entry of game {number} while at game {session.game_no}")
-    index = int(rec["index"])
-    if index != len(session.log):
-        raise ValueError(f"game {number} entry {len(session.log)} is missing")
-    action = parse_action(rec["action"])
-    reveals = _reveals(rec)
-    pid = int(rec.get("pid", 0))
-    dealer = session.dealer
-    assert dealer is not None
-    if action.player == session.seat:
-        for card in action_cards(action):
-            dealer.reveal(card)
-        if session.seat != HOST and pid:
-            session.proposals.done(pid)
-    elif not session._check_reveals(action.player, action, reveals, now):
-        raise ValueError(f"game {number} entry {index} opens a card that does not check")
-    if session.seat == HOST and pid:
-        session.proposals.applied(action.player, pid)
-    digest, keys = session._apply(action)
-    session._deal_out(number, keys, now)
-    if digest != rec["hash"]:
-        raise ValueError(f"game {number} entry {index} does not replay")
-    entry: LogEntry = LogEntry(rec["action"], bytes.fromhex(digest), pid, tuple(reveals),
-                               int(rec.get("seen", 0)), bytes.fromhex(rec.get("seen_hash", "")),
-                               bytes.fromhex(rec.get("sig", "")), str(rec.get("forced", "")),
-                               bytes.fromhex(rec.get("salt", "")))
-    session.logs[number].append(entry)
-    session._take_new_cards(now)
-    session._after_change(now)

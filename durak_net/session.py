@@ -41,11 +41,17 @@ we ourselves have not heard that seat's signed heartbeats for the grace period
 (:mod:`durak_net.presence`); and a seat silent for the grace period ends its game with
 a verdict (``abandoned``) instead of leaving the others waiting.
 
-**Parts.** The session is the glue of parts with one job each, kept in its fields and
-replayed from a journal through their own methods: :mod:`durak_net.proposals`
-(``proposals``: each seat's proposals, the one placed in the log), :mod:`durak_net.clock`
-(``move_clock``), :mod:`durak_net.presence` (``presence``) and
-:mod:`durak_net.outcomes` (``outcomes``: stops, faults, audits).
+**Parts.** The session is the glue of parts with one job each, each a class in its
+own module, tested on its own without a network, and replayed from a journal through
+its own methods (:mod:`durak_net.restore`): :mod:`durak_net.gamelog` (``game_log``: every
+game's entries) and :mod:`durak_net.proposals` (``proposals``: each seat's proposals, the
+one placed in the log, and what a Propose, an Order, a Refused or an Open is answered);
+:mod:`durak_net.handover` (``handover``: the move clock of :mod:`durak_net.clock`, each
+seat's state, whom a bot plays, when a silent seat's game is abandoned) with
+:mod:`durak_net.presence` (``presence``: who is silent since when); and
+:mod:`durak_net.outcomes` (``outcomes``: stops, faults, audits, and the checks of a
+Fault's signature and evidence).  The session routes frames to them, keeps the links
+and the deal, and does what they decide.
 """
 
 from __future__ import annotations
@@ -79,17 +85,22 @@ from .audit import Stop, Verdict, audit
 from .clock import MoveClock
 from .crypto import Entropy
 from .dealer import DealContext, DealFault, MentalDealer, Reveal
+from .gamelog import GameLog, LogEntry, log_hash
+from .handover import HandOver
+from .handover import due as seat_due
 from .identity import Identity, verify
 from .link import Addr, Link
 from .notes import Note, Rule, Seat, Theirs
-from .outcomes import Outcomes
+from .outcomes import HOST, Outcomes, deal_signed, fault_signed, forged_for
 from .presence import Presence, abandon_after
 from .proposals import (
+    OPEN_WITHIN,
+    Finding,
     OwnProposal,
     Proposals,
     Slot,
     evidence,
-    host_broke_its_word,
+    opened_as_committed,
     order_signed,
     proposal_commit,
     proposal_signed,
@@ -97,6 +108,7 @@ from .proposals import (
     salt_for,
 )
 from .reliable import RtoConfig
+from .restore import JOURNAL_VERSION, replay_journal
 from .wire import (
     Beacon,
     Bye,
@@ -120,9 +132,6 @@ from .wire import (
     session_id_of,
 )
 from .words import WORDS
-
-JOURNAL_VERSION = 4
-HOST = 0
 
 #: Builds the dealer of one game (``seed``: restore one from the journal).
 DealerFactory = Callable[[DealContext, "bytes | None"], MentalDealer]
@@ -167,29 +176,9 @@ class SessionConfig:
     #: A seat that is connected but has not published its seed this long after the
     #: game ended refuses the audit.
     audit_timeout: float = 30.0
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    """One applied action: its text, the public-state hash after it, its proposal id,
-    the reveals of the cards it opened (``(position, key)``) and, for another seat's
-    proposal, what that seat signed (``seen``, ``seen_hash``, ``sig``)."""
-
-    action: str
-    hash: bytes
-    pid: int = 0
-    reveals: tuple[tuple[int, bytes], ...] = ()
-    seen: int = 0
-    seen_hash: bytes = b""
-    sig: bytes = b""
-    forced: str = ""
-    #: The salt that opens the proposal's commitment (section 7): with it every seat
-    #: checks the proposer's signature.
-    salt: bytes = b""
-
-    def played_by_bot_for(self, seat: int) -> bool:
-        """Whether the host's bot played this action for ``seat`` while it was away."""
-        return self.forced == "bot" and self.action.startswith(f"{seat} ")
+    #: Host: a seat that stays connected and has not opened the proposal we placed this
+    #: long after its Order stops the game (Fault ``unopened``, naming it).
+    open_timeout: float = OPEN_WITHIN
 
 
 @dataclass
@@ -204,12 +193,6 @@ class Player:
     #: signed it: ``addr_sig``); "" when unknown.
     addr: str = ""
     addr_sig: bytes = b""
-
-
-def log_hash(entries: list[LogEntry]) -> str:
-    """A hash of a game's action log (the terminal peer prints it per finished game)."""
-    text = "\n".join(e.action for e in entries).encode()
-    return hashlib.blake2b(text, digest_size=16).hexdigest()
 
 
 def action_cards(action: Action) -> list[Card]:
@@ -244,11 +227,6 @@ def _u64(n: int) -> bytes:
     return n.to_bytes(8, "big")
 
 
-def deal_signed(table: int, game: int, seat: int, data: bytes) -> list[bytes]:
-    """What a seat signs for one of its deal messages (section 8 of the protocol)."""
-    return [b"durak-lan v3 deal", _u64(table), game.to_bytes(4, "big"), bytes([seat]), data]
-
-
 def addr_signed(table: int, seat: int, addr: str) -> list[bytes]:
     """What a seat signs for the address the others send it heartbeats to."""
     return [b"durak-lan v4 address", _u64(table), bytes([seat]), addr.encode()]
@@ -268,14 +246,6 @@ def parse_addr(text: str) -> Addr | None:
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
         return None
     return (host, int(port))
-
-
-def fault_signed(table: int, game: int, index: int, seat: int, code: str, detail: str,
-                 by: int) -> list[bytes]:
-    """What the seat that found a fault signs for it (section 8 of the protocol)."""
-    return [b"durak-lan v4 fault", _u64(table), game.to_bytes(4, "big"),
-            index.to_bytes(4, "big"), bytes([seat]), code.encode() + b"\x00",
-            detail.encode() + b"\x00", bytes([by])]
 
 
 class Session:
@@ -356,8 +326,8 @@ class Session:
         self._entropy = entropy
         self._dealer_factory = dealer_factory
         self.identity = identity or Identity.generate(entropy)
-        #: The move clock part: every seat's deadline, as we keep it.
-        self.move_clock = MoveClock()
+        #: The hand-over part: the move clock, each seat's state, the seats bots play.
+        self.handover = HandOver(rules.players, seat == HOST)
         self.clock = 0
         self.grace = 60
         self.players: dict[int, Player] = {
@@ -388,19 +358,14 @@ class Session:
         self._catch_up: set[int] = set()
         #: Host: a player left after play began; the table ends after the audit.
         self._ending = ""
-        #: Seats that are not simply playing: ``"lost"`` (its connection), ``"left"``.
-        self.seat_state: dict[int, str] = {}
         #: How often each seat was the durak in this table's finished games.
         self.duraks: Counter[int] = Counter()
-        #: Seats a bot plays while their player is away (the host runs the bot).
-        self.bots: set[int] = set()
-        #: Host: seats told their time was up for a lead, and in which state.
-        self._nudged: dict[int, tuple[int, int]] = {}
         # games
         self.game_no = 0
         #: Our seat's view of the current game (never the full game).
         self.game: Game | None = None
-        self.logs: dict[int, list[LogEntry]] = {}
+        #: The game log part: every game's entries, as we applied them.
+        self.game_log = GameLog()
         self.dealers: dict[int, MentalDealer] = {}
         #: Every deal message of every seat, as signed (the host resends them).
         self._deal_log: dict[int, list[Deal]] = {}
@@ -559,6 +524,22 @@ class Session:
     # ================================================================ public API
 
     @property
+    def move_clock(self) -> MoveClock:
+        """Every seat's deadline, as we keep it (the hand-over part's clock)."""
+        return self.handover.clock
+
+    @property
+    def seat_state(self) -> dict[int, str]:
+        """Seats that are not simply playing: ``"lost"`` (its connection), ``"left"``,
+        ``"bot"`` (the hand-over part's)."""
+        return self.handover.seat_state
+
+    @property
+    def bots(self) -> set[int]:
+        """Seats a bot plays while their player is away (the host runs the bot)."""
+        return self.handover.bots
+
+    @property
     def clock(self) -> int:
         """Seconds a seat has for a move at this table (0: no clock)."""
         return self.move_clock.seconds
@@ -584,9 +565,14 @@ class Session:
         return self.proposals.pending
 
     @property
+    def logs(self) -> dict[int, list[LogEntry]]:
+        """Every game's log, by game number (the game log part's)."""
+        return self.game_log.logs
+
+    @property
     def log(self) -> list[LogEntry]:
         """The current game's log."""
-        return self.logs.get(self.game_no, [])
+        return self.game_log.of(self.game_no)
 
     @property
     def in_game(self) -> bool:
@@ -865,16 +851,16 @@ class Session:
         arrival = link.accept(packet, addr, now)
         if (arrival.restarted or arrival.back) and self.seat != HOST:
             self.move_clock.away(now)
+        if arrival.restarted or arrival.back:
+            self.proposals.wait_again(link.peer_seat, now)
         if arrival.restarted:
             self._peer_restarted(link, now)
         if not arrival.accepted:
             return
         if arrival.back:
             self._emit(ev.PeerBack(self.sid, now, seat=link.peer_seat))
-            self.seat_state.pop(link.peer_seat, None)
             self.presence.back(link.peer_seat)
-            if link.peer_seat in self.bots:  # the seat is its player's again
-                self.bots.discard(link.peer_seat)
+            if self.handover.back(link.peer_seat):  # the seat is its player's again
                 self._record(t="back", seat=link.peer_seat)
                 dealer = self.dealer
                 if dealer is not None and link.peer_seat in dealer.adopted:
@@ -900,7 +886,7 @@ class Session:
                 silent = link.silent_since(now, self.config.lost_after)
                 if silent is not None:
                     self._emit(ev.PeerLost(self.sid, silent, now, seat=link.peer_seat))
-                    self.seat_state[link.peer_seat] = "lost"
+                    self.handover.lost(link.peer_seat)
                     self.presence.lost(link.peer_seat, now - silent)
                     if self.seat == HOST:
                         self._broadcast(Status(0, link.peer_seat, "lost"), now,
@@ -910,13 +896,16 @@ class Session:
                 for seat in self.move_clock.expired(now):
                     if self.in_game:
                         self._clock_ran_out(seat, now)
+            opened_by = self._open_due()
+            if opened_by is not None and now >= opened_by:
+                self._unopened(now)
             handover = self._handover_due()
             if handover is not None and now >= handover[1]:
                 self._hand_over(handover[0], now)
             self._check_abandoned(now)
             if self.presence.share_wait:
                 self._release_shares(now)
-        waiting = self.lost or any(v in ("lost", "bot") for v in self.seat_state.values())
+        waiting = self.lost or self.handover.waiting_on_silence()
         for number, due in list(self.outcomes.audit_due.items()):
             if waiting:  # a lost seat is waited for (it may resume)
                 self.outcomes.audit_due[number] = max(due, now + self.config.audit_timeout)
@@ -934,8 +923,8 @@ class Session:
             t = link.next_timer(heartbeat, lost_after)
             if due is None or t < due:
                 due = t
-        if self.outcomes.audit_due and not self.lost and not any(
-                v in ("lost", "bot") for v in self.seat_state.values()):
+        if self.outcomes.audit_due and not self.lost and not (
+                self.handover.waiting_on_silence()):
             t = min(self.outcomes.audit_due.values())
             due = t if due is None else min(due, t)
         if self._closing_since is not None:
@@ -948,6 +937,9 @@ class Session:
         handover = self._handover_due()
         if handover is not None:
             due = handover[1] if due is None else min(due, handover[1])
+        opened_by = self._open_due()
+        if opened_by is not None:
+            due = opened_by if due is None else min(due, opened_by)
         for when, _ in self._abandon_times().values():
             due = when if due is None else min(due, when)
         if self._beacons and self.players[self.seat].addr and not self.closing:
@@ -1059,8 +1051,7 @@ class Session:
         ):
             self._publish_seed(number, now)
             silent = sorted((self.presence.reported_lost.get(s, now), s)
-                            for s, state in self.seat_state.items()
-                            if state in ("lost", "bot") and s not in dealer.seeds)
+                            for s in self.handover.silent(dealer.seeds))
             if silent and not dealer.seeds_in and number not in self.outcomes.audits:
                 # The host gave up on a seat it reported lost: that seat is the one
                 # that went silent, not one that refused the audit.
@@ -1081,7 +1072,7 @@ class Session:
         and we passed it on); then the table ends."""
         name = self.players[seat].name or f"seat {seat}"
         self._record(t="gone", seat=seat, reason=reason[:200])
-        self.seat_state[seat] = "left"
+        self.handover.reported(seat, "left")
         self._broadcast(Status(0, seat, "left", reason[:200]), now, but=seat)
         self._emit(ev.SeatStatus(self.sid, seat, "left", reason, now))
         self._ending = f"{name} left the table"
@@ -1118,11 +1109,8 @@ class Session:
             if frame.seat == self.seat:
                 self._emit(ev.SeatStatus(self.sid, frame.seat, "opened", frame.detail, now))
             return
-        if frame.state in ("lost", "left", "bot"):
-            self.seat_state[frame.seat] = frame.state
-            self.presence.reported(frame.seat, frame.state, now)
-        elif frame.state == "back":
-            self.seat_state.pop(frame.seat, None)
+        if frame.state in ("lost", "left", "bot", "back"):
+            self.handover.reported(frame.seat, frame.state)
             self.presence.reported(frame.seat, frame.state, now)
         # A "bot" status carries the game number (for the share below), not words.
         detail = "" if frame.state == "bot" else frame.detail
@@ -1290,18 +1278,13 @@ class Session:
             return
         self.game_no = number
         self.game = dealer.deal(self.rules)
-        self.logs.setdefault(number, [])
+        self.game_log.begin(number)
         self._emit(ev.GameStarted(self.sid, number, self.seat, self.game.public_hash(), now,
                                   shown=dealer.shown_trump))
         self._restart_clock(now)
         self._after_change(now)
 
     # ------------------------------------------------------------ sequencing
-
-    def _head(self) -> tuple[int, bytes]:
-        """The log length we have seen and the hash after its last entry."""
-        log = self.log
-        return len(log), (log[-1].hash if log else b"")
 
     def _append(self, action: Action, pid: int, reveals: list[tuple[int, bytes]],
                 now: float, proposal: Propose | None = None, forced: str = "",
@@ -1314,15 +1297,11 @@ class Session:
             proposal is not None) else (0, b"", b"")
         entry = LogEntry(str(action), bytes.fromhex(digest), pid, tuple(reveals), seen,
                          seen_hash, sig, forced, salt)
-        self.logs[self.game_no].append(entry)
+        self.game_log.add(self.game_no, entry)
         if pid:
             self.proposals.applied(action.player, pid)
-        self._record(t="entry", game=self.game_no, index=index, action=entry.action,
-                     hash=digest, pid=pid, reveals=[[p, k.hex()] for p, k in reveals],
-                     seen=seen, seen_hash=seen_hash.hex(), sig=sig.hex(), forced=forced,
-                     salt=salt.hex())
-        self._broadcast(Entry(0, self.game_no, index, entry.action, entry.hash, pid, reveals,
-                              seen, seen_hash, sig, forced, salt), now)
+        self._record(**entry.record(self.game_no, index))
+        self._broadcast(entry.frame(self.game_no, index), now)
         voided, self.proposals.voided = self.proposals.voided, []
         for seat, frame in voided:
             link = self.links.get(seat)
@@ -1359,28 +1338,15 @@ class Session:
     # ------------------------------------------------------------- the clock
 
     def due(self, seat: int) -> str | None:
-        """What the game waits for from ``seat``, if anything: ``"take"`` (it defends
-        against a card it has not beaten), ``"pass"`` (it may throw in, and the bout
-        ends only when it passes), ``"lead"`` (it attacks an empty table); None when
-        nothing depends on it now.  Public information only: every seat agrees."""
-        game = self.game
-        if game is None or not self.in_game or seat not in game.active_players:
-            return None
-        if game.why_illegal(Take(seat)) is None:
-            return "take"
-        if game.why_illegal(Pass(seat)) is None:
-            return "pass"
-        if seat == game.attacker and not game.table:
-            return "lead"
-        return None
+        """What the game waits for from ``seat``, if anything: ``"take"``, ``"pass"``,
+        ``"lead"`` (see :func:`durak_net.handover.due`); None when nothing depends on it
+        now.  Public information only: every seat agrees."""
+        return seat_due(self.game, seat) if self.in_game else None
 
     def _restart_clock(self, now: float) -> None:
         """After every entry (and a new deal): each seat the game waits for has the
-        table's ``clock`` seconds.  The host's deadlines are the ones that count; a
-        seated player keeps its own to show."""
-        waiting = [s for s in range(self.rules.players) if self.due(s) is not None] if (
-            self.clock and self.in_game) else []
-        self.move_clock.restart(now, waiting)
+        table's ``clock`` seconds."""
+        self.handover.restart_clock(now, self.game, self.in_game)
 
     def _clock_ran_out(self, seat: int, now: float) -> None:
         """Host: ``seat`` did not move in time.  Take and pass need no card: the host
@@ -1400,29 +1366,44 @@ class Session:
             self._lead_cheapest(now, forced="timeout")
         else:
             state = (self.game_no, len(self.log))
-            self._nudged[seat] = state
+            self.handover.nudge(seat, state)
             link = self.links.get(seat)
             if link is not None:
                 self._push_to(link, Status(0, seat, "timeout", f"{state[0]}:{state[1]}"), now)
 
     # ------------------------------------------------------ lost seats to bots
 
+    def _open_due(self) -> float | None:
+        """Host: when the proposal we placed is overdue, if its seat is connected (a
+        lost seat is waited for as such: hand-over or abandon)."""
+        slot = self.proposals.slot
+        if slot is None or self.seat != HOST or not self.in_game or slot.game != self.game_no:
+            return None
+        link = self.links.get(slot.seat)
+        if link is None or link.lost:
+            return None
+        return self.proposals.open_due(self.config.open_timeout)
+
+    def _unopened(self, now: float) -> None:
+        """Host: a connected seat did not open the proposal we placed: it stalls the
+        table.  The game stops on a Fault naming it, which carries its signed Propose
+        and our signed Order (the others see the place was the log it made it on; that
+        it never opened, only we can see: theirs is a verdict of ``disputed``)."""
+        slot = self.proposals.slot
+        assert slot is not None
+        waited = round(now - slot.since)
+        self._stop(self.game_no, slot.seat, "unopened", Note.of(
+            "never_opened", index=slot.index, seconds=waited), now,
+            proof=evidence(slot.frame, self._order(slot)))
+
     def _handover_due(self) -> tuple[int, float] | None:
         """Host: the lost seat whose grace period ends first, and when (None: none can
-        be handed over: no grace, a table of two, no game, or its escrow not usable)."""
+        be handed over)."""
         if not self.presence.lost_since:  # nobody is lost (the common case, asked at every timer)
             return None
-        if self.seat != HOST or not self.grace or self.rules.players < 3 or not self.in_game:
-            return None
-        dealer = self.dealer
-        if dealer is None or not dealer.done:
-            return None
-        due = [(since + self.grace, seat) for seat, since in self.presence.lost_since.items()
-               if self._can_hand_over(seat)]
-        if not due:
-            return None
-        when, seat = min(due)
-        return seat, when
+        return self.handover.handover_due(self.presence, grace=self.grace,
+                                          in_game=self.in_game,
+                                          can_hand_over=self._can_hand_over)
 
     def _can_hand_over(self, seat: int) -> bool:
         """Host: could a bot take lost ``seat`` over now (its seed can be rebuilt, and the
@@ -1437,36 +1418,18 @@ class Session:
     # ------------------------------------------------------ abandoned games
 
     def _abandon_times(self) -> dict[int, tuple[float, float]]:
-        """When each silent seat's game is abandoned, by seat: ``(when, silent since)``.
-
-        A seat at the other end of one of our links is waited for the grace period from
-        the moment we last heard it.  A seat the host reports lost (a seated player hears
-        the others only through the host) is waited for longer, the audit timeout more:
-        the host, which does hear it, hands it to a bot or abandons the game first.  A
-        seat a bot plays is not waited for; one the host can hand over is handed over
-        instead, and one it may yet hand over (its escrow still on its way, or the
-        others' shares: each publishes only once it too has not heard the seat for the
-        grace period) is given the audit timeout more."""
+        """When each silent seat's game is abandoned, by seat: ``(when, silent since)``
+        (see :meth:`HandOver.abandon_times`); none once we are closing."""
         presence = self.presence
         if not presence.lost_since and not presence.reported_lost:
             return {}
         if self.closed or self._closing_since is not None:
             return {}
-        grace = abandon_after(self.grace)
-        out: dict[int, tuple[float, float]] = {}
-        handing = self.seat == HOST and self.rules.players >= 3 and bool(self.grace)
-        for seat, since in presence.lost_since.items():
-            adopted = self.dealer is not None and seat in self.dealer.adopted
-            if adopted or self._can_hand_over(seat):
-                continue
-            # A seat the host may yet hand over (its escrow still on its way) is given
-            # the audit timeout more.
-            extra = self.config.audit_timeout if handing and self.in_game else 0.0
-            out[seat] = (since + grace + extra, since)
-        for seat, since in presence.reported_lost.items():
-            if self.seat_state.get(seat) == "lost" and seat not in out:
-                out[seat] = (since + grace + self.config.audit_timeout, since)
-        return out
+        dealer = self.dealer
+        return self.handover.abandon_times(
+            presence, grace=self.grace, audit_timeout=self.config.audit_timeout,
+            in_game=self.in_game, adopted=dealer.adopted if dealer is not None else (),
+            can_hand_over=self._can_hand_over)
 
     def _check_abandoned(self, now: float) -> None:
         """A seat silent for the whole grace period: its game (in play, or waiting for
@@ -1502,23 +1465,10 @@ class Session:
         self._publish_seed(number, now)  # for a seat that is back before we are gone
         if number in self.outcomes.audits:
             return  # (its seed was in after all)
-        stop = self.outcomes.stops[number]
-        if stop.claim and stop.seat == self.seat and stop.culprit not in (None, self.seat):
-            culprit = stop.culprit
-            assert culprit is not None
-            verdict = Verdict.of(False, stop.code, Note.of("silent_after", verdict=Note.of(
-                "cheated", culprit=Seat(culprit), detail=stop.said), seat=Seat(seat)), names,
-                culprit)
-        elif seat not in self.links and now - self.presence.heard.get(seat, float("-inf")) \
-                < abandon_after(self.grace):
-            # The host says it is silent, but its heartbeats still reach us: one of the two
-            # is not telling the truth (the host withholds its messages, or it withholds
-            # them from the host), and we cannot tell which.
-            verdict = Verdict.of(False, "abandoned", Note.of(
-                "silent_disputed", host=Seat(HOST), seat=Seat(seat)), names)
-        else:
-            verdict = Verdict.of(False, "abandoned", Note.of(
-                "silent", seat=Seat(seat), seconds=round(silent)), names, seat)
+        heard = self.presence.heard.get(seat, float("-inf")) if seat not in self.links else None
+        verdict = self.outcomes.abandon_verdict(number, seat, silent, names, me=self.seat,
+                                                heard_ago=None if heard is None else now - heard,
+                                                wait=abandon_after(self.grace))
         self._ending = f"{who} went silent"
         self._settle(number, verdict, now, silent=(seat, since))
 
@@ -1526,8 +1476,7 @@ class Session:
         """Host: ``seat`` has been lost for the grace period: a bot plays it from now on
         (every seat publishes its share of the seat's seed, so its hand opens to all),
         until its player is back."""
-        self.bots.add(seat)
-        self.seat_state[seat] = "bot"
+        self.handover.hand_over(seat)
         self._record(t="handover", seat=seat)
         slot = self.proposals.void(seat)
         if slot is not None:
@@ -1611,9 +1560,20 @@ class Session:
         return None if self._replaying else self.move_clock.early(self.seat, now)
 
     def _check_reveals(self, seat: int, action: Action, reveals: list[tuple[int, bytes]],
-                       now: float, commit: bool = True) -> bool:
-        """Check the cards another seat opens with ``action``; a fault stops the game.
-        ``commit=False``: only check (a proposal, which may yet be refused)."""
+                       now: float, commit: bool = True, proof: list[bytes] | None = None
+                       ) -> bool:
+        """Check the cards another seat opens with ``action``; a fault stops the game
+        (its Fault carrying ``proof``).  ``commit=False``: only check (a proposal, which
+        may yet be refused)."""
+        fault = self._reveal_fault(seat, action, reveals, commit)
+        if fault is not None:
+            self._fault(self.game_no, fault, now, proof)
+            return False
+        return True
+
+    def _reveal_fault(self, seat: int, action: Action, reveals: list[tuple[int, bytes]],
+                      commit: bool) -> DealFault | None:
+        """What is wrong with the cards ``seat`` opens with ``action`` (None: nothing)."""
         assert self.game is not None
         dealer = self.dealer
         assert dealer is not None
@@ -1632,9 +1592,25 @@ class Session:
             if pending:
                 raise DealFault(seat, "protocol", Note.of("opened_more"))
         except DealFault as fault:
-            self._fault(self.game_no, fault, now)
+            return fault
+        return None
+
+    def _opening_fault(self, seat: int, frame: Open) -> bool:
+        """Is seat ``seat``'s opening ``frame`` (proven its own: see
+        :func:`~durak_net.proposals.opened_as_committed`) at fault on our own log: an
+        unreadable move, another seat's, a card not proven, or a move the rules refuse?"""
+        if self.game is None or not self.in_game:
             return False
-        return True
+        try:
+            action = parse_action(frame.action)
+        except ValueError:
+            return True
+        if action.player != seat:
+            return True
+        reveals = [(p, bytes(k)) for p, k in frame.reveals]
+        if self._reveal_fault(seat, action, reveals, commit=False) is not None:
+            return True
+        return self.game.why_illegal(action) is not None
 
     def _check_own_bot_move(self, action: Action, reveals: list[tuple[int, bytes]],
                             index: int, now: float) -> bool:
@@ -1694,69 +1670,32 @@ class Session:
 
     def _on_propose(self, link: Link, frame: Propose, now: float) -> None:
         """A seat's commitment to a move: placed at the next index of our log if it was
-        made on our log, else refused (unopened: we see no card of a proposal we refuse)."""
+        made on our log, else refused (unopened: we see no card of a proposal we refuse);
+        the proposals part decides (:meth:`Proposals.answer`)."""
         seat = link.peer_seat
         if self.seat != HOST:
             self._violation(Note.of("proposal_from_host"), now)
             return
-        ident = (seat, frame.pid)
-        slot = self.proposals.slot
-        if ident in self.proposals.handled or (slot is not None and (slot.seat, slot.frame.pid)
-                                      == ident):
-            if self.proposals.proposed.get(ident, (frame.game, frame.commit)) != (frame.game,
-                                                                          frame.commit):
-                # A new proposal under an old id: ids count per seat and are never reused.
-                self._push_to(link, Refused(0, frame.pid, f"proposal id {frame.pid} was used "
-                                            "before (ids count from 1 per session and are "
-                                            "never reused)"), now)
-                return
-            if slot is not None and (slot.seat, slot.frame.pid) == ident:
-                self._push_to(link, self._order(slot), now)  # again, after a restart
-                return
-            reason = self.proposals.handled[ident]  # the same proposal again, after a restart
-            if reason is not None:
-                game = self.proposals.proposed.get(ident, (0, b""))[0]
-                at = self.proposals.refused_at.get(ident, 0)
-                self._push_to(link, self._refusal(seat, frame.pid, reason, at, game), now)
-            return
-        if slot is not None:  # a placed move is being opened: this one waits for it
-            if all(queued is not frame for _, queued in self.proposals.queued):
-                self.proposals.queued.append((seat, frame))
-            return
-        self.proposals.proposed[ident] = (frame.game, frame.commit)  # (checked or not)
-        signed = proposal_signed(self.table, frame.game, seat, frame.pid, frame.commit,
-                                 frame.seen, frame.seen_hash)
-        if not verify(self.players[seat].sign_key, frame.sig, *signed):
-            self._refuse(link, frame.pid, "the proposal is not signed by its seat", now,
-                         frame.game)
-            return
-        if frame.game != self.game_no or not self.in_game:
-            self._refuse(link, frame.pid, f"game {frame.game} is not in play", now,
-                         frame.game)
-            return
-        assert self.game is not None
-        if not self._check_seen(seat, frame.seen, frame.seen_hash, now):
-            return
-        played_for = self._played_for_since(seat, frame.seen)
-        if played_for is not None:
-            # Made before our bot played this seat (it was away, and a seat back from
-            # its journal proposes on the view it left until our entries arrive): its
-            # cards may have been played for it.  Stale, like any other move on an old
-            # log.
-            self._refuse(link, frame.pid, f"made before entry {played_for}, which a bot "
-                         "played for this seat while it was away", now)
-            return
-        if frame.seen < len(self.log):
-            # Made on a log the table has moved past: refused before it is opened, so
-            # we never see its cards (a move is placed only on the log it was made on).
-            self._refuse(link, frame.pid, f"made on entry {frame.seen}; the table moved "
-                         f"on to entry {len(self.log)} before it arrived", now)
-            return
-        slot = self.proposals.place(seat, frame, len(self.log), self.game_no)
-        self._record(t="proposal", seat=seat, pid=frame.pid, game=frame.game,
-                     commit=frame.commit.hex(), seen=frame.seen,
-                     seen_hash=frame.seen_hash.hex(), sig=frame.sig.hex())
-        self._push_to(link, self._order(slot), now)
+        answer = self.proposals.answer(seat, frame, table=self.table,
+                                       key=self.players[seat].sign_key, game=self.game_no,
+                                       in_game=self.in_game, log=self.game_log, now=now)
+        kind = answer.kind
+        if kind == "reused":
+            self._push_to(link, Refused(0, frame.pid, answer.reason), now)
+        elif kind == "order" and answer.slot is not None:
+            self._push_to(link, self._order(answer.slot), now)
+        elif kind == "refused":
+            self._push_to(link, self._refusal(seat, frame.pid, answer.reason, answer.at,
+                                              answer.game), now)
+        elif kind == "refuse":
+            self._refuse(link, frame.pid, answer.reason, now, answer.game)
+        elif kind == "forked":
+            self._check_seen(seat, frame.seen, frame.seen_hash, now)
+        elif kind == "place" and answer.slot is not None:
+            self._record(t="proposal", seat=seat, pid=frame.pid, game=frame.game,
+                         commit=frame.commit.hex(), seen=frame.seen,
+                         seen_hash=frame.seen_hash.hex(), sig=frame.sig.hex())
+            self._push_to(link, self._order(answer.slot), now)
 
     def _order(self, slot: Slot) -> Order:
         """Host: our signed word that ``slot``'s proposal is entry ``slot.index``."""
@@ -1782,30 +1721,26 @@ class Session:
             self._drain(now)
             return
         assert self.game is not None
+        # What a seat opened as it committed to is its own word (only it knows the
+        # salt): a fault in it carries its Propose and the Open, and every seat checks
+        # it on its own log.
+        proof = evidence(slot.frame, frame)
+        opened = self.proposals.opening(slot, frame)
+        if isinstance(opened, Finding):
+            self._stop(self.game_no, opened.culprit, opened.code, opened.note, now,
+                       proof=proof)
+            return
+        action = opened
         reveals = [(p, bytes(k)) for p, k in frame.reveals]
-        if proposal_commit(frame.salt, frame.action, reveals) != slot.frame.commit:
-            self._stop(self.game_no, seat, "bad_open", Note.of(
-                "opened_other", pid=frame.pid), now)
-            return
-        try:
-            action = parse_action(frame.action)
-        except ValueError as exc:
-            self._stop(self.game_no, seat, "bad_open", Note.of(
-                "committed_unreadable", reason=str(exc)), now)
-            return
-        if action.player != seat:
-            self._stop(self.game_no, seat, "bad_open", Note.of(
-                "committed_other_seat", seat=Seat(action.player), move=action), now)
-            return
-        if not self._check_reveals(seat, action, reveals, now, commit=False):
+        if not self._check_reveals(seat, action, reveals, now, commit=False, proof=proof):
             return
         reason = self.game.why_illegal(action)
         if reason is not None:
             self._stop(self.game_no, seat, "illegal", Note.of(
-                "committed_illegal", move=action, reason=Rule(reason)), now)
+                "committed_illegal", move=action, reason=Rule(reason)), now, proof=proof)
             return
         self._commit_reveals(seat, action, reveals)
-        nudged = self._nudged.pop(seat, None) == (self.game_no, len(self.log))
+        nudged = self.handover.was_nudged(seat, (self.game_no, len(self.log)))
         self._append(action, frame.pid, reveals, now, proposal=slot.frame,
                      forced="timeout" if nudged else "", salt=frame.salt)
         self._drain(now)
@@ -1838,16 +1773,6 @@ class Session:
             if link is not None:
                 self._on_propose(link, frame, now)
 
-    def _played_for_since(self, seat: int, seen: int) -> int | None:
-        """The first entry from index ``seen`` on that our bot played for ``seat`` (None:
-        none).  Only such an entry changes a seat's hand without the seat: its own moves
-        are one proposal at a time, and a timed-out take or pass plays no card."""
-        log = self.log
-        for index in range(seen, len(log)):
-            if log[index].played_by_bot_for(seat):
-                return index
-        return None
-
     def _commit_reveals(self, seat: int, action: Action, reveals: list[tuple[int, bytes]]
                         ) -> None:
         """A checked proposal is logged: its cards are open from now on."""
@@ -1864,10 +1789,7 @@ class Session:
     def _check_seen(self, seat: int, seen: int, seen_hash: bytes, now: float) -> bool:
         """A proposal names the log it was made on: it must be a prefix of ours.  (A host
         that shows seats different logs is caught when any of them proposes.)"""
-        log = self.log
-        if seen > len(log) or (seen and log[seen - 1].hash != seen_hash) or (
-            not seen and seen_hash
-        ):
+        if self.game_log.forks(self.game_no, seen, seen_hash):
             culprit = seat if self.seat == HOST else HOST
             self._stop(self.game_no, culprit, "forked", Note.of(
                 "proposed_forked", index=max(seen - 1, 0)) if culprit == seat else Note.of(
@@ -1893,7 +1815,7 @@ class Session:
         automatic pass, which no player chose (journaled, so a refusal after a restart
         is still known as one)."""
         pid = self.proposals.new_pid()
-        seen, seen_hash = self._head()
+        seen, seen_hash = self.game_log.head(self.game_no)
         text = str(action)
         salt = salt_for(self.identity.private, self.table, self.game_no, pid)
         commit = proposal_commit(salt, text, reveals)
@@ -1912,65 +1834,34 @@ class Session:
         (entry ``seen``, and no entry of ours beyond it) and the host signed it.  The
         signed place is our evidence: a host that refuses the move now, or puts another
         entry there, is named (``bad_refusal``, ``bad_order``)."""
-        own = self.proposals.own.get(frame.pid)
-        if link.peer_seat != HOST or own is None or frame.pid not in self.pending:
+        if link.peer_seat != HOST:
             return
-        proposal = own.frame
-        if own.index >= 0:
-            if own.index == frame.index:
-                self._push_to(link, own.opening, now)  # asked again (after a restart)
+        kind, own, finding = self.proposals.check_order(
+            frame, table=self.table, seat=self.seat, host_key=self.players[HOST].sign_key,
+            game=self.game_no, in_game=self.in_game, log_len=len(self.log))
+        if finding is not None:
+            self._finding(finding, now)
             return
-        if frame.game != proposal.game or not verify(
-                self.players[HOST].sign_key, frame.sig, *order_signed(
-                    self.table, frame.game, self.seat, frame.pid, proposal.commit,
-                    frame.index)):
-            self._violation(Note.of("order_unsigned", pid=frame.pid), now)
+        if own is None or kind == "ignore":
             return
-        if frame.game != self.game_no or not self.in_game:
-            return  # (the game stopped meanwhile: nothing to open)
-        if frame.index != proposal.seen or len(self.log) != frame.index:
-            self._stop(self.game_no, HOST, "bad_order", Note.of(
-                "placed_elsewhere", move=own.action, index=frame.index, seen=proposal.seen),
-                now, proof=evidence(proposal, frame))
-            return
-        own.index, own.order_sig = frame.index, frame.sig
-        self._record(t="order", pid=frame.pid, index=frame.index, sig=frame.sig.hex())
+        if kind == "open":
+            self._record(t="order", pid=frame.pid, index=frame.index, sig=frame.sig.hex())
         self._push_to(link, own.opening, now)
 
     def _on_refused(self, link: Link, frame: Refused, now: float) -> None:
         """The host did not log our proposal.  It may refuse only a proposal the table
-        has moved past: one made on a log shorter than the host's (its entries, sent
-        before the refusal on the same ordered stream, are here), or for a game no
-        longer in play.  A refusal of a move we made on the host's own log (legal in our
-        view, signed by us) is a fault of the host."""
+        has moved past (:meth:`Proposals.check_refusal`); a refusal of a move we made on
+        the host's own log (legal in our view, signed by us) is a fault of the host."""
         if link.peer_seat != HOST or frame.pid not in self.pending:
             return
         proposal = self.proposals.frames.get(frame.pid)
-        own = self.proposals.own.get(frame.pid)
-        move = str(self.pending[frame.pid]).split(" ", 1)[1]
-        if proposal is not None and not verify(
-                self.players[HOST].sign_key, frame.sig, *refused_signed(
-                    self.table, proposal.game, self.seat, frame.pid, frame.at)):
-            self._violation(Note.of("refusal_unsigned", pid=frame.pid), now)
+        finding = self.proposals.check_refusal(
+            frame, table=self.table, seat=self.seat, host_key=self.players[HOST].sign_key,
+            game=self.game_no, in_game=self.in_game and not self._replaying,
+            log_len=len(self.log))
+        if finding is not None:
+            self._finding(finding, now)
             return
-        if (proposal is not None and proposal.game == self.game_no and self.in_game
-                and not self._replaying):
-            placed = own.order if own is not None else None
-            proof = evidence(proposal, *([placed] if placed else []), frame)
-            if own is not None and own.index >= 0:
-                self._stop(self.game_no, HOST, "bad_refusal", Note.of(
-                    "refused_after_placing", move=move, index=own.index,
-                    reason=Theirs(frame.reason[:120])), now, proof=proof)
-                return
-            if frame.at <= proposal.seen:
-                self._stop(self.game_no, HOST, "bad_refusal", Note.of(
-                    "refused_own_log", move=move, index=proposal.seen,
-                    reason=Theirs(frame.reason[:120])), now, proof=proof)
-                return
-            if frame.at > len(self.log):
-                self._stop(self.game_no, HOST, "bad_refusal", Note.of(
-                    "refused_unsent", move=move, index=frame.at), now)
-                return
         automatic = frame.pid in self.proposals.automatic
         action = self.proposals.done(frame.pid)
         assert action is not None  # (it was pending)
@@ -1979,6 +1870,15 @@ class Session:
             self.note_refusal(action, frame.reason, (proposal.game, proposal.seen))
         self._emit(ev.ActionRefused(self.sid, action, frame.reason, now, automatic))
         self._after_change(now)
+
+    def _finding(self, finding: Finding, now: float) -> None:
+        """A part found a message wrong: drop it (not authentic), or stop the game on
+        the finding, with its evidence."""
+        if finding.code == "violation":
+            self._violation(finding.note, now)
+        else:
+            self._stop(self.game_no, finding.culprit, finding.code, finding.note, now,
+                       proof=list(finding.proof) or None)
 
     def _on_entry(self, link: Link, frame: Entry, now: float) -> None:
         if self.seat == HOST or link.peer_seat != HOST:
@@ -2010,39 +1910,19 @@ class Session:
             self._stop(frame.game, HOST, "illegal", Note.of("entry_for_nobody",
                                                             index=frame.index), now)
             return
-        placed = self.proposals.placed_at(frame.game, frame.index)
-        if placed is not None and (actor != self.seat or frame.pid != placed.frame.pid):
-            dealer = self.dealer
-            if dealer is not None and self.seat in dealer.adopted:
-                placed.index = -1  # we were away, handed to a bot: the place is void
-            else:
-                order = placed.order
-                self._stop(frame.game, HOST, "bad_order", Note.of(
-                    "entry_at_our_place", index=frame.index, move=action,
-                    ours=placed.action), now,
-                    proof=evidence(placed.frame, *([order] if order else [])))
-                return
-        if frame.forced not in ("", "timeout", "bot"):
-            self._stop(frame.game, HOST, "forged", Note.of(
-                "entry_marked", index=frame.index, move=action,
-                mark=Theirs(frame.forced)), now)
-            return
-        # The host plays take or pass for a seat whose move clock ran out (no proposal,
-        # no signature: the host's word, like the clock itself).
-        timed_out = (frame.forced == "timeout" and not frame.pid and self.clock > 0
-                     and isinstance(action, Take | Pass))
         dealer = self.dealer
         assert dealer is not None
-        # A bot the host runs plays a seat whose seed every seat rebuilt (lost for the
-        # grace period); its cards open with keys from that seed.
-        by_bot = frame.forced == "bot" and not frame.pid and actor in dealer.adopted
-        if frame.forced == "bot" and not by_bot:
-            self._stop(frame.game, HOST, "forged", Note.of(
-                "bot_never_opened", index=frame.index, move=action, seat=Seat(actor)),
-                now)
+        kind, finding = self.proposals.check_entry(frame, action, me=self.seat, host=HOST,
+                                                   adopted=dealer.adopted, clock=self.clock)
+        if finding is not None:
+            if finding.code == "desync":
+                self._desync(frame.game, frame.index, finding.note, now)
+            else:
+                self._stop(frame.game, finding.culprit, finding.code, finding.note, now,
+                           proof=list(finding.proof) or None)
             return
         own_forced = ""
-        if actor == self.seat and timed_out:
+        if actor == self.seat and kind == "timeout":
             # Our clock ran out (a proposal of ours on its way will be refused) -- by our
             # own clock, started when we saw the entry that put us on move.
             early = self._clock_early(now)
@@ -2050,37 +1930,22 @@ class Session:
                 self._stop(frame.game, HOST, "early_clock", Note.of(
                     "early_clock", index=frame.index, move=action, seconds=early), now)
                 return
-        elif actor == self.seat and by_bot:
+        elif actor == self.seat and kind == "bot":
             if not self._check_own_bot_move(action, reveals, frame.index, now):
                 return
-        elif actor == self.seat:
-            proposed = self.pending.get(frame.pid) if frame.pid else None
-            if proposed != action:
-                self._stop(frame.game, HOST, "forged", Note.of(
-                    "not_proposed", index=frame.index, move=action), now)
-                return
+        elif kind == "own":
             # Whether our own move was the clock's is ours to say (a lead made because
             # our time was up), not the host's: the host marks a lead "timeout" if it
             # arrives after it told us our time was up, which a move we chose may.
             own_forced = "timeout" if frame.pid in self.proposals.timeout_pids else ""
             self.proposals.done(frame.pid)
-            dealer = self.dealer
-            assert dealer is not None
             for card in action_cards(action):  # our proposal is logged: its cards open
                 dealer.reveal(card)
         else:
-            if actor != HOST and not timed_out and not by_bot:
-                # Another seat's proposal, passed on with its signature (kept, and
-                # checked if the audit blames that seat: see _conclude).
-                if not frame.pid or len(frame.sig) != 64 or len(frame.salt) != 16:
-                    self._stop(frame.game, HOST, "forged", Note.of(
-                        "no_proposal", index=frame.index, move=action,
-                        seat=Seat(actor)), now)
-                    return
-                if not self._check_seen(actor, frame.seen, frame.seen_hash, now):
-                    return
-            elif frame.pid:
-                self._desync(frame.game, frame.index, Note.of("desync_host_pid"), now)
+            # Another seat's proposal is kept with its signature, and checked if the
+            # audit blames that seat (see _conclude); it names the log it was made on.
+            if kind == "other" and not self._check_seen(actor, frame.seen, frame.seen_hash,
+                                                        now):
                 return
             if not self._check_reveals(actor, action, reveals, now):
                 return
@@ -2091,13 +1956,10 @@ class Session:
             return
         digest, keys = self._apply(action)
         self._deal_out(frame.game, keys, now)
-        log.append(LogEntry(str(action), frame.hash, frame.pid, tuple(reveals), frame.seen,
-                            frame.seen_hash, frame.sig, frame.forced, frame.salt))
-        self._record(t="entry", game=frame.game, index=frame.index, action=str(action),
-                     hash=frame.hash.hex(), pid=frame.pid,
-                     reveals=[[p, k.hex()] for p, k in reveals], seen=frame.seen,
-                     seen_hash=frame.seen_hash.hex(), sig=frame.sig.hex(), forced=frame.forced,
-                     salt=frame.salt.hex())
+        entry = LogEntry(str(action), frame.hash, frame.pid, tuple(reveals), frame.seen,
+                         frame.seen_hash, frame.sig, frame.forced, frame.salt)
+        self.game_log.add(frame.game, entry)
+        self._record(**entry.record(frame.game, frame.index))
         if digest != frame.hash.hex():
             self._emit(
                 ev.ActionApplied(self.sid, frame.game, frame.index, action,
@@ -2147,7 +2009,8 @@ class Session:
 
     # -------------------------------------------------------- stops and audits
 
-    def _fault(self, number: int, fault: DealFault, now: float) -> None:
+    def _fault(self, number: int, fault: DealFault, now: float,
+               proof: list[bytes] | None = None) -> None:
         """The dealer caught a seat breaking the deal: stop the game and audit it.
 
         A seated player names a third seat only for messages that seat signed: what it
@@ -2159,7 +2022,7 @@ class Session:
             self._stop(number, HOST, "forged", Note.of("relayed_unsigned", seat=Seat(culprit)),
                        now)
             return
-        self._stop(number, fault.seat, fault.code, fault.note, now)
+        self._stop(number, fault.seat, fault.code, fault.note, now, proof=proof)
 
     def _stop(self, number: int, culprit: int, code: str, said: Note | str, now: float,
               stopper: int | None = None, at: int | None = None,
@@ -2220,19 +2083,8 @@ class Session:
             return  # (the same fault again, or one after the game stopped: nothing new)
         sender = link.peer_seat
         by = frame.by
-        why: Note | None
-        if by == self.seat:
-            why = Note.of("fault_ours")
-        elif self.seat == HOST and by != sender:
-            why = Note.of("fault_relayed", seat=Seat(by))
-        elif not (0 <= by < self.rules.players) or not verify(
-                self.players[by].sign_key, frame.sig, *fault_signed(
-                    self.table, number, frame.index, frame.seat, frame.code, frame.detail,
-                    by)):
-            why = (Note.of("fault_unsigned_by", seat=Seat(by)) if sender != by
-                   else Note.of("fault_unsigned"))
-        else:
-            why = None
+        why = self.outcomes.fault_sender_blamed(frame, table=self.table, me=self.seat,
+                                                sender=sender, keys=self._keys())
         if why is not None:
             self._stop(number, sender, "forged", why, now)
             return
@@ -2240,39 +2092,32 @@ class Session:
             self._emit(ev.DesyncDetected(self.sid, number, frame.index, frame.detail, True,
                                          now, Note.of("desync_peer", by=Seat(by),
                                                       detail=Theirs(frame.detail))))
-        if frame.evidence and frame.seat == HOST and by not in (HOST, self.seat) and (
-                self._proves(number, by, frame)):
+        if frame.evidence and by == HOST and frame.seat not in (HOST, self.seat):
+            # The host's fault of a seat's opening, with its evidence: checked on our
+            # own log.  Evidence that is the seat's and does not show a fault is made
+            # up: the host's.
+            opened = opened_as_committed(list(frame.evidence), table=self.table,
+                                         game=number, seat=frame.seat,
+                                         seat_key=self.players[frame.seat].sign_key)
+            if opened is not None and number == self.game_no and self.game_log.head(
+                    number) == (opened[0].seen, opened[0].seen_hash):
+                if not self._opening_fault(frame.seat, opened[1]):
+                    self._stop(number, sender, "forged", Note.of(
+                        "fault_unproven", seat=Seat(frame.seat)), now)
+                    return
+                self.outcomes.proven.add(number)
+                self._record(t="proven", game=number)
+        if self.outcomes.proves(frame, table=self.table, keys=self._keys(),
+                                log=self.logs.get(number, [])):
             self.outcomes.proven.add(number)
             self._record(t="proven", game=number)
         self._stop(number, frame.seat, frame.code, Note.did_theirs(by, frame.code,
                                                                    frame.detail),
                    now, stopper=by, at=frame.index, frame=frame)
 
-    def _proves(self, number: int, seat: int, frame: Fault) -> bool:
-        """Does the Fault's evidence prove, to us, that the host broke its word about
-        ``seat``'s proposal (the signed messages, and our own log)?"""
-        log = self.logs.get(number, [])
-
-        def entry_at(index: int) -> tuple[int, int] | None:
-            if not 0 <= index < len(log):
-                return None
-            return parse_action(log[index].action).player, log[index].pid
-
-        return host_broke_its_word(frame.code, list(frame.evidence), table=self.table,
-                                   game=number, seat=seat,
-                                   seat_key=self.players[seat].sign_key,
-                                   host_key=self.players[HOST].sign_key, entry_at=entry_at)
-
-    def _check_evidence(self, number: int, verdict: Verdict, names: list[str]) -> Verdict:
-        """A seat stopped the game with evidence against the host that we checked
-        ourselves: its claim is no longer one word against another."""
-        stop = self.outcomes.stops.get(number)
-        if number not in self.outcomes.proven or stop is None or verdict.code != "disputed":
-            return verdict
-        claim = stop.note if stop.note is not None else Note.plain_text(stop.reason)
-        return Verdict.of(False, stop.code, Note.of("proven", host=Seat(HOST), claim=claim,
-                                                    by=Seat(stop.seat)),
-                          names, HOST, verdict.state_hash)
+    def _keys(self) -> list[bytes]:
+        """Every seat's signing key, in seat order (b"": not known yet)."""
+        return [self.players[s].sign_key for s in range(self.rules.players)]
 
     def _publish_seed(self, number: int, now: float) -> None:
         dealer = self.dealers.get(number)
@@ -2309,28 +2154,9 @@ class Session:
         else:
             verdict = audit(dealer, self.rules, [(e.action, e.hash) for e in log], names,
                             self.outcomes.stops.get(number))
-            verdict = self._check_blame(number, verdict, names)
-            verdict = self._check_clock_claim(number, verdict, names)
-            verdict = self._check_evidence(number, verdict, names)
+            verdict = self.outcomes.judge(number, verdict, names, me=self.seat, log=log,
+                                          forged=lambda seat: self._forged_for(number, seat))
         self._settle(number, verdict, now)
-
-    def _check_clock_claim(self, number: int, verdict: Verdict, names: list[str]) -> Verdict:
-        """A seat stopped the game saying the host timed it out before its own clock ran
-        out.  Only that seat can know (a clock is not evidence another seat can check):
-        if the log does hold a "timeout" entry of that seat where it stopped, the
-        others name nobody; a claim about any other entry is false."""
-        stop = self.outcomes.stops.get(number)
-        if (verdict.code not in ("false_claim", "disputed") or stop is None
-                or stop.code != "early_clock" or stop.seat == self.seat):
-            return verdict
-        log = self.logs.get(number, [])
-        entry = log[stop.index] if 0 <= stop.index < len(log) else None
-        if entry is None or entry.forced != "timeout" or not entry.action.startswith(
-                f"{stop.seat} "):
-            return verdict
-        return Verdict.of(False, "clock_disputed", Note.of(
-            "clock_disputed", seat=Seat(stop.seat), host=Seat(HOST), index=stop.index), names,
-            None, verdict.state_hash)
 
     def _settle(self, number: int, verdict: Verdict, now: float,
                 silent: tuple[int, float] | None = None) -> None:
@@ -2349,40 +2175,11 @@ class Session:
         if self._ending and not self._replaying:
             self.close(now, self._ending)
 
-    def _check_blame(self, number: int, verdict: Verdict, names: list[str]) -> Verdict:
-        """The audit blames a seat for what the host passed on to us: was it really that
-        seat's (its signature), or did the host make it up?"""
-        culprit = verdict.culprit
-        if verdict.fair or self.seat == HOST or culprit in (HOST, self.seat):
-            return verdict
-        # The seat named, or, when nobody is (a dispute between others), any third seat:
-        # an entry or deal message of it that it did not sign proves the host forged it.
-        suspects = [culprit] if culprit is not None else [
-            s for s in range(self.rules.players) if s not in (HOST, self.seat)]
-        forged = next((s for s in suspects if self._forged_for(number, s)), None)
-        if forged is None:
-            return verdict
-        culprit = forged
-        return Verdict.of(False, "forged", Note.of("cheated", culprit=Seat(HOST), detail=Note.of(
-            "relayed_unsigned", seat=Seat(culprit))), names, HOST, verdict.state_hash)
-
     def _forged_for(self, number: int, seat: int) -> bool:
         """Did the host pass on, as ``seat``'s, a deal message or a proposal of game
         ``number`` that ``seat`` did not sign?"""
-        key = self.players[seat].sign_key
-        if any(d.seat == seat and not verify(key, d.sig, *deal_signed(self.table, number,
-                                                                       seat, d.data))
-               for d in self._deal_log.get(number, [])):
-            return True
-        for e in self.logs.get(number, []):
-            if e.forced and not e.pid:
-                continue  # the clock's or a bot's move: the host's, signed by nobody
-            action = parse_action(e.action)
-            commit = proposal_commit(e.salt, e.action, list(e.reveals))
-            if action.player == seat and not verify(key, e.sig, *proposal_signed(
-                    self.table, number, seat, e.pid, commit, e.seen, e.seen_hash)):
-                return True
-        return False
+        return forged_for(self.table, number, seat, self.players[seat].sign_key,
+                          self._deal_log.get(number, []), self.logs.get(number, []))
 
     # ---------------------------------------------------------------- resync
 
@@ -2419,11 +2216,8 @@ class Session:
                 if (ours or self.seat == HOST) and deal.seat != link.peer_seat:
                     self._push_to(link, deal, now)
             if self.seat == HOST:
-                for index in range(start, len(entries)):
-                    e = entries[index]
-                    self._push_to(link, Entry(0, number, index, e.action, e.hash, e.pid,
-                                              list(e.reveals), e.seen, e.seen_hash, e.sig,
-                                              e.forced, e.salt), now)
+                for entry in self.game_log.frames_from(number, start):
+                    self._push_to(link, entry, now)
             fault = self.outcomes.faults.get(number)
             if fault is not None:
                 self._push_to(link, fault, now)
@@ -2508,6 +2302,9 @@ class Session:
         for number in list(outcomes.audit_due):  # (the clock of the new epoch)
             outcomes.audit_due[number] = now + self.config.audit_timeout
         self._restart_clock(now)  # every seat the game waits for gets a fresh clock
+        slot = self.proposals.slot
+        if slot is not None:  # its seat opens it again when it hears our new epoch
+            self.proposals.wait_again(slot.seat, now)
         if self._ending and not self.closed and not outcomes.audit_due:
             self.close(now, self._ending)  # a player had left and the audit was done
         if self.game is not None:
@@ -2534,7 +2331,112 @@ class Session:
         Raises ``ValueError`` if the journal is not a session journal of this version or
         does not replay.
         """
-        from .restore import replay_journal
-
         return replay_journal(cls, records, now, entropy=entropy,
                               dealer_factory=dealer_factory, config=config)
+
+    # ---------------------------------------------- the journal's records, replayed
+    # (durak_net.restore reads the records and calls these; each goes through the code
+    # that handled the record the first time, with sending and reporting off.)
+
+    @classmethod
+    def from_header(cls, head: dict[str, Any], now: float, *, entropy: Entropy,
+                    dealer_factory: DealerFactory, config: SessionConfig | None) -> Session:
+        """A session to replay a journal into, made from its header record."""
+        session = cls.__new__(cls)
+        session.role = Role(head["role"])
+        session._setup(int(head["table"]), Rules.from_dict(head["rules"]), int(head["seat"]),
+                       now, entropy=entropy, dealer_factory=dealer_factory, config=config,
+                       name=str(head.get("name", "")),
+                       identity=Identity.from_private(bytes.fromhex(head["identity"])),
+                       restoring=True, own_addr=parse_addr(str(head.get("addr", ""))))
+        return session
+
+    def replay_link(self, rec: dict[str, Any], now: float) -> None:
+        """A ``link`` record: the pairing with a seat (the host's, for a seated player)."""
+        seat = int(rec["seat"])
+        what = str(rec.get("kind", "player"))
+        name = str(rec.get("name", ""))
+        if self.seat == HOST:
+            self.players[seat] = Player(seat, name, b"", what)
+        else:
+            self.players[HOST] = Player(HOST, name, b"", "host")
+        self._open_link(int(rec["sid"]), bytes.fromhex(rec["key"]), seat,
+                        (str(rec["addr"][0]), int(rec["addr"][1])), now, name,
+                        str(rec.get("sas", "")), what)
+
+    def replay_hello(self, rec: dict[str, Any]) -> None:
+        """A ``hello`` record (host): a seat's name, signing key and address."""
+        seat = int(rec["seat"])
+        what = self.players[seat].kind
+        self.players[seat] = Player(seat, str(rec["name"]), bytes.fromhex(rec["key"]),
+                                    what if what != "open" else "player",
+                                    str(rec.get("addr", "")),
+                                    bytes.fromhex(rec.get("addr_sig", "")))
+
+    def replay_seating(self, rec: dict[str, Any]) -> None:
+        """A ``seating`` record (a seated player): who sits where, the clock, the grace."""
+        for seat, name, key, what, *addr in rec["seats"]:
+            if int(seat) != self.seat:
+                self.players[int(seat)] = Player(
+                    int(seat), str(name), bytes.fromhex(key), str(what),
+                    str(addr[0]) if addr else "", bytes.fromhex(addr[1]) if addr else b"")
+        self.clock, self.grace = int(rec["clock"]), int(rec["grace"])
+        if rec.get("start"):
+            self.started = True
+
+    def replay_dealer(self, number: int, previous: int | None, seed: bytes) -> None:
+        """A ``dealer`` record: game ``number``'s dealer, from its seed."""
+        if number in self.dealers:
+            raise ValueError(f"game {number} has two dealers")
+        self.dealers[number] = self._dealer_factory(self._deal_context(number, previous), seed)
+
+    def replay_begin(self, number: int, now: float) -> None:
+        """A ``begin`` record: we agreed to deal game ``number``."""
+        self._deal_out(number, self.dealers[number].begin(), now)
+        self._maybe_deal(number, now)
+
+    def replay_share(self, number: int, seat: int, now: float) -> None:
+        """A ``share`` record: we published our share of ``seat``'s seed (a bot plays it)."""
+        self._deal_out(number, self.dealers[number].share(seat), now)
+        self._reveal_open_hands(now)
+
+    def replay_publish(self, number: int, now: float) -> None:
+        """A ``publish`` record: we published our seed of game ``number``."""
+        self._deal_out(number, self.dealers[number].publish_seed(), now)
+        self.outcomes.replay_publish(number, now)
+
+    def replay_ending(self, seat: int, what: str) -> None:
+        """An ``abandon`` (``what``: "went silent") or ``gone`` ("left the table")
+        record: the table ends once the game's audit is done."""
+        self._ending = f"{self.players[seat].name or f'seat {seat}'} {what}"
+
+    def replay_entry(self, rec: dict[str, Any], now: float) -> None:
+        """An ``entry`` record: applied again, every card it opens checked again and its
+        hash compared (``ValueError`` if it does not replay)."""
+        number = int(rec["game"])
+        if number != self.game_no or self.game is None:
+            raise ValueError(f"an entry of game {number} while at game {self.game_no}")
+        index = int(rec["index"])
+        if index != len(self.log):
+            raise ValueError(f"game {number} entry {len(self.log)} is missing")
+        action = parse_action(rec["action"])
+        reveals = [(int(p), bytes.fromhex(k)) for p, k in rec.get("reveals", [])]
+        pid = int(rec.get("pid", 0))
+        dealer = self.dealer
+        assert dealer is not None
+        if action.player == self.seat:
+            for card in action_cards(action):
+                dealer.reveal(card)
+            if self.seat != HOST and pid:
+                self.proposals.done(pid)
+        elif not self._check_reveals(action.player, action, reveals, now):
+            raise ValueError(f"game {number} entry {index} opens a card that does not check")
+        if self.seat == HOST and pid:
+            self.proposals.applied(action.player, pid)
+        digest, keys = self._apply(action)
+        self._deal_out(number, keys, now)
+        if digest != rec["hash"]:
+            raise ValueError(f"game {number} entry {index} does not replay")
+        self.game_log.replay(rec)
+        self._take_new_cards(now)
+        self._after_change(now)

@@ -174,7 +174,7 @@ def propose(session: Session, pid: int, action: str,
     and its opening (tests push both by hand, to play moves the bots would not; the host
     takes the opening once it has placed the commitment, which it does first)."""
     reveals = list(reveals or [])
-    seen, seen_hash = session._head()
+    seen, seen_hash = session.game_log.head(session.game_no)
     salt = salt_for(session.identity.private, session.table, session.game_no, pid)
     commit = proposal_commit(salt, action, reveals)
     sig = session.identity.sign(*proposal_signed(session.table, session.game_no, session.seat,

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from durak_core import Attack, Defend, Game, IllegalAction, Pass, Rules
 from durak_net import events as ev
 from durak_net.botplay import BotDriver
@@ -213,12 +215,13 @@ class _StillNode:
         return self.session_view
 
 
-def _notebook_lines(events: list[Any], seat: int) -> list[str]:
+def _notebook_lines(events: list[Any], seat: int, players: int = 3) -> list[str]:
     """The log lines a notebook's table shows for ``events`` (seat ``seat``'s)."""
-    rules = Rules(players=3)
+    rules = Rules(players=players)
+    names = ("Ann", "Ben", "Cid", "Dan", "Eve", "Fay")[:players]
     view = SessionView(1, seat, "Host", 1, Game.new(rules, seed=3).view(seat), True, {},
-                       False, False, names=("Ann", "Ben", "Cid"),
-                       kinds=("host", "player", "player"), table=1, rules=rules)
+                       False, False, names=names,
+                       kinds=("host",) + ("player",) * (players - 1), table=1, rules=rules)
     backend = LanBackend(_StillNode(view), 1, None, seat)  # type: ignore[arg-type]
     shown: list[Any] = []
     backend.attach(Handoff(mode="sync"), shown.extend)
@@ -284,6 +287,44 @@ def test_at_a_table_of_three_only_overtaken_moves_are_refused_and_no_automatic_p
             assert not [line for line in lines if re.search(r"\d+ (pass|attack)|player \d",
                                                             line)]
     assert automatic and chosen  # (the seeds still race both ways)
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_at_tables_of_four_and_five_every_refusal_is_of_a_move_the_table_moved_past(
+        players: int) -> None:
+    """More seats, more crossings: at four and five seats with bots, every refusal is of
+    a proposal made on a log shorter than the host's when it refused it (too late, never
+    a move on the host's own log), an automatic pass is marked as one, a move a bot
+    chose is not, and a notebook says each chosen one as "too late", never in seat
+    numbers; the game ends fair."""
+    table = make_table(4, Rules(players=players), games=1)
+    drivers = {}
+    for side in table.seats:
+        assert side.driver is not None
+        side.driver = drivers[side.session.seat] = _Recording(side.driver)
+    assert table.net.run(table.done, limit=600.0)
+    assert not table.bad(), table.bad()[:3]
+    host_at = {(r["seat"], r["pid"]): r["at"] for r in table.seats[0].journal
+               if r.get("t") == "refused"}
+    automatic = chosen = 0
+    for side in table.seats[1:]:
+        seat = side.session.seat
+        proposed = {r["pid"]: r for r in side.journal if r.get("t") == "propose"}
+        refused_pids = [r["pid"] for r in side.journal if r.get("t") == "refused"]
+        events = [e for e in side.events if isinstance(e, ev.ActionRefused)]
+        assert len(events) == len(refused_pids)
+        for event, pid in zip(events, refused_pids, strict=True):
+            made = proposed[pid]
+            assert host_at[(seat, pid)] > made["seen"]  # too late: the table moved past it
+            by_bot = (made["game"], made["seen"], made["action"]) in drivers[seat].chosen
+            assert event.automatic is not by_bot, made
+            automatic += event.automatic
+            chosen += not event.automatic
+        lines = _notebook_lines(events, seat, players)
+        assert len(lines) == sum(not e.automatic for e in events)
+        assert all(line.startswith("Too late to ") for line in lines), lines
+        assert not [line for line in lines if re.search(r"\d+ (pass|attack)|player \d", line)]
+    assert automatic and chosen  # (the seed still races both ways)
 
 
 def test_a_seat_restored_from_its_journal_still_knows_its_automatic_pass_on_its_way() -> None:

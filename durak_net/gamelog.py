@@ -1,0 +1,141 @@
+"""The game log, one part of a seat's session: every game's entries as this seat
+applied them, and what a seat reads from them.
+
+Each entry keeps what every seat needs to check it again later: the action's text, the
+public-state hash after it, and for a seated player's proposal what that seat signed
+(the log it was made on, its signature, the salt that opens its commitment).  The log
+answers the questions the proposals and the audit ask of it: the log a proposal was
+made on (``head``), whether a proposal names a log that is not a prefix of ours (a
+fork), whether a bot played a seat since a given entry.  It makes the Entry frames a
+seat back from its journal is sent again, and the journal records that replay it.  No
+I/O, no clock: the session appends what it has checked.
+
+>>> part = GameLog()
+>>> part.begin(1)
+>>> part.add(1, LogEntry("0 attack 6♠", bytes(32)))
+0
+>>> part.head(1) == (1, bytes(32)), part.forks(1, 1, bytes(32)), part.forks(1, 2, b"")
+(True, False, True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from .wire import Entry
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One applied action: its text, the public-state hash after it, its proposal id,
+    the reveals of the cards it opened (``(position, key)``) and, for another seat's
+    proposal, what that seat signed (``seen``, ``seen_hash``, ``sig``)."""
+
+    action: str
+    hash: bytes
+    pid: int = 0
+    reveals: tuple[tuple[int, bytes], ...] = ()
+    seen: int = 0
+    seen_hash: bytes = b""
+    sig: bytes = b""
+    forced: str = ""
+    #: The salt that opens the proposal's commitment (section 7): with it every seat
+    #: checks the proposer's signature.
+    salt: bytes = b""
+
+    def played_by_bot_for(self, seat: int) -> bool:
+        """Whether the host's bot played this action for ``seat`` while it was away."""
+        return self.forced == "bot" and self.action.startswith(f"{seat} ")
+
+    def frame(self, game: int, index: int) -> Entry:
+        """The Entry frame of this entry at ``index`` of ``game`` (as the host sends it)."""
+        return Entry(0, game, index, self.action, self.hash, self.pid, list(self.reveals),
+                     self.seen, self.seen_hash, self.sig, self.forced, self.salt)
+
+    def record(self, game: int, index: int) -> dict[str, Any]:
+        """The journal record of this entry (:meth:`from_record` reads it back)."""
+        return {"t": "entry", "game": game, "index": index, "action": self.action,
+                "hash": self.hash.hex(), "pid": self.pid,
+                "reveals": [[p, k.hex()] for p, k in self.reveals], "seen": self.seen,
+                "seen_hash": self.seen_hash.hex(), "sig": self.sig.hex(),
+                "forced": self.forced, "salt": self.salt.hex()}
+
+    @classmethod
+    def from_record(cls, rec: dict[str, Any]) -> LogEntry:
+        """The entry of a journal ``entry`` record (older journals lack some fields)."""
+        return cls(str(rec["action"]), bytes.fromhex(rec["hash"]), int(rec.get("pid", 0)),
+                   tuple((int(p), bytes.fromhex(k)) for p, k in rec.get("reveals", [])),
+                   int(rec.get("seen", 0)), bytes.fromhex(rec.get("seen_hash", "")),
+                   bytes.fromhex(rec.get("sig", "")), str(rec.get("forced", "")),
+                   bytes.fromhex(rec.get("salt", "")))
+
+
+def log_hash(entries: list[LogEntry]) -> str:
+    """A hash of a game's action log (the terminal peer prints it per finished game)."""
+    text = "\n".join(e.action for e in entries).encode()
+    return hashlib.blake2b(text, digest_size=16).hexdigest()
+
+
+class GameLog:
+    """Every game's log, by game number."""
+
+    def __init__(self) -> None:
+        self.logs: dict[int, list[LogEntry]] = {}
+
+    def of(self, game: int) -> list[LogEntry]:
+        """Game ``game``'s entries (empty for a game not dealt)."""
+        return self.logs.get(game, [])
+
+    def begin(self, game: int) -> None:
+        """Game ``game`` is dealt: its log starts (empty)."""
+        self.logs.setdefault(game, [])
+
+    def add(self, game: int, entry: LogEntry) -> int:
+        """Append a checked entry to game ``game``'s log; its index."""
+        log = self.logs.setdefault(game, [])
+        log.append(entry)
+        return len(log) - 1
+
+    def replay(self, rec: dict[str, Any]) -> LogEntry:
+        """A journal's ``entry`` record, appended again: it must be the next entry of
+        its game (``ValueError`` otherwise)."""
+        number, index = int(rec["game"]), int(rec["index"])
+        if number not in self.logs:
+            raise ValueError(f"an entry of game {number}, which was not dealt")
+        if index != len(self.logs[number]):
+            raise ValueError(f"game {number} entry {len(self.logs[number])} is missing")
+        entry = LogEntry.from_record(rec)
+        self.logs[number].append(entry)
+        return entry
+
+    def head(self, game: int) -> tuple[int, bytes]:
+        """The log length we have seen and the hash after its last entry (what a
+        proposal made now names as its log)."""
+        log = self.of(game)
+        return len(log), (log[-1].hash if log else b"")
+
+    def forks(self, game: int, seen: int, seen_hash: bytes) -> bool:
+        """Does a proposal that names the log of ``seen`` entries ending in
+        ``seen_hash`` name one that is not a prefix of ours?  (A host that shows seats
+        different logs is caught when any of them proposes.)"""
+        log = self.of(game)
+        return seen > len(log) or bool(seen and log[seen - 1].hash != seen_hash) or (
+            not seen and bool(seen_hash))
+
+    def played_for_since(self, game: int, seat: int, seen: int) -> int | None:
+        """The first entry from index ``seen`` on that the host's bot played for ``seat``
+        (None: none).  Only such an entry changes a seat's hand without the seat: its
+        own moves are one proposal at a time, and a timed-out take or pass plays no
+        card."""
+        log = self.of(game)
+        for index in range(seen, len(log)):
+            if log[index].played_by_bot_for(seat):
+                return index
+        return None
+
+    def frames_from(self, game: int, start: int) -> list[Entry]:
+        """The Entry frames of game ``game`` from index ``start`` on (resent to a seat
+        back from its journal)."""
+        return [e.frame(game, i) for i, e in enumerate(self.of(game)) if i >= start]
