@@ -6,7 +6,9 @@ code=...)``, whose page shows the reply code; that goes into Ann's reply box and
 Connect.  Then, over the data channel between the two pages (offline: no ICE servers),
 both show the same four pairing words, and the bots playing both seats finish a game
 that each side's audit finds fair, though Ben's page loses, duplicates and reorders
-some datagrams on purpose.  Only what a person sees is read.
+some datagrams on purpose.  Then Ann's notebook opened in a second tab (the same
+kernel) shows the table as open elsewhere, and her first page keeps the channel.  Only
+what a person sees is read.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ pytest.importorskip("playwright.sync_api", reason="browser tests need the playwr
 from browser_support import (
     PATH_CELL,
     LabTabs,
+    open_notebook_in_lab,
     run_cell_source,
     run_notebooks_in_lab,
     write_notebook,
@@ -45,10 +48,10 @@ def _notebook(root: Path, name: str, cell: str) -> str:
 def test_two_notebooks_play_a_game_through_pasted_codes_to_a_fair_audit(
     jupyterlab_server: str, lab_root_dir: Path, lab_tabs: LabTabs
 ) -> None:
-    ann, ben = lab_tabs.take(2)
+    ann, ben, again = lab_tabs.take(3)
     run_notebooks_in_lab(
-        [(ann, _notebook(lab_root_dir, "Ann", "online(name='Ann', "
-                         + OPTIONS.format(seed=1) + ")")),
+        [(ann, _notebook(lab_root_dir, "Ann", "lobby = online(name='Ann', "
+                         + OPTIONS.format(seed=1) + ")\nlobby")),
          (ben, _notebook(lab_root_dir, "Ben", "# Ann's code goes here"))],
         jupyterlab_server)
     invitation = ann.locator(f"{LOBBY} .durak-online-code textarea")
@@ -72,3 +75,14 @@ def test_two_notebooks_play_a_game_through_pasted_codes_to_a_fair_audit(
     spoiled = ben.locator(f"{LOBBY} .durak-rtc")
     for what in ("lost", "duplicated", "reordered"):
         assert int(spoiled.get_attribute(f"data-{what}") or 0) > 0, what
+    # Ann's notebook in a second tab (the same kernel): that page shows the table as
+    # open elsewhere, and the first page keeps the channel.
+    open_notebook_in_lab(again, jupyterlab_server, "online/ann.ipynb")
+    run_cell_source(again, 2, "lobby")
+    elsewhere = again.locator(f"{LOBBY} .durak-rtc")
+    expect(elsewhere).to_have_class(re.compile("durak-rtc-elsewhere"), timeout=60_000)
+    expect(elsewhere).to_have_text("This table is open in another tab or window: play there.")
+    for page in (ann, ben):
+        kept = page.locator(f"{LOBBY} .durak-rtc")
+        expect(kept).not_to_have_class(re.compile("durak-rtc-elsewhere"))
+        expect(kept).to_have_attribute("data-state", "open")
