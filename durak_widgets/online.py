@@ -178,8 +178,6 @@ class OnlineLobby(LanLobby):
         self.room_label.layout.display = None if self.room is not None else "none"
         channel = self.channel
         if channel is None:  # a friend waiting for the invitation in a relay's room
-            if self.sid is None and not self.notice:
-                self.status.value = self.room_label.value
             self.code_text.value = ""
             self.code_label.value = ""
             self.reply_box.layout.display = "none"
@@ -211,6 +209,8 @@ class OnlineLobby(LanLobby):
 
     def _status_html(self) -> str:
         if self.sid is None and not self.notice:
+            if self.channel is None:  # a friend waiting for the invitation in a room
+                return self._room_words()
             return self._channel_words(self.channel)
         return super()._status_html()
 
