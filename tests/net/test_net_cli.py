@@ -158,6 +158,6 @@ def test_a_bot_whose_peer_leaves_mid_game_says_so_and_exits_1_without_a_tracebac
             if proc.poll() is None:
                 proc.kill()
             proc.wait(timeout=10)
-    assert ann.returncode == 1, ann_err
+    assert ann.returncode == 1, ann_out + ann_err
     assert "Traceback" not in ann_err
     assert "the peer left after 0 of 3 games" in ann_out, ann_out
