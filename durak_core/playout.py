@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Final
 
@@ -343,3 +344,120 @@ def shortlist_after(first: Action, legal: Sequence[Action], trump: int, width: i
     for _, i in ranked[:more]:
         chosen.append(rest[i])
     return chosen
+
+
+# ---------------------------------------------------------------- a learnt value
+
+#: The cards a hand is counted by for the value model: plain cards of ranks up to 8,
+#: 9-10, J-Q and K-A, then trumps up to 9, 10-Q and K-A (a 52-card deck's low ranks
+#: fall in the first group of each).
+_PLAIN_BINS: Final = ((2, 8), (9, 10), (11, 12), (13, 14))
+_TRUMP_BINS: Final = ((2, 9), (10, 12), (13, 14))
+_BIN_NAMES: Final = ("plain_low", "plain_9_10", "plain_jq", "plain_ka",
+                     "trump_low", "trump_10_q", "trump_ka")
+
+
+def _bin_masks(trump: int) -> list[int]:
+    """The masks of the seven groups of cards (see ``_PLAIN_BINS``) for a trump suit."""
+    trumps = SUIT_MASK[trump]
+    masks: list[int] = []
+    for low, high in _PLAIN_BINS:
+        m = 0
+        for rank in range(low, high + 1):
+            m |= RANK_MASK[rank]
+        masks.append(m & ~trumps)
+    for low, high in _TRUMP_BINS:
+        m = 0
+        for rank in range(low, high + 1):
+            m |= RANK_MASK[rank]
+        masks.append(m & trumps)
+    return masks
+
+
+_BINS: Final[list[list[int]]] = [_bin_masks(t) for t in range(4)]
+
+
+def _names() -> tuple[str, ...]:
+    base = ["talon", "attacking", "attacking_talon", "my_extra", "their_extra"]
+    base += ["my_" + n for n in _BIN_NAMES] + ["their_" + n for n in _BIN_NAMES]
+    base += ["my_" + n + "_talon" for n in _BIN_NAMES]
+    base += ["their_" + n + "_talon" for n in _BIN_NAMES]
+    return ("bias", *base)
+
+
+#: The names of :func:`value_features`, in order (the model file names them too).
+VALUE_FEATURES: Final[tuple[str, ...]] = _names()
+
+
+def between_bouts(game: Game) -> bool:
+    """Whether ``game`` is where the value model scores: two seats, the table empty,
+    the talon still holding cards, the game not over."""
+    return (game._n == 2 and not game._att and not game._over
+            and game._tpos < len(game._talon))
+
+
+def value_features(game: Game, seat: int) -> list[float]:
+    """What the value model reads of a full game of two seats between bouts, from
+    ``seat``'s side: the talon's share of a 24-card talon, whether ``seat`` attacks
+    next (+1, else -1, and that times the talon share), the cards each hand holds
+    beyond six, and how many cards of each of seven groups (plain low to high,
+    trumps low to high) each hand holds, alone and times the talon share (a trump
+    is worth more while cards are still drawn).  Names: :data:`VALUE_FEATURES`.
+    """
+    other = 1 - seat
+    talon = (len(game._talon) - game._tpos) / 24.0
+    attacking = 1.0 if game._attacker == seat else -1.0
+    mine = game._hand[seat]
+    theirs = game._hand[other]
+    bins = _BINS[game._trump]
+    my_counts: list[float] = []
+    their_counts: list[float] = []
+    for m in bins:
+        my_counts.append(float(popcount(mine & m)))
+        their_counts.append(float(popcount(theirs & m)))
+    out: list[float] = [1.0, talon, attacking, attacking * talon,
+                        float(max(popcount(mine) - 6, 0)), float(max(popcount(theirs) - 6, 0))]
+    out.extend(my_counts)
+    out.extend(their_counts)
+    for x in my_counts:
+        out.append(x * talon)
+    for x in their_counts:
+        out.append(x * talon)
+    return out
+
+
+def value_of(game: Game, seat: int, weights: list[float]) -> float:
+    """The model's chance that ``seat`` is not the durak: the logistic of the weighted
+    sum of :func:`value_features`."""
+    features = value_features(game, seat)
+    z = 0.0
+    for i in range(len(features)):
+        z += weights[i] * features[i]
+    if z < -30.0:
+        return 0.0
+    if z > 30.0:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def cut_finish(game: Game, seat: int, weights: list[float], bouts: int) -> list[float]:
+    """Play ``game`` (a full game) on with the greedy policy, as :func:`playout`, but
+    once ``bouts`` bouts have ended (or more, at the first empty table after that)
+    while the talon still holds cards and two seats play, stop and score the position
+    with the value model: every seat's reward, ``seat``'s the model's chance
+    (:func:`value_of`) and the other's the rest.  A game that ends first, or whose
+    talon runs out first, is played to its end and scored as :func:`outcome` does."""
+    if game._viewer is not None:
+        raise ValueError("cut_finish needs a full game; determinize a seat's view first")
+    stop = game._bouts + bouts
+    while True:
+        if game._bouts >= stop and between_bouts(game):
+            v = value_of(game, seat, weights)
+            rewards = [1.0 - v] * game._n
+            rewards[seat] = v
+            return rewards
+        actor = next_seat(game)
+        if actor < 0:
+            break
+        game._apply(greedy_choice(game, actor), actor)
+    return outcome(game)

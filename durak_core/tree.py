@@ -28,7 +28,15 @@ from collections.abc import Callable, Sequence
 from .actions import Action
 from .endgame import EndgameSolver
 from .game import Game
-from .playout import finish, greedy_choice, next_seat, outcome, playout, shortlist_after
+from .playout import (
+    cut_finish,
+    finish,
+    greedy_choice,
+    next_seat,
+    outcome,
+    playout,
+    shortlist_after,
+)
 
 
 class Lazy:
@@ -80,6 +88,9 @@ class Walk:
     the Python policy).  ``solver``, ``tail``, ``tail_nodes`` and ``throw``: the
     compiled rollout's refinements once the talon is empty
     (:func:`durak_core.playout.finish`; ``tail`` 0 and ``throw`` False: none).
+    ``cutoff`` and ``weights``: compiled rollouts stop after ``cutoff`` bouts and the
+    value model of those weights scores the position
+    (:func:`durak_core.playout.cut_finish`; 0 or None: off).
     """
 
     def __init__(
@@ -104,6 +115,8 @@ class Walk:
         throw: bool = False,
         widen: float = 0.0,
         reply_view: float = 0.0,
+        cutoff: int = 0,
+        weights: list[float] | None = None,
     ) -> None:
         if not compiled and (greedy is None or next_to_act is None or rollout is None):
             raise ValueError("a walk without the compiled policy needs greedy, next_to_act "
@@ -133,6 +146,10 @@ class Walk:
         # the replying seat's own view (the searcher's hidden cards dealt anew).
         self.reply_view = reply_view if model else 0.0
         self.refined = self.solver is not None or throw
+        # The learnt value in place of the rollout's end (two seats only; the walk's
+        # compiled rollout only).
+        self.cutoff = cutoff if weights is not None else 0
+        self.weights: list[float] = weights if weights is not None else []
 
     def choice(self, game: Game, actor: int, legal: Sequence[Action]) -> Action:
         """The greedy policy's choice (the same either way; compiled is faster)."""
@@ -292,7 +309,7 @@ class Walk:
             child.visits += 1
             reward = seen[who] if child is shadow_node else rewards[who]
             child.reward += reward
-            if reward:
+            if reward >= 0.5:  # safe or a draw (a learnt value counts when it says so)
                 child.safe += 1
 
     def rewards(self, game: Game, rng: Lazy) -> list[float]:
@@ -301,6 +318,8 @@ class Walk:
         if rollout is None:
             if self.refined:
                 return finish(game, self.solver, self.tail, self.tail_nodes, self.throw)
+            if self.cutoff:
+                return cut_finish(game, self.seat, self.weights, self.cutoff)
             playout(game)
             return outcome(game)
         return rollout(game, rng)

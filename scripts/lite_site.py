@@ -194,6 +194,7 @@ def source_files() -> list[Path]:
         files += sorted((ROOT / package).rglob("*.py")) + sorted((ROOT / package).rglob("py.typed"))
         files += sorted((ROOT / package).rglob("*.mo"))  # the translations the wheel ships
         files += sorted((ROOT / package).glob("static/*"))  # mqtt.js (durak_widgets)
+        files += sorted((ROOT / package).rglob("value_model.json"))  # the AI's learnt value
     files += site_notebooks()
     files += sorted(p for p in LITE.rglob("*") if p.is_file())
     return [p for p in files if "__pycache__" not in p.parts]
@@ -338,7 +339,8 @@ def build_durak_wheel(dest: Path) -> Path:
             shutil.copy2(ROOT / name, src / name)
         for package in PACKAGES:
             for path in (ROOT / package).rglob("*"):
-                if path.is_file() and (path.suffix in (".py", ".mo") or path.name == "py.typed"
+                if path.is_file() and (path.suffix in (".py", ".mo")
+                                       or path.name in ("py.typed", "value_model.json")
                                        or path.parent.name == "static") \
                         and "__pycache__" not in path.parts:
                     target = src / path.relative_to(ROOT)

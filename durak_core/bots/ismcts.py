@@ -72,6 +72,7 @@ from .inference import Inference
 from .ismcts_config import IsmctsConfig
 from .particles import HandFilter
 from .style import GreedyCheck
+from .value import value_weights
 
 
 @dataclass(frozen=True)
@@ -511,6 +512,8 @@ class IsmctsBot(Bot):
             throw=self.config.throw,
             widen=self.config.widen,
             reply_view=self.config.reply_view,
+            cutoff=self.config.cutoff,
+            weights=value_weights() if self.config.cutoff else None,
         )
 
     def _iterate(
@@ -636,6 +639,7 @@ V2_OPTIONS: dict[str, Any] = {
     "adapt": False, "infer": True, "particles": 0,
     # the rollouts
     "epsilon": 0.0, "compiled": True, "tail": 0, "tail_nodes": 2000, "throw": False,
+    "cutoff": 0,
     # the endgame
     "solver": 1, "near": 0, "solver_nodes": 2000, "endgame_ms": 0.5, "endgame_nodes": 100_000,
 }

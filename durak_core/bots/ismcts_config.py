@@ -121,6 +121,12 @@ class IsmctsConfig:
     #: In rollouts with an empty talon and two seats left, the attacker throws in a card
     #: the defender cannot beat when it has one (compiled rollouts only).
     throw: bool = False
+    #: At tables of two, a rollout stops once this many bouts have ended while the
+    #: talon still holds cards, and a learnt value model scores the position (the
+    #: chance a greedy playout would leave each seat safe, from the hands' cards:
+    #: :func:`durak_core.playout.cut_finish`, :mod:`durak_core.bots.value`); shorter
+    #: rollouts, so more of them in the same time.  0: off, every rollout to the end.
+    cutoff: int = 0
 
     # ---------------------------------------------------------------- the endgame
     #: 0: never solve; 1: play an endgame (empty talon, two seats left) exactly
@@ -159,6 +165,7 @@ class IsmctsConfig:
         self._at_least(0, "reply_width", "must be 0 (every reply) or a positive number of replies")
         self._at_least(0, "particles", "must be 0 (off) or a positive number of hands")
         self._at_least(0, "tail", "must be a number of cards (0: off)")
+        self._at_least(0, "cutoff", "must be a number of bouts (0: off)")
         self._at_least(1, "tail_nodes", "must be a positive number")
         self._at_least(0, "near", "must be a number of talon cards (0 or more)")
         self._at_least(1, "solver_nodes", "must be a positive number")
