@@ -45,12 +45,15 @@ from durak_lang.language import (
     use,
 )
 
+from .notes import say_reason
+
 __all__ = [
     "DOMAIN",
     "ENV",
     "LOCALE_DIR",
     "N_",
     "SOURCE_LANGUAGE",
+    "Reason",
     "Refusal",
     "Said",
     "_",
@@ -126,16 +129,26 @@ class Said(Exception):
     'nobody called Ann is on the LAN'
     """
 
-    def __init__(self, text: str, **args: object) -> None:
+    def __init__(self, text: str, /, **args: object) -> None:
         super().__init__(text.format(**args) if args else text)
         #: The English sentence (a msgid) and its arguments.
         self.text = text
         self.words = args
 
     def say(self) -> str:
-        """The sentence in the language in force."""
+        """The sentence in the language in force (a :class:`Reason` among the arguments
+        said in it too)."""
         text = _(self.text)
-        return text.format(**self.words) if self.words else text
+        if not self.words:
+            return text
+        return text.format(**{key: say_reason(value, _) if isinstance(value, Reason) else value
+                              for key, value in self.words.items()})
+
+
+class Reason(str):
+    """A reason a :class:`Said` quotes as the network gave it (English, or another
+    program's words): said by :func:`durak_net.notes.say_reason`, ours translated, any
+    other quoted as its sender's."""
 
 
 class Refusal(Said, ValueError):

@@ -61,7 +61,7 @@ from .crypto import (
     short_auth_string,
     transcript,
 )
-from .i18n import N_, Refusal
+from .i18n import N_, Reason, Refusal
 from .identity import Identity, verify
 from .limits import Bucket, PerKey, put_capped
 from .notes import OLDER_PEER
@@ -302,7 +302,8 @@ class Lobby:
             raise Refusal(N_("no peer {peer} on the LAN (it may have left)"),
                           peer=f"{node:x}")
         if peer.info.incompatible:
-            raise ValueError(f"{peer.info.name} {peer.info.incompatible}")
+            raise Refusal(N_("{name} {reason}"), name=peer.info.name,
+                          reason=Reason(peer.info.incompatible))
         rules = rules or self.rules
         if table == 0 and rules.players != 2:
             raise Refusal(N_("an invitation is for a game of 2; host a table of {count} "

@@ -17,7 +17,8 @@ import pytest
 from durak_core import Game, Rules
 from durak_net import i18n
 from durak_net.cli import _LINE, main
-from durak_net.i18n import Said, said
+from durak_net.i18n import Reason, Refusal, Said, said
+from durak_net.notes import OLDER_PEER
 from durak_net.options import NOTEBOOK, LanOptions
 from durak_net.peer import PeerCore
 from durak_net.session import Session, SessionError
@@ -114,6 +115,8 @@ def test_help_stays_english_and_argparse_is_left_as_it_was(
      "--code, --relay, --room and --ice-server are for --online"),
     (["--online", "--join", "Ann"], "--join — для локальной сети",
      "--join is for the LAN"),
+    (["--connect", "nowhere"], "нужно HOST:PORT (например, 10.0.0.5:40123), а не 'nowhere'",
+     "expected HOST:PORT (e.g. 10.0.0.5:40123), not 'nowhere'"),
     (["--lang", "ru ru!"], None, "--lang takes a language code such as ru or en, not "
      "'ru ru!'"),
 ])
@@ -211,3 +214,17 @@ def test_the_prompt_says_what_was_refused_in_russian() -> None:
     peer.step((_LINE, "take"))  # a move typed as the session closed under it
     assert peer.out.getvalue() == "ошибка: сеанс закрыт\n"
     assert str(closed) == "the session is closed"
+
+
+def test_a_reason_from_the_network_is_said_within_a_refusal() -> None:
+    """Inviting a peer of an older durak: the lobby's reason (OLDER_PEER, English in the
+    event) is said in the reader's language inside the node's refusal."""
+    error = Refusal(i18n.N_("{name} {reason}"), name="Bob",
+                    reason=Reason(OLDER_PEER.format(version=3)))
+    assert str(error) == ("Bob runs an older durak (LAN protocol 3); both players need the "
+                          "same version")
+    i18n.use("ru")
+    assert said(error).startswith("Bob: у него старая версия программы (протокол локальной "
+                                  "сети 3)")
+    assert said(Refusal(i18n.N_("{name} {reason}"), name="Bob", reason=Reason("go away"))) \
+        == "Bob: «go away»"  # another program's reason: quoted, as its own words
