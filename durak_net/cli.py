@@ -79,7 +79,7 @@ from .policy import SETTLE, LobbyPolicy
 from .session import SessionError
 from .teams import ANY_TEAM, seat_team_note
 from .text import plain, printable
-from .usage import argparse_speaks, language_asked
+from .usage import argparse_speaks, language_asked, say_error
 from .wire import DISCOVERY_PORT
 
 if TYPE_CHECKING:
@@ -1066,7 +1066,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         online_terminal.check_args(args)
         i18n.use(args.lang)
     except (ValueError, OSError) as exc:
-        print(f"durak-lan: {said(exc)}", file=sys.stderr)
+        print(f"durak-lan: {say_error(exc)}", file=sys.stderr)
         return EXIT_USAGE
     try:
         peer = Peer(args, sys.stdout, sys.stderr)
@@ -1075,7 +1075,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)
         return EXIT_USAGE
     except ValueError as exc:
-        print(f"durak-lan: {said(exc)}", file=sys.stderr)
+        print(f"durak-lan: {say_error(exc)}", file=sys.stderr)
         return EXIT_USAGE
     return peer.run()
 

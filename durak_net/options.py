@@ -26,10 +26,11 @@ from durak_core import Rules
 
 from .botplay import build_bot
 from .crypto import normalise_pin
-from .i18n import N_, Said, _, current, n_, normalize, said_and, speaking
+from .i18n import N_, _, current, n_, normalize, said_and, speaking
 from .policy import LobbyPolicy
 from .teams import ANY_TEAM
 from .text import NAME_LIMIT
+from .usage import say_error
 from .wire import DISCOVERY_PORT
 
 #: How the terminal spells the settings (the rest: ``--`` and the name, ``-`` for ``_``).
@@ -108,8 +109,8 @@ class LanOptions:
         with speaking(normalize(self.lang) if self.lang is not None else current()):
             try:
                 self._check(spell)
-            except Said as error:  # a part's refusal (a PIN, a bot): in these words too
-                raise ValueError(error.say()) from None
+            except ValueError as error:  # a part's or the core's (a PIN, a bot): these words
+                raise ValueError(say_error(error)) from None
 
     def _check(self, spell: Mapping[str, str]) -> None:
         s = {key: _(text) for key, text in _spelling(spell, spell is TERMINAL).items()}

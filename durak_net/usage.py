@@ -12,6 +12,12 @@ points argparse's two lookups at that catalog while the parser is built and used
 puts them back: nothing else in the process reads through them, and English is
 argparse's own words untouched.
 
+The rules engine and its bots refuse a ``--rules`` or ``--bot`` a person typed in
+English (durak_core stays pure: no catalogs); :func:`say_error` reads those sentences
+off :data:`CORE_WORDS` (templates that are at once the pattern and the msgid, as
+:mod:`durak_lang.reasons` reads the engine's reasons) and says them in the terminal's
+language; one it does not know stays English rather than lost.
+
 The language must be known before the parser exists (its help strings are said when it
 is built): :func:`language_asked` reads ``--lang`` off the command line first, the
 environment deciding otherwise (:func:`durak_net.i18n.use`).
@@ -31,10 +37,12 @@ usage: durak-lan
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import cache
 
-from .i18n import N_, SOURCE_LANGUAGE, translation
+from .i18n import N_, SOURCE_LANGUAGE, _, said, translation
 
 
 def n_(one: str, many: str) -> tuple[str, str]:
@@ -101,3 +109,51 @@ def language_asked(argv: Sequence[str]) -> str | None:
         if len(option) > 3 and "--lang".startswith(option):
             value = rest if eq else (words[index + 1] if index + 1 < len(words) else None)
     return value
+
+
+#: What durak_core says of settings a person types (``Rules``' checks, the bots'
+#: registry), as templates: the pattern a refusal is read with and its msgid.
+CORE_WORDS = (
+    N_("{option} must be True or False, not {value}"),
+    N_("players must be 2 to 6, not {value}"),
+    N_("deck_size must be 24, 36 or 52, not {value}"),
+    N_("{players} players need {need} cards for the deal, but a {size}-card deck has "
+       "{cards}"),
+    N_("variant must be 'podkidnoy' or 'perevodnoy', not {value}"),
+    N_("throw_in must be 'all' or 'neighbours', not {value}"),
+    N_("first_bout_limit must be None or 1 to 6, not {value}"),
+    N_("transfer_by_showing_trump needs variant='perevodnoy'"),
+    N_("teams need 4 or 6 players, not {value}"),
+    N_("bout_limit must be a positive number, not {value}"),
+    N_("unknown rule option(s): {names} (the options are {known})"),
+    N_("unknown bot {name}; built in: {known}"),
+    N_("bot {bot} has no option {option} (its options: {known})"),
+    N_("bad option {word} for bot {bot}: write key=value"),
+)
+
+
+@cache
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = re.split(r"\{(\w+)\}", template)
+    return re.compile("".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)"
+                              for i, part in enumerate(parts)) + r"\Z", re.S)
+
+
+def say_error(error: BaseException) -> str:
+    """An error a person's command line met, in the terminal's language: ours
+    (:func:`~durak_net.i18n.said`), the core's settings refusals by :data:`CORE_WORDS`.
+
+    >>> from durak_net import i18n
+    >>> i18n.use("ru"); say_error(ValueError("teams need 4 or 6 players, not 3"))
+    'ru'
+    'для команд нужно 4 или 6 игроков, а не 3'
+    >>> i18n.use("en"); say_error(ValueError("teams need 4 or 6 players, not 3"))
+    'en'
+    'teams need 4 or 6 players, not 3'
+    """
+    text = said(error)
+    for template in CORE_WORDS:
+        found = _pattern(template).match(text)
+        if found:
+            return _(template).format(**found.groupdict())
+    return text

@@ -22,7 +22,7 @@ from durak_net.notes import OLDER_PEER
 from durak_net.options import NOTEBOOK, LanOptions
 from durak_net.peer import PeerCore
 from durak_net.session import Session, SessionError
-from durak_net.usage import argparse_speaks, language_asked
+from durak_net.usage import CORE_WORDS, _pattern, argparse_speaks, language_asked, say_error
 
 from .test_net_cli_events import FailingNode, _peer
 
@@ -228,3 +228,35 @@ def test_a_reason_from_the_network_is_said_within_a_refusal() -> None:
                                   "сети 3)")
     assert said(Refusal(i18n.N_("{name} {reason}"), name="Bob", reason=Reason("go away"))) \
         == "Bob: «go away»"  # another program's reason: quoted, as its own words
+
+
+def _core_refusals() -> list[BaseException]:
+    from durak_core.bots import make_bot
+
+    def rules(**options: object) -> object:
+        return lambda: Rules(**options)  # type: ignore[arg-type]
+
+    calls = [rules(players=7), rules(deck_size=20), rules(players=6, deck_size=24),
+             rules(variant="x"), rules(throw_in="x"), rules(first_bout_limit=9),
+             rules(transfer_by_showing_trump=True), rules(players=3, teams=True),
+             rules(bout_limit=0), rules(teams="yes"),
+             lambda: Rules.from_dict({"foo": 1}), lambda: make_bot("nope"),
+             lambda: make_bot("ismcts?x=1"), lambda: make_bot("random?oops")]
+    return [_raised(call) for call in calls]
+
+
+def test_every_settings_refusal_of_the_core_is_known_and_said_in_russian() -> None:
+    """The core's English refusals of typed settings (``--rules``, ``--bot``) each match
+    a template of CORE_WORDS (a new or reworded one fails here, so it gets its
+    translation) and read in Russian."""
+    errors = _core_refusals()
+    assert all(any(_pattern(t).match(str(e)) for t in CORE_WORDS) for e in errors), \
+        [str(e) for e in errors if not any(_pattern(t).match(str(e)) for t in CORE_WORDS)]
+    i18n.use("ru")
+    for error in errors:
+        text = say_error(error)
+        assert text != str(error)
+        assert re.search("[а-я]", text), text
+        # the sentence's own words are Russian; the settings' names and values stay typed
+        assert not re.search(r"\b(must|need|needs|unknown|built|has no|bad|write|but|the|"
+                             r"options are|its options|or|to|not)\b", text), text
