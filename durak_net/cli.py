@@ -412,7 +412,8 @@ class Peer:
                     self.host()
             except (ValueError, SessionError) as exc:  # a journal that does not resume
                 self.say((_("durak-lan: cannot resume: {reason}") if self.args.resume
-                          else _("durak-lan: cannot host: {reason}")).format(reason=plain(exc)))
+                          else _("durak-lan: cannot host: {reason}")).format(
+                              reason=plain(say_error(exc))))
                 self.status, self.done = EXIT_USAGE, True
             if self.interactive and not self.done:
                 threading.Thread(target=self._read_stdin, daemon=True).start()

@@ -11,6 +11,7 @@ import gettext
 import random
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +19,7 @@ from durak_core import Game, Rules
 from durak_net import i18n
 from durak_net.cli import _LINE, main
 from durak_net.i18n import Reason, Refusal, Said, said
+from durak_net.journal import read_journal
 from durak_net.notes import OLDER_PEER
 from durak_net.options import NOTEBOOK, LanOptions
 from durak_net.peer import PeerCore
@@ -260,3 +262,18 @@ def test_every_settings_refusal_of_the_core_is_known_and_said_in_russian() -> No
         # the sentence's own words are Russian; the settings' names and values stay typed
         assert not re.search(r"\b(must|need|needs|unknown|built|has no|bad|write|but|the|"
                              r"options are|its options|or|to|not)\b", text), text
+
+
+def test_a_journal_that_cannot_be_resumed_says_why_in_russian(tmp_path: Path) -> None:
+    damaged = tmp_path / "s.jsonl"
+    damaged.write_text('{"t": "session"}\nnot json\n{"t": "x"}\n', encoding="utf-8")
+    errors = [_raised(lambda: read_journal(damaged)),
+              _raised(lambda: Session.restore([], 0.0)),
+              _raised(lambda: Session.restore([{"t": "session", "version": 1}], 0.0))]
+    assert [str(e).replace(str(damaged), "PATH") for e in errors] == [
+        "PATH: line 2 is not JSON", "not a session journal (no header record)",
+        "a journal of version 1 (this durak writes version 4); it cannot be resumed"]
+    i18n.use("ru")
+    assert [say_error(e).replace(str(damaged), "PATH") for e in errors] == [
+        "PATH: строка 2 — не JSON", "это не журнал сеанса (нет заголовка)",
+        "журнал версии 1 (эта программа пишет версию 4); его нельзя продолжить"]  # noqa: RUF001
