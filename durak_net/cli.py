@@ -70,7 +70,7 @@ from durak_lang.reasons import match as match_reason
 from . import events as ev
 from . import i18n, online_terminal
 from .botplay import BotDriver, build_bot
-from .i18n import N_, _, n_, said, say_rule
+from .i18n import N_, _, n_, say_rule
 from .journal import private_folder
 from .node import LanNode, parse_hostport
 from .notes import Note, Rule, Seat, Theirs, say_reason
@@ -814,8 +814,9 @@ class Peer:
     def failed(self, exc: Exception) -> str:
         """What went wrong, for the ``error:`` line: an illegal move says the engine's
         reason in the terminal's language; ours (a session's, the node's refusals) are
-        said in it too (:func:`~durak_net.i18n.said`), another library's as they are."""
-        return self.rule(exc.reason) if isinstance(exc, IllegalAction) else plain(said(exc))
+        said in it too (:func:`~durak_net.usage.say_error`: the core's refusal of a bot's
+        name included), another library's as they are."""
+        return self.rule(exc.reason) if isinstance(exc, IllegalAction) else plain(say_error(exc))
 
     def names(self) -> tuple[str, ...]:
         view = self.node.view(self.active) if self.active is not None else None
@@ -968,7 +969,7 @@ class Peer:
             else:
                 self.move(line)
         except (ValueError, RuntimeError) as exc:
-            self.say(_("error: {reason}").format(reason=plain(said(exc))))
+            self.say(_("error: {reason}").format(reason=plain(say_error(exc))))
 
     def move(self, line: str) -> None:
         if self.active is None:

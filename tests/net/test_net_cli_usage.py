@@ -17,6 +17,7 @@ import pytest
 
 from durak_core import Game, Rules
 from durak_net import i18n
+from durak_net.botplay import build_bot
 from durak_net.cli import _LINE, main
 from durak_net.i18n import Reason, Refusal, Said, said
 from durak_net.journal import read_journal
@@ -277,3 +278,12 @@ def test_a_journal_that_cannot_be_resumed_says_why_in_russian(tmp_path: Path) ->
     assert [say_error(e).replace(str(damaged), "PATH") for e in errors] == [
         "PATH: строка 2 — не JSON", "это не журнал сеанса (нет заголовка)",
         "журнал версии 1 (эта программа пишет версию 4); его нельзя продолжить"]  # noqa: RUF001
+
+
+def test_a_bot_the_prompt_cannot_seat_is_refused_in_russian() -> None:
+    i18n.use("ru")
+    node = FailingNode(_raised(lambda: build_bot("nope")), ("Вы", "Анна"),
+                       Game.new(Rules(), seed=3))
+    peer = _peer(["--name", "Me"], node)
+    peer.step((_LINE, "bot nope"))
+    assert peer.out.getvalue().startswith("ошибка: неизвестный бот 'nope'; встроенные: ")
