@@ -18,6 +18,12 @@ environment, :func:`default_language`); inside a notebook table's
 engine's reasons are said by :func:`say_rule` (:mod:`durak_lang.reasons`), in the same
 language.
 
+What the session and the node refuse (a :class:`SessionError
+<durak_net.session.SessionError>`, a :class:`Refusal`) is a :class:`Said`: a marked
+sentence and its arguments, English in ``str()`` for logs and programs, said in the
+reader's language where a screen shows it (:func:`said`).  The command line's own words
+(``--help``, argparse's, a bad option) are :mod:`durak_net.usage`'s.
+
 >>> use("ru"); _("you won")
 'ru'
 'вы выиграли'

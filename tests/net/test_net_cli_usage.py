@@ -82,6 +82,14 @@ def test_help_reads_in_russian_however_russian_is_asked_for(
     assert english_words(out) == []
 
 
+def test_lang_on_the_command_line_wins_over_the_environment(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("DURAK_LANG", "ru")
+    status, out, _err = run(["--lang=en", "--help"], capsys)
+    assert status == 0 and out.startswith("usage: durak-lan") and "options:" in out
+
+
 def test_help_stays_english_and_argparse_is_left_as_it_was(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
