@@ -79,6 +79,7 @@ from .policy import SETTLE, LobbyPolicy
 from .session import SessionError
 from .teams import ANY_TEAM, seat_team_note
 from .text import plain, printable
+from .usage import argparse_speaks, language_asked, say_error
 from .wire import DISCOVERY_PORT
 
 if TYPE_CHECKING:
@@ -93,15 +94,15 @@ EXIT_INTERNAL = 70
 EXIT_ABANDONED = 4
 #: Every exit status ``durak-lan`` uses, and what it means (printed by ``--help``).
 EXIT_CODES: dict[int, str] = {
-    0: "the games were played and every audit found them fair",
-    1: "the peer left early (said goodbye), or no seat or invitation was had",
-    2: "cheating: an audit named a fault, a desync or a protocol violation",
-    3: "--timeout passed first",
-    EXIT_ABANDONED: "a peer went silent and was not heard for the grace period "
-                    "(\"audit\": \"abandoned\")",
+    0: N_("the games were played and every audit found them fair"),
+    1: N_("the peer left early (said goodbye), or no seat or invitation was had"),
+    2: N_("cheating: an audit named a fault, a desync or a protocol violation"),
+    3: N_("--timeout passed first"),
+    EXIT_ABANDONED: N_("a peer went silent and was not heard for the grace period "
+                       "(\"audit\": \"abandoned\")"),
     **online_terminal.EXIT_CODES,
-    EXIT_USAGE: "a bad command line (one line on stderr says which option and why)",
-    EXIT_INTERNAL: "an internal error (a bug: one line on stderr, never a traceback)",
+    EXIT_USAGE: N_("a bad command line (one line on stderr says which option and why)"),
+    EXIT_INTERNAL: N_("an internal error (a bug: one line on stderr, never a traceback)"),
 }
 #: A seat's state as the host tells it (SeatStatus), a sentence about its player.
 SEAT_STATES = {"lost": N_("{name} lost its connection; the game waits"),
@@ -161,7 +162,8 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+        self.exit(EXIT_USAGE, _("{prog}: error: {message}").format(prog=self.prog,
+                                                                    message=message) + "\n")
 
 
 def check_args(args: argparse.Namespace) -> None:
@@ -169,13 +171,14 @@ def check_args(args: argparse.Namespace) -> None:
     terminal's own here, those it shares with ``lan()`` in :meth:`LanOptions.check
     <durak_net.options.LanOptions.check>`."""
     if args.games < 1:
-        raise ValueError("--games must be at least 1")
+        raise ValueError(_("--games must be at least 1"))
     if args.delay < 0:
-        raise ValueError("--delay must be at least 0 seconds")
+        raise ValueError(_("--delay must be at least 0 seconds"))
     if args.timeout is not None and not args.timeout > 0:
-        raise ValueError(f"--timeout must be more than 0 seconds, not {args.timeout:g}")
+        raise ValueError(_("--timeout must be more than 0 seconds, not {value}").format(
+            value=f"{args.timeout:g}"))
     if args.resume and not args.journal:
-        raise ValueError("--resume needs --journal DIR")
+        raise ValueError(_("--resume needs --journal DIR"))
     options_from_args(args).check(TERMINAL)
 
 
@@ -216,67 +219,76 @@ def parse_rules(text: str) -> Rules:
     for part in filter(None, (p.strip() for p in text.split(","))):
         key, sep, value = part.partition("=")
         if not sep:
-            raise ValueError(f"rule options are key=value, not {part!r}")
+            raise ValueError(_("rule options are key=value, not {part}").format(
+                part=repr(part)))
         options[key.strip()] = _rule_value(value.strip())
     return Rules.from_dict({**Rules().to_dict(), **options})
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """``durak-lan``'s options, their help said in the terminal's language (chosen
+    before: :func:`main`); the options, their metavars and ``--json`` stay as typed."""
     p = _Parser(
         prog="durak-lan",
-        description="Play Durak with a notebook or another terminal on the local network.",
-        epilog="exit status: " + "; ".join(f"{code} {what}"
-                                           for code, what in sorted(EXIT_CODES.items())),
+        description=_("Play Durak with a notebook or another terminal on the local network."),
+        epilog=_("exit status: {codes}").format(codes="; ".join(
+            f"{code} {_(what)}" for code, what in sorted(EXIT_CODES.items()))),
     )
     p.add_argument("--name", default=default_name(),
-                   help="the name other players see (default: this computer's name, "
-                        f"{default_name()!r})")
+                   help=_("the name other players see (default: this computer's name, "
+                          "{name})").format(name=repr(default_name())))
     p.add_argument("--port", type=int, default=DISCOVERY_PORT,
-                   help=f"UDP discovery port shared by all peers (default {DISCOVERY_PORT}; "
-                        "0: no discovery, use --connect)")
+                   help=_("UDP discovery port shared by all peers (default {port}; "
+                          "0: no discovery, use --connect)").format(port=DISCOVERY_PORT))
     p.add_argument("--game-port", type=int, default=0,
-                   help="this peer's own UDP port (default: any free port)")
+                   help=_("this peer's own UDP port (default: any free port)"))
     p.add_argument("--connect", action="append", default=[], metavar="HOST:PORT",
-                   help="announce ourselves directly to a peer's game port (when broadcasts "
-                        "do not reach it); repeatable")
-    p.add_argument("--invite", metavar="NAME", help="invite the peer seen with this name "
-                   "(or HOST:PORT, or its id when two peers announce one name)")
-    p.add_argument("--auto-accept", action="store_true", help="accept invitations at once")
+                   help=_("announce ourselves directly to a peer's game port (when "
+                          "broadcasts do not reach it); repeatable"))
+    p.add_argument("--invite", metavar="NAME", help=_(
+        "invite the peer seen with this name (or HOST:PORT, or its id when two peers "
+        "announce one name)"))
+    p.add_argument("--auto-accept", action="store_true", help=_("accept invitations at once"))
     p.add_argument("--host", type=int, metavar="SEATS",
-                   help="host a table of this many seats (2 to 6; the others --join it)")
+                   help=_("host a table of this many seats (2 to 6; the others --join it)"))
     p.add_argument("--add-bot", action="append", default=[], metavar="SPEC",
-                   help="with --host: seat a bot of ours (random, greedy, ismcts); repeatable")
+                   help=_("with --host: seat a bot of ours (random, greedy, ismcts); "
+                          "repeatable"))
     p.add_argument("--clock", type=int, default=0, metavar="SECONDS",
-                   help="with --host: seconds each seat has for a move (default 0: no clock)")
+                   help=_("with --host: seconds each seat has for a move (default 0: no "
+                          "clock)"))
     p.add_argument("--grace", type=int, default=60, metavar="SECONDS",
-                   help="with --host: how long a lost seat is waited for before a bot may "
-                        "take it over (default 60)")
-    p.add_argument("--join", metavar="NAME", help="sit at the table hosted by this peer "
-                   "(or HOST:PORT)")
+                   help=_("with --host: how long a lost seat is waited for before a bot may "
+                          "take it over (default 60)"))
+    p.add_argument("--join", metavar="NAME", help=_(
+        "sit at the table hosted by this peer (or HOST:PORT)"))
     p.add_argument("--team", type=int, default=-1, metavar="T",
-                   help="with --join at a table of teams: the team to sit in (0, 1 or 2)")
+                   help=_("with --join at a table of teams: the team to sit in (0, 1 or 2)"))
     p.add_argument("--pin", metavar="DIGITS",
-                   help="pair with this PIN: --invite asks for it, --auto-accept answers with "
-                        "it (read it out to the other player)")
-    p.add_argument("--bot", metavar="SPEC", help="let a bot play (random, greedy, ...)")
-    p.add_argument("--seed", type=int, help="seed of the bot")
+                   help=_("pair with this PIN: --invite asks for it, --auto-accept answers "
+                          "with it (read it out to the other player)"))
+    p.add_argument("--bot", metavar="SPEC", help=_("let a bot play (random, greedy, ...)"))
+    p.add_argument("--seed", type=int, help=_("seed of the bot"))
     p.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
-                   help="the bot waits this long before each move (to follow it in a demo)")
-    p.add_argument("--games", type=int, default=1, help="games to play, then leave (default 1)")
+                   help=_("the bot waits this long before each move (to follow it in a "
+                          "demo)"))
+    p.add_argument("--games", type=int, default=1,
+                   help=_("games to play, then leave (default 1)"))
     p.add_argument("--json", action="store_true",
-                   help="print one JSON line per finished game on stdout")
+                   help=_("print one JSON line per finished game on stdout"))
     p.add_argument("--loss", type=float, default=0.0, metavar="P",
-                   help="drop this share of outgoing datagrams (demos and tests)")
+                   help=_("drop this share of outgoing datagrams (demos and tests)"))
     p.add_argument("--rules", default="", metavar="K=V,...",
-                   help="rules we invite with, e.g. variant=perevodnoy,deck_size=24")
-    p.add_argument("--journal", metavar="DIR", help="keep session journals here (for --resume)")
+                   help=_("rules we invite with, e.g. variant=perevodnoy,deck_size=24"))
+    p.add_argument("--journal", metavar="DIR",
+                   help=_("keep session journals here (for --resume)"))
     p.add_argument("--resume", action="store_true",
-                   help="resume the newest unfinished session in --journal DIR")
+                   help=_("resume the newest unfinished session in --journal DIR"))
     p.add_argument("--timeout", type=float, metavar="SECONDS",
-                   help="give up after this long (exit status 3)")
+                   help=_("give up after this long (exit status 3)"))
     p.add_argument("--lang", metavar="LANG",
-                   help="the language of the messages, ru or en (default: from DURAK_LANG, "
-                        "LANGUAGE, LC_ALL, LC_MESSAGES, LANG); --json lines stay English")
+                   help=_("the language of the messages, ru or en (default: from DURAK_LANG, "
+                          "LANGUAGE, LC_ALL, LC_MESSAGES, LANG); --json lines stay English"))
     online_terminal.add_arguments(p)
     return p
 
@@ -400,7 +412,8 @@ class Peer:
                     self.host()
             except (ValueError, SessionError) as exc:  # a journal that does not resume
                 self.say((_("durak-lan: cannot resume: {reason}") if self.args.resume
-                          else _("durak-lan: cannot host: {reason}")).format(reason=plain(exc)))
+                          else _("durak-lan: cannot host: {reason}")).format(
+                              reason=plain(say_error(exc))))
                 self.status, self.done = EXIT_USAGE, True
             if self.interactive and not self.done:
                 threading.Thread(target=self._read_stdin, daemon=True).start()
@@ -422,12 +435,14 @@ class Peer:
         except KeyboardInterrupt:
             self.status = self.status or 130
         except Exception as exc:  # a bug of ours: one line and its own status, no traceback
-            print(f"durak-lan: internal error: {plain(repr(exc), 400)}", file=self.err)
+            print("durak-lan: " + _("internal error: {error}").format(
+                error=plain(repr(exc), 400)), file=self.err)
             self.status = EXIT_INTERNAL
         finally:
             node.close(leave=True)
             for error in node.handler_errors:
-                print(f"internal error: {plain(repr(error), 400)}", file=self.err)
+                print(_("internal error: {error}").format(error=plain(repr(error), 400)),
+                      file=self.err)
         return self.status
 
     def step(self, item: Any) -> None:
@@ -798,8 +813,10 @@ class Peer:
 
     def failed(self, exc: Exception) -> str:
         """What went wrong, for the ``error:`` line: an illegal move says the engine's
-        reason in the terminal's language; other errors are ours, as they are."""
-        return self.rule(exc.reason) if isinstance(exc, IllegalAction) else plain(exc)
+        reason in the terminal's language; ours (a session's, the node's refusals) are
+        said in it too (:func:`~durak_net.usage.say_error`: the core's refusal of a bot's
+        name included), another library's as they are."""
+        return self.rule(exc.reason) if isinstance(exc, IllegalAction) else plain(say_error(exc))
 
     def names(self) -> tuple[str, ...]:
         view = self.node.view(self.active) if self.active is not None else None
@@ -952,7 +969,7 @@ class Peer:
             else:
                 self.move(line)
         except (ValueError, RuntimeError) as exc:
-            self.say(_("error: {reason}").format(reason=plain(exc)))
+            self.say(_("error: {reason}").format(reason=plain(say_error(exc))))
 
     def move(self, line: str) -> None:
         if self.active is None:
@@ -1025,31 +1042,52 @@ QUIET: frozenset[type] = frozenset({ev.JoinRequested, ev.CardsRevealed,
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``durak-lan`` and ``python -m durak_net``."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Entry point of ``durak-lan`` and ``python -m durak_net``.
+
+    The language is chosen first (``--lang``, else the environment), so that ``--help``
+    and a bad command line read in it too (:mod:`durak_net.usage`)."""
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
+        i18n.use(language_asked(argv))
+    except ValueError:  # not a language: the environment's, and the check below says so
+        i18n.use(None)
+    with argparse_speaks(i18n.current()):
+        args = build_parser().parse_args(argv)
+    try:
+        if args.lang is not None and not _is_language(args.lang):
+            raise ValueError(_("--lang takes a language code such as ru or en, not "
+                               "{value}").format(value=repr(args.lang)))
         for target in args.connect:
             parse_hostport(target)
         if args.host is not None and not 2 <= args.host <= 6:
-            raise ValueError(f"--host takes 2 to 6 seats, not {args.host}")
+            raise ValueError(_("--host takes 2 to 6 seats, not {count}").format(
+                count=args.host))
         check_args(args)
         if args.journal:
             private_folder(Path(args.journal))
         online_terminal.check_args(args)
         i18n.use(args.lang)
     except (ValueError, OSError) as exc:
-        print(f"durak-lan: {exc}", file=sys.stderr)
+        print(f"durak-lan: {say_error(exc)}", file=sys.stderr)
         return EXIT_USAGE
     try:
         peer = Peer(args, sys.stdout, sys.stderr)
     except OSError as exc:
-        print(f"durak-lan: cannot open a UDP socket: {exc}", file=sys.stderr)
+        print("durak-lan: " + _("cannot open a UDP socket: {reason}").format(reason=exc),
+              file=sys.stderr)
         return EXIT_USAGE
     except ValueError as exc:
-        print(f"durak-lan: {exc}", file=sys.stderr)
+        print(f"durak-lan: {say_error(exc)}", file=sys.stderr)
         return EXIT_USAGE
     return peer.run()
+
+
+def _is_language(lang: str) -> bool:
+    try:
+        i18n.normalize(lang)
+    except ValueError:
+        return False
+    return True
 
 
 if __name__ == "__main__":

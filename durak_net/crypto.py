@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from . import primitives
+from .i18n import N_, Refusal
 from .words import WORDS
 
 Entropy = Callable[[int], bytes]
@@ -146,7 +147,7 @@ def normalise_pin(pin: str) -> str:
     """``" 48-21 "`` -> ``"4821"``; ``ValueError`` unless 4 to 12 digits remain."""
     digits = "".join(ch for ch in str(pin) if not ch.isspace() and ch != "-")
     if not (digits.isascii() and digits.isdigit() and 4 <= len(digits) <= 12):
-        raise ValueError("a PIN has 4 to 12 digits")
+        raise Refusal(N_("a PIN has 4 to 12 digits"))
     return digits
 
 

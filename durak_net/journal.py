@@ -28,6 +28,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
+from .i18n import N_, Refusal
+
 
 def default_journal_dir() -> Path:
     """``$XDG_STATE_HOME/durak/lan`` (``~/.local/state/durak/lan`` by default)."""
@@ -111,10 +113,12 @@ def read_journal(path: Path) -> list[dict[str, Any]]:
                 record = json.loads(line)
             except json.JSONDecodeError:
                 if f.read().strip():  # not the last line: the file is damaged
-                    raise ValueError(f"{path}: line {number} is not JSON") from None
+                    raise Refusal(N_("{path}: line {number} is not JSON"), path=path,
+                                  number=number) from None
                 break
             if not isinstance(record, dict):
-                raise ValueError(f"{path}: line {number} is not a record")
+                raise Refusal(N_("{path}: line {number} is not a record"), path=path,
+                              number=number)
             records.append(record)
     return records
 

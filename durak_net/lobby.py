@@ -61,6 +61,7 @@ from .crypto import (
     short_auth_string,
     transcript,
 )
+from .i18n import N_, Reason, Refusal
 from .identity import Identity, verify
 from .limits import Bucket, PerKey, put_capped
 from .notes import OLDER_PEER
@@ -234,7 +235,7 @@ class Lobby:
     ) -> None:
         name = plain(name, 41)
         if not 1 <= len(name) <= 40:
-            raise ValueError("the name must have 1 to 40 characters")
+            raise Refusal(N_("the name must have 1 to 40 characters"))
         self.name = name
         self.game_port = game_port
         #: Are addresses ``(host, port)`` (UDP: a peer's announcements come from any port,
@@ -298,13 +299,15 @@ class Lobby:
         is not 4 to 12 digits."""
         peer = self.peers.get(node)
         if peer is None:
-            raise ValueError(f"no peer {node:x} on the LAN (it may have left)")
+            raise Refusal(N_("no peer {peer} on the LAN (it may have left)"),
+                          peer=f"{node:x}")
         if peer.info.incompatible:
-            raise ValueError(f"{peer.info.name} {peer.info.incompatible}")
+            raise Refusal(N_("{name} {reason}"), name=peer.info.name,
+                          reason=Reason(peer.info.incompatible))
         rules = rules or self.rules
         if table == 0 and rules.players != 2:
-            raise ValueError(f"an invitation is for a game of 2; host a table of "
-                             f"{rules.players} and let players join it")
+            raise Refusal(N_("an invitation is for a game of 2; host a table of {count} "
+                             "and let players join it"), count=rules.players)
         pairing = Pin(pin, True, self._entropy) if pin is not None else None
         invite = random_id(self._entropy)
         keypair = KeyPair.generate(self._entropy)
@@ -327,12 +330,14 @@ class Lobby:
         itself).  ``ValueError`` if the peer is unknown or hosts no such open table."""
         peer = self.peers.get(node)
         if peer is None:
-            raise ValueError(f"no peer {node:x} on the LAN (it may have left)")
+            raise Refusal(N_("no peer {peer} on the LAN (it may have left)"),
+                          peer=f"{node:x}")
         info = peer.info.table
         if info is None or info.get("table") != table:
-            raise ValueError(f"{peer.info.name} hosts no table {table:x}")
+            raise Refusal(N_("{name} hosts no table {table}"), name=peer.info.name,
+                          table=f"{table:x}")
         if not info.get("open", True) or info.get("started"):
-            raise ValueError(f"{peer.info.name}'s table takes no more players")
+            raise Refusal(N_("{name}'s table takes no more players"), name=peer.info.name)
         message = self._encode(Join(self.node, self.node_key, node, table, self.name, team))
         self._introduce(peer.info.addr)
         self.joins[table] = _Join(peer.info, table, team, now, message, now,
@@ -352,7 +357,8 @@ class Lobby:
         invitation, or a PIN missing or malformed."""
         inv = self._incoming(invite)
         if inv.wants_pin and pin is None:
-            raise ValueError(f"{inv.peer.name} asked for a PIN: type the PIN they read out")
+            raise Refusal(N_("{name} asked for a PIN: type the PIN they read out"),
+                          name=inv.peer.name)
         pairing = Pin(pin, False, self._entropy) if inv.wants_pin and pin is not None else None
         keypair = KeyPair.generate(self._entropy)
         inv.keypair = keypair
@@ -854,7 +860,8 @@ class Lobby:
     def _incoming(self, invite: int) -> _Invitation:
         inv = self.invitations.get(invite)
         if inv is None or inv.outgoing or inv.state != "received":
-            raise ValueError(f"no pending invitation {invite:x} to answer")
+            raise Refusal(N_("no pending invitation {invite} to answer"),
+                          invite=f"{invite:x}")
         return inv
 
     def _answer(self, inv: _Invitation, accept: bool, reason: str, key: bytes,

@@ -41,6 +41,7 @@ from . import events as ev
 from . import mental
 from .commands import CoreCommands, EventPump
 from .crypto import Entropy
+from .i18n import N_, Refusal
 from .lobby import BROADCAST, Lobby, LobbyConfig
 from .options import LanOptions
 from .peer import PeerCore, SessionView, Thinking, make_view
@@ -60,11 +61,13 @@ def parse_hostport(text: str) -> Addr:
     """``"10.0.0.5:40123"`` -> ``("10.0.0.5", 40123)``, with a clear error otherwise."""
     host, sep, port = text.strip().rpartition(":")
     if not sep or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
-        raise ValueError(f"expected HOST:PORT (e.g. 10.0.0.5:40123), not {text!r}")
+        raise Refusal(N_("expected HOST:PORT (e.g. 10.0.0.5:40123), not {text}"),
+                      text=repr(text))
     try:
         address = socket.gethostbyname(host)
     except OSError as exc:
-        raise ValueError(f"unknown host {host!r}: {exc}") from None
+        raise Refusal(N_("unknown host {host}: {reason}"), host=repr(host),
+                      reason=str(exc)) from None
     return address, int(port)
 
 

@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .i18n import _
+from .i18n import N_, _
 from .online_code import CodeError
 
 if TYPE_CHECKING:
@@ -39,10 +39,10 @@ EXIT_BAD_CODE = 65
 #: sysexits' EX_UNAVAILABLE.
 EXIT_NO_ROUTE = 69
 EXIT_CODES = {
-    EXIT_BAD_CODE: "--online: a code that cannot be used (malformed, expired, from another "
-                   "version, or the wrong one): one line on stderr says which",
-    EXIT_NO_ROUTE: "--online: the connection did not open (no route between the players: "
-                   "try --ice-server), or the --relay could not be reached",
+    EXIT_BAD_CODE: N_("--online: a code that cannot be used (malformed, expired, from "
+                      "another version, or the wrong one): one line on stderr says which"),
+    EXIT_NO_ROUTE: N_("--online: the connection did not open (no route between the "
+                      "players: try --ice-server), or the --relay could not be reached"),
 }
 #: How long the channel may take to open once both codes are in (seconds).
 OPEN_TIMEOUT = 30.0
@@ -53,34 +53,36 @@ PUBLIC_STUN = "stun:stun.l.google.com:19302"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``--online``, ``--code`` and ``--ice-server``."""
     parser.add_argument("--online", action="store_true",
-                        help="play over the internet (WebRTC) with codes copied by any chat: "
-                             "prints an invitation code and waits for the reply code on its "
-                             "input; the other player runs --online --code CODE (needs "
-                             "pip install 'durak[online]')")
+                        help=_("play over the internet (WebRTC) with codes copied by any "
+                               "chat: prints an invitation code and waits for the reply code "
+                               "on its input; the other player runs --online --code CODE "
+                               "(needs pip install 'durak[online]')"))
     parser.add_argument("--code", metavar="CODE",
-                        help="with --online: the invitation code you were sent; prints the "
-                             "reply code to send back")
+                        help=_("with --online: the invitation code you were sent; prints "
+                               "the reply code to send back"))
     parser.add_argument("--relay", metavar="URL",
-                        help="with --online: carry the codes through this MQTT broker's "
-                             "WebSocket (ws:// or wss://HOST:PORT/PATH) instead of by hand: "
-                             "the inviter prints a room name, the other player gives it with "
-                             "--room")
+                        help=_("with --online: carry the codes through this MQTT broker's "
+                               "WebSocket (ws:// or wss://HOST:PORT/PATH) instead of by hand: "
+                               "the inviter prints a room name, the other player gives it "
+                               "with --room"))
     parser.add_argument("--room", metavar="WORDS",
-                        help="with --online --relay: the room the inviter's terminal named")
+                        help=_("with --online --relay: the room the inviter's terminal "
+                               "named"))
     parser.add_argument("--ice-server", action="append", default=[], metavar="URL",
-                        help="with --online: a STUN or TURN server (stun:HOST:PORT, "
-                             "turn:USER:PASSWORD@HOST:PORT), repeatable; default the public "
-                             f"{PUBLIC_STUN}; 'none' for none (one network, offline)")
+                        help=_("with --online: a STUN or TURN server (stun:HOST:PORT, "
+                               "turn:USER:PASSWORD@HOST:PORT), repeatable; default the "
+                               "public {stun}; 'none' for none (one network, offline)").format(
+                                   stun=PUBLIC_STUN))
 
 
 def check_args(args: argparse.Namespace) -> None:
     """Refuse what ``--online`` cannot do, with one sentence naming the option."""
     if not args.online:
         if args.code or args.ice_server or args.relay or args.room:
-            raise ValueError("--code, --relay, --room and --ice-server are for --online")
+            raise ValueError(_("--code, --relay, --room and --ice-server are for --online"))
         return
     if args.room and not args.relay:
-        raise ValueError("--room names a room on a --relay")
+        raise ValueError(_("--room names a room on a --relay"))
     if args.relay:
         from .relay import normalise_room, parse_url
 
@@ -88,20 +90,22 @@ def check_args(args: argparse.Namespace) -> None:
         if args.room:
             args.room = normalise_room(args.room)
         if args.code:
-            raise ValueError("--code is for codes copied by hand; through a --relay, give "
-                             "the --room")
+            raise ValueError(_("--code is for codes copied by hand; through a --relay, "
+                               "give the --room"))
         if args.host and args.host - 1 - len(args.add_bot) > 1:
-            raise ValueError("a --relay room seats one player: host a table of two there, "
-                             "or copy the codes by hand for more")
+            raise ValueError(_("a --relay room seats one player: host a table of two "
+                               "there, or copy the codes by hand for more"))
     for flag, value in (("--connect", args.connect), ("--invite", args.invite),
                         ("--join", args.join), ("--resume", args.resume)):
         if value:
-            raise ValueError(f"{flag} is for the LAN: with --online the other player "
-                             "is the one who exchanged codes with you")
+            raise ValueError(_("{option} is for the LAN: with --online the other player "
+                               "is the one who exchanged codes with you").format(option=flag))
     if args.code and args.host:
-        raise ValueError("--host is for the player who invites (--online without --code)")
+        raise ValueError(_("--host is for the player who invites (--online without "
+                           "--code)"))
     if args.host and args.host - 1 - len(args.add_bot) < 1:
-        raise ValueError("with --online, a table we --host needs a seat for someone else")
+        raise ValueError(_("with --online, a table we --host needs a seat for someone "
+                           "else"))
     try:
         from .rtc import _ice_server  # aiortc only with --online
     except ImportError as exc:  # rtc.OnlineMissing says how to install it

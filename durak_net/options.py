@@ -26,16 +26,18 @@ from durak_core import Rules
 
 from .botplay import build_bot
 from .crypto import normalise_pin
+from .i18n import N_, _, current, n_, normalize, said_and, speaking
 from .policy import LobbyPolicy
 from .teams import ANY_TEAM
 from .text import NAME_LIMIT
+from .usage import say_error
 from .wire import DISCOVERY_PORT
 
 #: How the terminal spells the settings (the rest: ``--`` and the name, ``-`` for ``_``).
 TERMINAL: Mapping[str, str] = {
     "table": "--host", "add_bots": "--add-bot", "journal_dir": "--journal",
     "host_example": "--host SEATS", "join_example": "--join NAME --team K",
-    "auto_start": "--bot (a headless host deals at once)",
+    "auto_start": N_("--bot (a headless host deals at once)"),
 }
 #: How ``lan()`` spells them (the rest: the keyword itself).
 NOTEBOOK: Mapping[str, str] = {
@@ -101,48 +103,63 @@ class LanOptions:
     def check(self, spell: Mapping[str, str] = NOTEBOOK) -> None:
         """Refuse settings that cannot work together, naming them as ``spell`` does
         (:data:`TERMINAL` or :data:`NOTEBOOK`): ``ValueError`` (``TypeError`` for a
-        ``table`` that is not rules)."""
-        s = _spelling(spell, spell is TERMINAL)
+        ``table`` that is not rules), in the language of these settings (``lang``; None:
+        the one in force), for the person who gave them: the notebook's ``lan()`` raises
+        it as it is, ``durak-lan`` prints it."""
+        with speaking(normalize(self.lang) if self.lang is not None else current()):
+            try:
+                self._check(spell)
+            except ValueError as error:  # a part's or the core's (a PIN, a bot): these words
+                raise ValueError(say_error(error)) from None
+
+    def _check(self, spell: Mapping[str, str]) -> None:
+        s = {key: _(text) for key, text in _spelling(spell, spell is TERMINAL).items()}
         name = " ".join(self.name.split())
         if not 1 <= len(name) <= NAME_LIMIT:
-            raise ValueError(f"{s['name']} must have 1 to {NAME_LIMIT} characters, not "
-                             f"{len(name)}")
+            raise ValueError(_("{option} must have 1 to {limit} characters, not {count}").format(
+                option=s["name"], limit=NAME_LIMIT, count=len(name)))
         for key, port in (("port", self.port), ("game_port", self.game_port)):
             if not 0 <= port <= 65535:
-                raise ValueError(f"{s[key]} must be a UDP port number from 0 to 65535, not "
-                                 f"{port}")
+                raise ValueError(_("{option} must be a UDP port number from 0 to 65535, not "
+                                   "{port}").format(option=s[key], port=port))
         if not 0.0 <= self.loss < 1.0:
-            raise ValueError(f"{s['loss']} must be at least 0 and below 1, not {self.loss!r}")
+            raise ValueError(_("{option} must be at least 0 and below 1, not {value}").format(
+                option=s["loss"], value=repr(self.loss)))
         if self.table is not None and not isinstance(self.table, Rules):
-            raise TypeError(f"table takes durak_core.Rules, e.g. table=Rules(players=4), not "
-                            f"{self.table!r}")
+            raise TypeError(_("table takes durak_core.Rules, e.g. table=Rules(players=4), "
+                              "not {value}").format(value=repr(self.table)))
         players = self.rules.players
         if players != 2:
-            raise ValueError(f"an invitation is for 2 players, not {players}: host a table "
-                             f"of {players} ({s['host_example']})")
+            raise ValueError(_("an invitation is for 2 players, not {count}: host a table of "
+                               "{count} ({example})").format(count=players,
+                                                              example=s["host_example"]))
         hosting = [s[k] for k, on in (("add_bots", bool(self.add_bots)),
                                       ("auto_start", self.auto_start),
                                       ("clock", bool(self.clock))) if on]
         if self.table is None and hosting:
-            raise ValueError(f"{' and '.join(hosting)} {'is' if len(hosting) == 1 else 'are'}"
-                             f" for a table you host: {s['host_example']}")
+            raise ValueError(n_("{options} is for a table you host: {example}",
+                                "{options} are for a table you host: {example}",
+                                len(hosting)).format(options=said_and(hosting),
+                                                     example=s["host_example"]))
         if self.team != ANY_TEAM and self.join is None:
-            raise ValueError(f"{s['team']} is for joining a table of teams: "
-                             f"{s['join_example']}")
+            raise ValueError(_("{option} is for joining a table of teams: {example}").format(
+                option=s["team"], example=s["join_example"]))
         if (isinstance(self.team, bool) or not isinstance(self.team, int)
                 or not ANY_TEAM <= self.team <= 2):
-            raise ValueError(f"{s['team']} is 0, 1 or 2 (or {ANY_TEAM}: any seat), not "
-                             f"{self.team!r}")
+            raise ValueError(_("{option} is 0, 1 or 2 (or {any}: any seat), not {value}").format(
+                option=s["team"], any=ANY_TEAM, value=repr(self.team)))
         if sum(x is not None for x in (self.table, self.join, self.invite)) > 1:
-            raise ValueError(f"choose one of {s['table']}, {s['join']} and {s['invite']}")
+            raise ValueError(_("choose one of {options}").format(
+                options=said_and([s["table"], s["join"], s["invite"]])))
         if self.table is not None and self.auto_accept:
-            raise ValueError(f"a host does not accept invitations ({s['auto_accept']}): its "
-                             "table is announced and players join it")
+            raise ValueError(_("a host does not accept invitations ({option}): its table is "
+                               "announced and players join it").format(option=s["auto_accept"]))
         if not 0 <= self.clock <= 3600 or not 0 <= self.grace <= 3600:
-            raise ValueError(f"{s['clock']} and {s['grace']} are 0 to 3600 seconds")
+            raise ValueError(_("{clock} and {grace} are 0 to 3600 seconds").format(
+                clock=s["clock"], grace=s["grace"]))
         if self.table is not None and len(self.add_bots) > self.table.players - 1:
-            raise ValueError(f"{len(self.add_bots)} bots do not fit the "
-                             f"{self.table.players - 1} free seats")
+            raise ValueError(_("{count} bots do not fit the {free} free seats").format(
+                count=len(self.add_bots), free=self.table.players - 1))
         for spec in (*self.add_bots, *([self.bot] if self.bot else [])):
             build_bot(spec)  # ValueError naming the bots there are
         if self.pin is not None:

@@ -45,6 +45,7 @@ from durak_core import Action, Game, IllegalAction, Rules
 from . import events as ev
 from .botplay import BotDriver, build_bot
 from .crypto import Entropy, random_id
+from .i18n import N_, Refusal
 from .journal import Journal, read_journal, resumable
 from .lobby import BROADCAST, Lobby, LobbyConfig
 from .policy import SETTLE
@@ -321,14 +322,14 @@ class PeerCore:
         if not named and len(digits) >= 4 and all(c in "0123456789abcdef" for c in digits):
             named = [p for p in known if f"{p.info.node:016x}".startswith(digits)]
             if len(named) > 1:
-                raise ValueError(f"{len(named)} peers have an id starting {digits}: "
-                                 "type more of it")
+                raise Refusal(N_("{count} peers have an id starting {digits}: type more of "
+                                 "it"), count=len(named), digits=digits)
         if len(named) > 1:
             where = ", ".join(f"id {p.info.node:016x} at {p.info.addr[0]}:{p.info.addr[1]}"
                               for p in named)
-            raise ValueError(f"{len(named)} players announce the name {named[0].info.name!r}"
-                             f" ({where}): invite one by its id and compare the pairing "
-                             "words")
+            raise Refusal(N_("{count} players announce the name {name} ({where}): invite "
+                             "one by its id and compare the pairing words"),
+                          count=len(named), name=repr(named[0].info.name), where=where)
         if not named or now < named[0].first_seen + settled:
             return None
         return named[0].info
@@ -370,7 +371,7 @@ class PeerCore:
         if isinstance(peer, str):
             info = self.find_peer(peer, now)
             if info is None:
-                raise ValueError(f"nobody called {peer!r} is on the LAN")
+                raise Refusal(N_("nobody called {name} is on the LAN"), name=repr(peer))
             peer = info.node
         return self.lobby.invite(peer, now, rules, pin)
 
@@ -414,16 +415,16 @@ class PeerCore:
         seats 1, 2... before anyone can see the table, so a player who asks at once
         never takes the seat a bot was meant for."""
         if not 2 <= rules.players <= 6:
-            raise ValueError(f"a table has 2 to 6 seats, not {rules.players}")
+            raise Refusal(N_("a table has 2 to 6 seats, not {count}"), count=rules.players)
         if not 0 <= clock <= 3600 or not 0 <= grace <= 3600:
-            raise ValueError("the clock and the grace period are 0 to 3600 seconds")
+            raise Refusal(N_("the clock and the grace period are 0 to 3600 seconds"))
         if len(bots) > rules.players - 1:
-            raise ValueError(f"{len(bots)} bots do not fit the {rules.players - 1} free "
-                             "seats")
+            raise Refusal(N_("{count} bots do not fit the {free} free seats"),
+                          count=len(bots), free=rules.players - 1)
         for spec in bots:
             build_bot(spec)  # an unknown bot: ValueError, and no table is hosted
         if any(t in self.sessions and not self.sessions[t].started for t in self._hosted):
-            raise ValueError("we already host a table that has not started")
+            raise Refusal(N_("we already host a table that has not started"))
         table = random_id(self._entropy)
         session = Session.host_table(table, rules, now, name=self.name,
                                      entropy=self._entropy, config=self.session_config,
@@ -448,14 +449,14 @@ class PeerCore:
         have is refused here (``ValueError`` saying which teams there are)."""
         info = self._peer_info(peer, now)
         if info.table is None:
-            raise ValueError(f"{info.name} hosts no table")
+            raise Refusal(N_("{name} hosts no table"), name=info.name)
         table = int(info.table["table"])
         if team != ANY_TEAM:
             try:
                 rules = Rules.from_dict(dict(info.rules))
             except (TypeError, ValueError):
-                raise ValueError(f"{info.name}'s table plays rules this version does "
-                                 "not know") from None
+                raise Refusal(N_("{name}'s table plays rules this version does not know"),
+                              name=info.name) from None
             check_team(rules, team)
         self.lobby.join(info.node, table, now, team)
         return table
@@ -619,31 +620,32 @@ class PeerCore:
     def _session(self, sid: int) -> Session:
         session = self.sessions.get(sid)
         if session is None:
-            raise ValueError(f"no session {sid:x}")
+            raise Refusal(N_("no session {sid}"), sid=f"{sid:x}")
         return session
 
     def _peer_info(self, peer: int | str, now: float) -> ev.PeerInfo:
         if isinstance(peer, str):
             info = self.find_peer(peer, now)
             if info is None:
-                raise ValueError(f"nobody called {peer!r} is on the LAN")
+                raise Refusal(N_("nobody called {name} is on the LAN"), name=repr(peer))
             return info
         known = self.lobby.peers.get(peer)
         if known is None:
-            raise ValueError(f"no peer {peer:x} on the LAN (it may have left)")
+            raise Refusal(N_("no peer {peer} on the LAN (it may have left)"),
+                          peer=f"{peer:x}")
         return known.info
 
     def _seat_bot(self, table: int, spec: str, seat: int | None, now: float) -> int:
         host = self._session(table)
         if host.seat != 0:
-            raise ValueError("only the host adds bots")
+            raise Refusal(N_("only the host adds bots"))
         free = [s for s in host.free_seats() if s not in self._offers.get(table, {})]
         if seat is None:
             if not free:
-                raise ValueError("no free seat")
+                raise Refusal(N_("no free seat"))
             seat = free[0]
         elif seat not in free:
-            raise ValueError(f"seat {seat} is not free")
+            raise Refusal(N_("seat {seat} is not free"), seat=seat)
         local = open_bot_seat(host, seat, spec, now, entropy=self._entropy,
                               config=self.session_config,
                               seed=self._bot_rng.getrandbits(32))

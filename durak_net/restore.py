@@ -24,6 +24,7 @@ from durak_core import parse_action
 from .audit import Stop, Verdict
 from .crypto import Entropy
 from .dealer import DealFault
+from .i18n import N_, Refusal
 from .notes import Note
 from .outcomes import HOST
 from .proposals import proposal_commit
@@ -42,17 +43,18 @@ def replay_journal(cls: type[Session], records: list[dict[str, Any]], now: float
     """The session ``records`` describe, resumed in a new epoch (``ValueError`` if they
     are not a session journal of this version or do not replay)."""
     if not records or records[0].get("t") != "session":
-        raise ValueError("not a session journal (no header record)")
+        raise Refusal(N_("not a session journal (no header record)"))
     head = records[0]
     if head.get("version") != JOURNAL_VERSION:
-        raise ValueError(f"a journal of version {head.get('version', 1)} (this durak "
-                         f"writes version {JOURNAL_VERSION}); it cannot be resumed")
+        raise Refusal(N_("a journal of version {version} (this durak writes version "
+                         "{ours}); it cannot be resumed"), version=head.get("version", 1),
+                      ours=JOURNAL_VERSION)
     try:
         session = cls.from_header(head, now, entropy=entropy, dealer_factory=dealer_factory,
                                   config=config)
         _replay(session, records[1:], now)
     except (KeyError, TypeError, ValueError, DealFault) as exc:
-        raise ValueError(f"journal: {exc}") from None
+        raise Refusal(N_("journal: {reason}"), reason=str(exc)) from None
     session.resumed(now)
     return session
 

@@ -60,8 +60,8 @@ try:
         RTCSessionDescription,
     )
 except ImportError as exc:  # pragma: no cover (the test extra installs it)
-    raise OnlineMissing("playing online from a terminal needs aiortc: "
-                        "pip install 'durak[online]'") from exc
+    raise OnlineMissing(_("playing online from a terminal needs aiortc: "
+                          "pip install 'durak[online]'")) from exc
 
 __all__ = ["CHANNEL_LABEL", "DEFAULT_ICE_SERVERS", "OnlineMissing", "RtcError", "RtcNode"]
 
@@ -403,13 +403,13 @@ def _ice_server(url: str) -> RTCIceServer:
     """``stun:host:port`` or ``turn:user:password@host:port`` (ValueError otherwise)."""
     scheme, sep, rest = url.partition(":")
     if not sep or scheme not in ("stun", "turn", "turns") or not rest:
-        raise ValueError(f"an ICE server is stun:HOST:PORT or turn:USER:PASSWORD@HOST:PORT, "
-                         f"not {url!r}")
+        raise ValueError(_("an ICE server is stun:HOST:PORT or turn:USER:PASSWORD@HOST:PORT, "
+                           "not {url}").format(url=repr(url)))
     if scheme == "stun":
         return RTCIceServer(urls=url)
     credentials, at, where = rest.rpartition("@")
     user, _colon, password = credentials.partition(":")
     if not at or not user:
-        raise ValueError(f"a TURN server needs a user and password: "
-                         f"turn:USER:PASSWORD@HOST:PORT, not {url!r}")
+        raise ValueError(_("a TURN server needs a user and password: "
+                           "turn:USER:PASSWORD@HOST:PORT, not {url}").format(url=repr(url)))
     return RTCIceServer(urls=f"{scheme}:{where}", username=user, credential=password)

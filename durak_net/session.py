@@ -88,6 +88,7 @@ from .dealer import DealContext, DealFault, MentalDealer, Reveal
 from .gamelog import GameLog, LogEntry, log_hash
 from .handover import HandOver
 from .handover import due as seat_due
+from .i18n import N_, Said
 from .identity import Identity, verify
 from .link import Addr, Link
 from .notes import Note, Rule, Seat, Theirs
@@ -149,10 +150,11 @@ class Role(str, Enum):
     FOLLOWER = "follower"
 
 
-class SessionError(RuntimeError):
+class SessionError(Said, RuntimeError):
     """Local misuse of a session (acting in a closed session, a rematch mid-game...).
 
-    Remote misbehaviour is never raised: it becomes an event.
+    Remote misbehaviour is never raised: it becomes an event.  A screen shows it in its
+    reader's language (:func:`durak_net.i18n.said`); ``str()`` is its English.
     """
 
 
@@ -417,11 +419,11 @@ class Session:
         """Host: a player paired for ``seat`` (its key arrives in its Hello); ``kind``
         ``"bot"`` for a bot the host runs (every seat sees it labelled so)."""
         if self.seat != HOST:
-            raise SessionError("only the host seats players")
+            raise SessionError(N_("only the host seats players"))
         if self.started:
-            raise SessionError("the game has started")
+            raise SessionError(N_("the game has started"))
         if seat in self.links or not 0 < seat < self.rules.players:
-            raise SessionError(f"seat {seat} is not free")
+            raise SessionError(N_("seat {seat} is not free"), seat=seat)
         self.players[seat] = Player(seat, name, b"", kind)
         self._open_link(sid, key, seat, addr, now, name, sas, kind)
         self._seating(now)
@@ -433,14 +435,13 @@ class Session:
     def start(self, now: float) -> None:
         """Host: the table is full; deal game 1 (every seat learns it from the Seating)."""
         if self.seat != HOST:
-            raise SessionError("only the host starts the table")
+            raise SessionError(N_("only the host starts the table"))
         if self.started:
             return
         missing = [s for s, p in self.players.items() if not p.sign_key]
         if missing:
-            raise SessionError("every seat must be taken (and have said hello) first: "
-                               f"seat{'s' if len(missing) > 1 else ''} "
-                               f"{', '.join(map(str, missing))} not yet")
+            raise SessionError(N_("every seat must be taken (and have said hello) first: "
+                                  "{count} not yet"), count=len(missing))
         self._seating(now, start=True)
 
     def _seating(self, now: float, start: bool = False) -> None:
@@ -741,7 +742,7 @@ class Session:
         :class:`~durak_net.events.ActionRefused` event.
         """
         if self.closed or self._closing_since is not None:
-            raise SessionError("the session is closed")
+            raise SessionError(N_("the session is closed"))
         if self.game is None or not self.in_game:
             raise IllegalAction("no game in progress", action)
         if getattr(action, "player", None) != self.seat:
@@ -783,14 +784,14 @@ class Session:
         that has already been dealt meanwhile does nothing and returns its number.
         """
         if self.closed or self._closing_since is not None:
-            raise SessionError("the session is closed")
+            raise SessionError(N_("the session is closed"))
         if not self.started:
-            raise SessionError("the table has not started")
+            raise SessionError(N_("the table has not started"))
         if game is not None and game <= self.game_no:
             return game
         if (self.game is not None and not self.game.is_over
                 and not self.outcomes.stopped(self.game_no)):
-            raise SessionError("the current game is not over")
+            raise SessionError(N_("the current game is not over"))
         number = self.game_no + 1
         dealer = self._dealer(number)
         if not dealer.began:

@@ -51,6 +51,7 @@ from durak_core.bots import Bot
 from durak_net import events as ev
 from durak_net.botplay import build_bot
 from durak_net.crypto import new_pin
+from durak_net.i18n import said
 from durak_net.journal import default_journal_dir
 from durak_net.node import LanNode
 from durak_net.options import NOTEBOOK, LanOptions
@@ -404,7 +405,7 @@ class LanLobby:
                 try:
                     fn()
                 except (ValueError, SessionError, OSError) as exc:
-                    self.notice = html.escape(str(exc))
+                    self.notice = html.escape(said(exc))
                 self._render()
 
         self.handoff.post(run)

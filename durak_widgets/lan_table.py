@@ -27,6 +27,7 @@ from durak_core.bots import Bot
 from durak_lang.reasons import match as match_reason
 from durak_lang.reasons import say_reason
 from durak_net import events as ev
+from durak_net.i18n import said
 from durak_net.node import LanNode, SessionView
 from durak_net.session import SessionError
 
@@ -257,7 +258,7 @@ class LanBackend:
         try:
             number = self.node.start_next_game(self.sid)
         except (SessionError, ValueError) as exc:
-            self._notify([_("No new game: {reason}").format(reason=exc)])
+            self._notify([_("No new game: {reason}").format(reason=said(exc))])
             return
         if self._players == 2:
             waiting = _("Waiting for {name} to agree to game {number}…").format(

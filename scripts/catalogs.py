@@ -6,9 +6,11 @@
 
 Three gettext domains: ``durak``, the notebook's words, marked in durak_widgets
 (``_()``, ``n_()``, ``N_()``, see durak_widgets/words.py); ``durak_net``, the
-terminal peer's sentences (durak_net/cli.py, teams.py, online_code.py,
-online_terminal.py, rtc.py and relay.py, and notes.py: the findings both screens say;
-see durak_net/i18n.py: durak_net sits below durak_widgets and has its own catalogs);
+terminal peer's sentences (durak_net/cli.py, usage.py (argparse's own words too),
+options.py, teams.py, online_code.py, online_terminal.py, rtc.py and relay.py; notes.py,
+the findings both screens say; and the refusals of session.py, peer.py, lobby.py, node.py,
+crypto.py, journal.py and restore.py, said where they are shown; see durak_net/i18n.py:
+durak_net sits below durak_widgets and has its own catalogs);
 and ``durak_lang``, the rules engine's reasons both screens say (durak_lang/reasons.py,
 the leaf both packages import).
 For each, Babel reads them (the keywords below, no source locations so the template
@@ -46,7 +48,11 @@ NET_DOMAIN = "durak_net"
 NET_PACKAGE = ROOT / "durak_net"
 NET_METHOD_MAP = [("cli.py", "python"), ("teams.py", "python"), ("notes.py", "python"),
                   ("online_code.py", "python"), ("online_terminal.py", "python"),
-                  ("rtc.py", "python"), ("relay.py", "python")]
+                  ("rtc.py", "python"), ("relay.py", "python"), ("usage.py", "python"),
+                  ("options.py", "python"), ("i18n.py", "python"), ("session.py", "python"),
+                  ("peer.py", "python"), ("lobby.py", "python"), ("crypto.py", "python"),
+                  ("node.py", "python"), ("journal.py", "python"),
+                  ("restore.py", "python")]
 #: The shared leaf's domain: the engine's reasons, with the card letters they use.
 LANG_DOMAIN = "durak_lang"
 LANG_PACKAGE = ROOT / "durak_lang"
