@@ -49,6 +49,8 @@ _ESM = r"""
 function initialize({ model }) {
   const manager = model.widget_manager;
   if (!manager || typeof manager.get_model !== "function") return;
+  // This page, to the kernel (and to durak_widgets/keys.py's script in the same page).
+  window.__durakPage = window.__durakPage || Math.random().toString(36).slice(2);
   let queue = Promise.resolve();
   const load = async ([id, state]) => {
     const found = await manager.get_model(id);
@@ -71,7 +73,7 @@ function initialize({ model }) {
     // In order, one batch after the other, as the kernel sent them.
     queue = queue.then(() => apply(msg.sync)).catch((e) => console.warn("durak sync", e));
   });
-  model.send({ event: "batching" });
+  model.send({ event: "batching", page: window.__durakPage });
 }
 
 export default { initialize };
@@ -90,11 +92,37 @@ class TableSync(anywidget.AnyWidget):
         #: Batches sent, and the widget messages they stood for (tests and benchmarks).
         self.batches = 0
         self.merged = 0
+        #: The pages (their ids) that said they apply batches.
+        self.pages: set[str] = set()
         self.on_msg(self._from_page)
 
     def _from_page(self, _widget: Any, content: Any, _buffers: Any) -> None:
         if isinstance(content, dict) and content.get("event") == "batching":
+            page = content.get("page")
+            self.pages.add(page if isinstance(page, str) else "")
             self.batching = True
+
+    def resend(self, members: Sequence[widgets.Widget], page: str = "") -> None:
+        """Send the whole state of every one of ``members`` again, for ``page`` (the id
+        of a page that may have missed changes while loading): in one message if that
+        page applies batches (a table's hundred-odd widgets would be a hundred-odd
+        messages through the server at once), else one each as ipywidgets does.  Only
+        that page's word counts here: its script may still be loading, so a batch
+        could be lost on it, the very page this is for."""
+        batch = page in self.pages
+        changes: list[list[Any]] = []
+        for widget in members:
+            if widget.comm is None:
+                continue
+            state = widget.get_state()
+            if not batch or widget._property_lock or _has_buffers(state):
+                widget.send_state()
+                continue
+            changes.append([widget.model_id, state])
+        if changes:
+            self.batches += 1
+            self.merged += len(changes)
+            self.send({"sync": changes})
 
     @contextmanager
     def batch(self, members: Sequence[widgets.Widget]) -> Iterator[None]:
@@ -118,8 +146,7 @@ class TableSync(anywidget.AnyWidget):
                     widget.send_state(keys)
                     continue
                 state = widget.get_state(key=keys)
-                _state, _paths, buffers = widgets.widget._remove_buffers(state)
-                if buffers:
+                if _has_buffers(state):
                     widget.send_state(keys)
                     continue
                 changes.append([widget.model_id, state])
@@ -131,3 +158,8 @@ class TableSync(anywidget.AnyWidget):
                 self.batches += 1
                 self.merged += len(changes)
                 self.send({"sync": changes})
+
+
+def _has_buffers(state: dict[str, Any]) -> bool:
+    """Does this state hold binary buffers (which a JSON batch cannot carry)?"""
+    return bool(widgets.widget._remove_buffers(state)[2])

@@ -538,9 +538,9 @@ class TableView:
     def resync(self) -> None:
         """Send the whole state of every widget again, for a page that may have missed
         changes while it was loading them (see :mod:`durak_widgets.keys`).  Unchanged
-        values change nothing in the page; each lost one is put right."""
-        for widget in self.all_widgets():
-            widget.send_state()
+        values change nothing in the page; each lost one is put right.  In one message
+        once the page applies batches (:meth:`~durak_widgets.sync.TableSync.resend`)."""
+        self.sync.resend(self.all_widgets(), page=self.keys.shown_in)
 
     def close(self) -> None:
         """Close every widget of this table (and only those)."""

@@ -49,11 +49,15 @@ def page(monkeypatch: pytest.MonkeyPatch) -> type[PageComm]:
     return PageComm
 
 
-def _page_applies_batches(table: TableController) -> None:
-    """What the page's script says once it has loaded (through ipywidgets' dispatch)."""
-    table.view.sync._handle_msg(
-        {"content": {"data": {"method": "custom", "content": {"event": "batching"}}},
-         "buffers": []})
+def _page_says(widget: Any, content: dict[str, Any]) -> None:
+    """A message from a page's script, through ipywidgets' own dispatch."""
+    widget._handle_msg({"content": {"data": {"method": "custom", "content": content}},
+                        "buffers": []})
+
+
+def _page_applies_batches(table: TableController, page: str = "p1") -> None:
+    """What the page's script says once it has loaded."""
+    _page_says(table.view.sync, {"event": "batching", "page": page})
 
 
 def _click_a_move(table: TableController, rng: random.Random) -> None:
@@ -125,3 +129,28 @@ def test_without_a_page_that_applies_batches_each_widget_sends_its_own(
     assert max(counts) > 5  # the old way: a message per changed widget
     assert table.view.sync.batches == 0
     _page_shows_what_the_kernel_holds(table)
+
+
+def test_a_page_that_drew_the_table_gets_its_whole_state_in_one_message(
+    page: type[PageComm], tables: list[TableController]
+) -> None:
+    table = _new_table(tables, 2, seed=3)
+    _page_applies_batches(table, "p1")
+    for widget in table.view.all_widgets():  # the page missed everything so far
+        PageComm.models[widget.model_id].clear()
+    before = len(PageComm.messages)
+    _page_says(table.view.keys, {"event": "shown", "page": "p1"})
+    assert [kind for kind, _ in PageComm.messages[before:]] == ["comm_msg"]
+    _page_shows_what_the_kernel_holds(table)
+
+
+def test_a_page_whose_batching_script_has_not_said_so_gets_a_message_per_widget(
+    page: type[PageComm], tables: list[TableController]
+) -> None:
+    """Another page applies batches, but the one that drew the table has not said so
+    yet (its script may still be loading): a batch could be lost on it."""
+    table = _new_table(tables, 2, seed=3)
+    _page_applies_batches(table, "p1")
+    before = len(PageComm.messages)
+    _page_says(table.view.keys, {"event": "shown", "page": "p2"})
+    assert len(PageComm.messages) - before == len(table.view.all_widgets())
