@@ -1,6 +1,7 @@
 """How fast ``online()`` is between two JupyterLab pages on this machine.
 
     python benchmarks/online_latency.py [--games 2] [--nodelay] [--pause 0.6] [--trace]
+        [--unbatched]
 
 Starts JupyterLab and headless Debian Chromium, opens two notebooks in two tabs (two
 kernels), and for each game: ``online(name="Ann")`` in one, its invitation code pasted
@@ -27,6 +28,10 @@ move crosses an idle path, which is what a player sees.
 ``--nodelay``: serve the kernel websocket with TCP_NODELAY (durak_server.websocket, what
 ``scripts/play.sh`` names) instead of jupyter_server's stock one.  Prints the figures and
 the machine's load average.
+
+``--unbatched``: the table's widgets send a message each, as ipywidgets does, instead of
+one message a redraw (durak_widgets.sync: the kernels ignore the pages' word that they
+apply batches), to compare the two under the same load.
 
 ``--trace``: also say where a datagram's time goes, hop by hop.  Each datagram is
 known by its length and last 12 bytes (its authentication tag); both kernels note
@@ -205,7 +210,11 @@ def _really_send_traced(self, msg, *args, **kwargs):
     try:
         kind = _json.loads(bytes(msg[3]))["msg_type"]
         if kind == "comm_msg":
-            kind += "/" + str(_json.loads(bytes(msg[6]))["data"].get("method"))
+            _data = _json.loads(bytes(msg[6]))["data"]
+            kind += "/" + str(_data.get("method"))
+            _content = _data.get("content")
+            if isinstance(_content, dict):  # custom: a datagram ("d"), a redraw ("sync")
+                kind += "/" + str(_content.get("t") or next(iter(_content), ""))
     except Exception:
         kind = "?"
     _hops.write(_json.dumps([_time.time() * 1000, "iopub", kind]) + "\\n")
@@ -227,6 +236,13 @@ def _schedule_bot(self, _pause={pause}):
     self._bot_posted = True
     self._handoff.post_later(_pause, self._bot_move)
 _lan_table.LanBackend._schedule_bot = _schedule_bot
+"""
+
+#: (``--unbatched``) A cell run in each kernel before ``online()``: the tables never hear
+#: that their page applies batched redraws, so each widget sends its own messages.
+_UNBATCHED_CELL = """
+from durak_widgets import sync as _sync
+_sync.TableSync._from_page = lambda self, widget, content, buffers: None
 """
 
 #: The hops, in the order a datagram takes them, and what each one is.
@@ -283,15 +299,17 @@ def hop_times(notes: list[list[Any]]) -> dict[str, list[float]]:
 
 def one_game(ann: Any, ben: Any, url: str, root: Path, game: int,
              trace: list[list[Any]] | None = None,
-             pause: float = 0.0) -> tuple[float, list[float]]:
+             pause: float = 0.0, unbatched: bool = False) -> tuple[float, list[float]]:
     """One game between the two tabs; returns (paste to table in ms, move latencies).
     With ``trace``, the kernels' and pages' notes of each datagram are added to it;
-    ``pause``: seconds each bot waits before it plays (0: at once)."""
+    ``pause``: seconds each bot waits before it plays (0: at once); ``unbatched``: a
+    message per widget changed, not one a redraw."""
     ann_nb = f"bench-{game}/ann.ipynb"
     ben_nb = f"bench-{game}/ben.ipynb"
     files = [root / f"bench-{game}" / f"{who}-hops.jsonl" for who in ("ann", "ben")]
     probes = [(_TRACE_CELL.format(path=str(f)) if trace is not None else "")
-              + (_PAUSE_CELL.format(pause=pause) if pause else "") or "pass" for f in files]
+              + (_PAUSE_CELL.format(pause=pause) if pause else "")
+              + (_UNBATCHED_CELL if unbatched else "") or "pass" for f in files]
     write_notebook(root / ann_nb, [PATH_CELL, probes[0], "from durak_widgets import online",
                                    f"online(name='Ann', {OPTIONS.format(seed=2 * game + 1)})"])
     write_notebook(root / ben_nb, [PATH_CELL, probes[1], "from durak_widgets import online",
@@ -345,6 +363,8 @@ def main() -> None:
                              "would (default 0: at once, moves back to back)")
     parser.add_argument("--trace", action="store_true",
                         help="also time each datagram's hops (kernel, page, channel)")
+    parser.add_argument("--unbatched", action="store_true",
+                        help="a comm message per widget changed, not one a table redraw")
     args = parser.parse_args()
     executable = find_chromium()
     if executable is None:
@@ -392,7 +412,8 @@ def main() -> None:
                 page.set_default_timeout(120_000)
             for game in range(args.games):
                 paste, latencies = one_game(ann, ben, url, root, game,
-                                            trace if args.trace else None, args.pause)
+                                            trace if args.trace else None, args.pause,
+                                            args.unbatched)
                 pastes.append(paste)
                 moves.extend(latencies)
                 print(f"game {game + 1}: paste to table {paste:.0f} ms, {len(latencies)} "

@@ -2,7 +2,9 @@
 
 Plays whole games against the random bot by clicking the widgets (as the tests do),
 times every ``TableController.refresh()`` (model from the observation + updating the
-widgets), and counts the comm messages and bytes the refresh sends.  Widget messages
+widgets), and counts the comm messages and bytes the refresh sends: one message once
+the page has said it applies batched redraws (durak_widgets.sync), as a page does; the
+last line of each size is without that, a message per widget changed.  Widget messages
 are serialised with jupyter_client's JSON packer, as a kernel would, so the time
 includes building and encoding every message; only the socket write is missing.
 
@@ -68,7 +70,8 @@ def click_random_move(table: TableController, rng: random.Random) -> None:
             view.buttons["transfer"].click()
 
 
-def measure(games: int, players: int, variant: str, seed: int, collect: bool) -> str:
+def measure(games: int, players: int, variant: str, seed: int, collect: bool,
+            batched: bool = True) -> str:
     rng = random.Random(seed)
     timings: list[float] = []
     sent: list[tuple[int, int]] = []
@@ -80,6 +83,8 @@ def measure(games: int, players: int, variant: str, seed: int, collect: bool) ->
             delay=0,
             handoff=Handoff(mode="sync"),
         )
+        if batched:  # what a page that applies batched redraws says (durak_widgets.sync)
+            table.view.sync._from_page(table.view.sync, {"event": "batching"}, [])
         original = table.refresh
 
         def timed_refresh(original: Any = original) -> None:
@@ -107,7 +112,8 @@ def measure(games: int, players: int, variant: str, seed: int, collect: bool) ->
     p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
     messages = statistics.mean(m for m, _ in sent)
     kilobytes = statistics.mean(b for _, b in sent) / 1000
-    gc_note = "" if collect else ", cyclic GC paused"
+    gc_note = ("" if collect else ", cyclic GC paused") + (
+        "" if batched else ", a message per widget")
     return (
         f"refresh after a move ({players} players, {variant}{gc_note}): "
         f"median {statistics.median(ms):.2f} ms, p95 {p95:.2f} ms, max {ms[-1]:.2f} ms "
@@ -130,6 +136,7 @@ def main() -> None:
     for players in args.players:
         for collect in (True, False):
             print(measure(args.games, players, "podkidnoy", args.seed, collect))
+        print(measure(args.games, players, "podkidnoy", args.seed, True, batched=False))
 
 
 if __name__ == "__main__":

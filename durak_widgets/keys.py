@@ -89,8 +89,9 @@ function render({ model, el }) {
   help.hidden = true;
   el.append(live, help);
   // Drawn: every model of the table is in the page and listening (see the module's
-  // docstring); the kernel answers with the table's whole state.
-  model.send({ event: "shown" });
+  // docstring); the kernel answers with the table's whole state (in one message if
+  // this page's durak_widgets/sync.py script said it applies batches: the same page).
+  model.send({ event: "shown", page: window.__durakPage || "" });
 
   const say = () => { live.textContent = model.get("announce"); };
   const drawHelp = () => {
@@ -232,8 +233,13 @@ class TableKeys(anywidget.AnyWidget):
         #: Called when a page has drawn the table (on whatever thread delivers comm
         #: messages): the table re-sends its state, which that page may have missed.
         self.on_shown: Callable[[], None] = lambda: None
+        #: The page that drew the table last (its id, from durak_widgets.sync's script;
+        #: "" if unknown).
+        self.shown_in = ""
         self.on_msg(self._from_page)
 
     def _from_page(self, _widget: Any, content: Any, _buffers: Any) -> None:
         if isinstance(content, dict) and content.get("event") == "shown":
+            page = content.get("page")
+            self.shown_in = page if isinstance(page, str) else ""
             self.on_shown()

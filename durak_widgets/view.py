@@ -3,9 +3,10 @@
 Rebuilding a Box's ``children`` makes the front end tear down and re-create views,
 which is the slow path of ipywidgets.  So the view keeps fixed pools (a slot per
 possible attack pair, per opponent, and a growing pool of hand slots) and a render
-only changes the traits that differ: ``description``, ``_dom_classes`` (one message per
-card, via ``hold_sync``), ``layout.display`` and HTML values.  Unchanged values are not
-sent at all (traitlets only notifies on change).
+only changes the traits that differ: ``description``, ``_dom_classes``, ``layout.display``
+and HTML values.  Unchanged values are not sent at all (each is compared before it is
+set), and what one render changes goes to the page as one comm message, not one per
+widget (:class:`~durak_widgets.sync.TableSync`).
 
 The view knows nothing about the rules: the controller computes a :class:`TableModel`
 (pure data) and calls :meth:`TableView.render`.  Clicks are reported to
@@ -26,6 +27,7 @@ import ipywidgets as widgets
 from . import words
 from .keys import TableKeys
 from .style import CSS, SCROLL_INTO_VIEW
+from .sync import TableSync
 
 #: Attack pairs on the table: the bout limit never exceeds 6.
 MAX_PAIRS = 6
@@ -234,6 +236,9 @@ class TableView:
         self, players: int, hand_slots: int = HAND_SLOTS, four_colour: bool = False
     ) -> None:
         self.on_click: ClickHandler = lambda kind, payload: None
+        #: Sends each redraw's changes to the page in one message (see sync.py).
+        self.sync = TableSync()
+        self._members: list[widgets.Widget] | None = None
         self._hand_faces: list[CardFace | None] = []
         self._pair_faces: list[CardFace | None] = [None] * MAX_PAIRS
 
@@ -388,18 +393,30 @@ class TableView:
         """Add hand slots up to ``size`` (the one place children change, and rarely)."""
         new = []
         for i in range(len(self.hand_cards), size):
-            button = widgets.Button()
+            # Hidden from the start: no second message to hide it.
+            button = widgets.Button(layout=widgets.Layout(display="none"))
             button.on_click(lambda _b, i=i: self._click_hand(i))
-            button.layout.display = "none"
             new.append(button)
         if new:
             self.hand_cards.extend(new)
             self.hand.children = tuple(self.hand_cards)
+            self._members = None
 
     # ------------------------------------------------------------ render
 
     def render(self, model: TableModel) -> None:
-        """Make the widgets show ``model``, sending only what changed."""
+        """Make the widgets show ``model``, sending only what changed, and all of it in
+        one message once the page applies batches (:class:`~durak_widgets.sync.TableSync`).
+        """
+        faces = () if model.hand_hidden else model.hand
+        if len(faces) > len(self.hand_cards):  # new widgets: opened before the batch
+            self._grow_hand(len(faces) + HAND_GROWTH)
+        if self._members is None:
+            self._members = self.all_widgets()
+        with self.sync.batch(self._members):
+            self._render(model)
+
+    def _render(self, model: TableModel) -> None:
         for box, seat in zip(self.opponent_boxes, model.opponents, strict=False):
             _set_html(box, _seat_html(seat))
             classes = (
@@ -441,8 +458,6 @@ class TableView:
                 _display(box, False)
 
         faces = () if model.hand_hidden else model.hand
-        if len(faces) > len(self.hand_cards):
-            self._grow_hand(len(faces) + HAND_GROWTH)
         self._hand_faces = list(faces)
         for i, button in enumerate(self.hand_cards):
             if i < len(faces):
@@ -523,14 +538,15 @@ class TableView:
     def resync(self) -> None:
         """Send the whole state of every widget again, for a page that may have missed
         changes while it was loading them (see :mod:`durak_widgets.keys`).  Unchanged
-        values change nothing in the page; each lost one is put right."""
-        for widget in self.all_widgets():
-            widget.send_state()
+        values change nothing in the page; each lost one is put right.  In one message
+        once the page applies batches (:meth:`~durak_widgets.sync.TableSync.resend`)."""
+        self.sync.resend(self.all_widgets(), page=self.keys.shown_in)
 
     def close(self) -> None:
         """Close every widget of this table (and only those)."""
         for widget in self.all_widgets():
             widget.close()
+        self.sync.close()
 
     # ------------------------------------------------------------ reading back
 
