@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -33,7 +34,13 @@ def _env() -> dict[str, str]:
     return env
 
 
-def _lan(*args: str) -> subprocess.Popen[str]:
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _lan(*args: str, interruptible: bool = False) -> subprocess.Popen[str]:
+    """``durak-lan ARGS``; interruptible: Ctrl-C (SIGINT) reaches its own handler even if
+    this process was started with SIGINT ignored, which a child would inherit."""
     return subprocess.Popen(
         [sys.executable, "-m", "durak_net", *args],
         stdout=subprocess.PIPE,
@@ -41,6 +48,7 @@ def _lan(*args: str) -> subprocess.Popen[str]:
         stdin=subprocess.DEVNULL,
         text=True,
         env=_env(),
+        preexec_fn=_default_sigint if interruptible else None,
     )
 
 
@@ -139,28 +147,35 @@ def test_a_bot_whose_peer_leaves_mid_game_says_so_and_exits_1_without_a_tracebac
     peer prints that the peer left and exits 1, as documented.  The match is long (a
     game takes Bob seconds at his pace), so a loaded machine that reads Bob's output
     late still interrupts him before the match is over."""
+    import queue
     import re
-    import signal
+    import threading
     import time
 
     port = str(_free_udp_port())
     private = ["--port", port, "--timeout", "60", "--games", str(GAMES := 40)]
     ann = _lan("--name", "Ann", "--bot", "greedy", "--auto-accept", *private)
+    # Ctrl-C as a person presses it: Bob's own handler, whatever this process inherited.
     bob = _lan("--name", "Bob", "--bot", "random", "--delay", "0.05", "--invite", "Ann",
-               *private)
+               *private, interruptible=True)
+    seen: queue.Queue[str] = queue.Queue()
+    assert bob.stdout is not None
+    reader = threading.Thread(target=lambda: [seen.put(x) for x in bob.stdout], daemon=True)
+    reader.start()
+    said: list[str] = []
     try:
-        assert bob.stdout is not None
         deadline = time.monotonic() + 60
-        for line in bob.stdout:  # Bob's messages (no --json): wait for the first deal
-            if "game 1 dealt" in line or time.monotonic() > deadline:
-                break
+        while not any("game 1 dealt" in line for line in said):  # Bob's first deal
+            said.append(seen.get(timeout=max(0.0, deadline - time.monotonic())))
         bob.send_signal(signal.SIGINT)
         ann_out, ann_err = ann.communicate(timeout=60)
+        bob.wait(timeout=30)
     finally:
         for proc in (ann, bob):
             if proc.poll() is None:
                 proc.kill()
             proc.wait(timeout=10)
+    assert bob.returncode == 130, f"Bob ended {bob.returncode}: {said}"
     assert ann.returncode == 1, ann_out + ann_err
     assert "Traceback" not in ann_err
     left = re.search(rf"the peer left after (\d+) of {GAMES} games", ann_out)
