@@ -12,7 +12,6 @@ docs/img/site.png when that is missing or DURAK_UPDATE_SCREENSHOT=1.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -33,7 +32,6 @@ from browser_support import (
     open_lite_notebook,
     play_game_by_clicking,
     run_cell_source,
-    run_in_site_kernel,
 )
 from playwright.sync_api import Page, expect
 
@@ -164,31 +162,3 @@ def test_the_table_alone_starts_by_itself_with_no_notebook_and_plays_a_game(
     assert clicks >= 5
     assert offline.blocked == [], f"the site tried to reach: {offline.blocked}"
 
-
-#: How the README names each notebook's page in the site (tests/notebooks checks that it
-#: lists play.ipynb and every tutorial, each a notebook the site serves).
-README_LINK = re.compile(r"`(lab/index\.html\?path=([\w.-]+\.ipynb))`")
-ACTIVE_NOTEBOOK = ".jp-NotebookPanel:not(.lm-mod-hidden)"
-
-
-def test_a_tutorial_opens_at_its_readme_link_and_its_helpers_run_in_the_page(
-    site_url: str, offline: OfflineContext, offline_page: Page
-) -> None:
-    """One click to a tutorial in the browser: the README's address of the rules tour
-    opens it in the site's JupyterLab, its first heading on the screen, and its helpers
-    run in the page's own Python.  (tests/lite checks that the site's Lab lists every
-    notebook the README gives an address for; the address is the same for each.)"""
-    page = offline_page
-    links = dict((name, link) for link, name in README_LINK.findall(
-        (REPO_ROOT / "README.md").read_text(encoding="utf-8")))
-    name = "01-rules-tour.ipynb"
-    notebook = json.loads((REPO_ROOT / "notebooks" / name).read_text(encoding="utf-8"))
-    title = "".join(notebook["cells"][0]["source"]).splitlines()[0].lstrip("# ")
-    page.goto(f"{site_url}{links[name]}")
-    expect(page.locator(f"{ACTIVE_NOTEBOOK} h1").first).to_contain_text(title, timeout=90_000)
-    open_lite_notebook(page, site_url, name)  # the same address; waits for the kernel
-    printed = run_in_site_kernel(page, (
-        "from durak_widgets.tutorial import deal, show\n"
-        "show(deal(['6♥ 9♠ 10♥ J♣ Q♦ K♠', '7♠ 10♠ 9♦ 8♥ A♥ K♣'], trump='9♥'))"))
-    assert printed.startswith("player 0 may: attack"), printed
-    assert offline.blocked == [], f"the site tried to reach: {offline.blocked}"

@@ -16,6 +16,7 @@ server.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterator
 
@@ -30,7 +31,7 @@ from browser_support import (
     open_lite_notebook,
     run_in_site_kernel,
 )
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 sys.path.insert(0, str(REPO_ROOT / "scripts"))
 import lite_site
@@ -51,11 +52,33 @@ def site_url() -> Iterator[str]:
         yield url
 
 
-def test_the_sites_kernel_deals_the_vectors_with_libsodium_js(
+#: How the README names each notebook's page in the site (tests/notebooks checks that it
+#: lists play.ipynb and every tutorial, each a notebook the site serves).
+README_LINK = re.compile(r"`(lab/index\.html\?path=([\w.-]+\.ipynb))`")
+ACTIVE_NOTEBOOK = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+
+
+def test_a_tutorial_opens_at_its_readme_link_and_its_kernel_deals_the_vectors(
     site_url: str, offline: OfflineContext, offline_page: Page
 ) -> None:
+    """One click to a tutorial in the browser: the README's address of the rules tour
+    opens it in the site's JupyterLab, its first heading on the screen, and its helpers
+    run in the page's own Python (tests/lite checks that the site's Lab lists every
+    notebook the README gives an address for; the address is the same for each).  Then
+    that kernel computes the vectors with libsodium.js (one Pyodide kernel for both)."""
     page = offline_page
-    open_lite_notebook(page, site_url, "02-engine.ipynb", timeout=240)
+    links = dict((name, link) for link, name in README_LINK.findall(
+        (REPO_ROOT / "README.md").read_text(encoding="utf-8")))
+    name = "01-rules-tour.ipynb"
+    notebook = json.loads((REPO_ROOT / "notebooks" / name).read_text(encoding="utf-8"))
+    title = "".join(notebook["cells"][0]["source"]).splitlines()[0].lstrip("# ")
+    page.goto(f"{site_url}{links[name]}")
+    expect(page.locator(f"{ACTIVE_NOTEBOOK} h1").first).to_contain_text(title, timeout=90_000)
+    open_lite_notebook(page, site_url, name, timeout=240)  # the same address; the kernel
+    printed = run_in_site_kernel(page, (
+        "from durak_widgets.tutorial import deal, show\n"
+        "show(deal(['6♥ 9♠ 10♥ J♣ Q♦ K♠', '7♠ 10♠ 9♦ 8♥ A♥ K♣'], trump='9♥'))"))
+    assert printed.startswith("player 0 may: attack"), printed
 
     # A first use without an await: a notebook cell can block until the library loads.
     first = run_in_site_kernel(page, (
