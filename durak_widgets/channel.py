@@ -52,7 +52,7 @@ import threading
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import anywidget
 import traitlets
@@ -244,6 +244,32 @@ export default { initialize, render };
 """
 
 
+class _OwnedByOnePage(Protocol):
+    owner: str
+    drops: Counter[str]
+
+
+def from_owner(widget: _OwnedByOnePage, content: Any) -> tuple[Any, str] | None:
+    """The kind and page of a message a page sent ``widget``, a widget whose work one
+    page owns (:class:`PageChannel`, :class:`~durak_widgets.relay_room.PageRoom`); None
+    when it is dropped, and counted: malformed, a claim while another page owns it, or
+    anything else from a page that does not.  A claim that stands makes its page the
+    owner (kind ``"claim"``: the widget then tells that page to start)."""
+    if not isinstance(content, dict) or not isinstance(content.get("page"), str):
+        widget.drops["malformed"] += 1
+        return None
+    kind, page = content.get("t"), content["page"]
+    if kind == "claim":
+        if widget.owner and widget.owner != page:
+            widget.drops["claim_refused"] += 1
+            return None
+        widget.owner = page
+    elif page != widget.owner:
+        widget.drops["not_owner"] += 1
+        return None
+    return kind, page
+
+
 class PageChannel(anywidget.AnyWidget):
     """One WebRTC data channel, owned by one page (see the module docstring).
 
@@ -357,22 +383,15 @@ class PageChannel(anywidget.AnyWidget):
 
     def _handle(self, content: Any, buffers: Sequence[Any]) -> None:
         """A message from a page (on the thread that handles the kernel's comms)."""
-        if not isinstance(content, dict) or not isinstance(content.get("page"), str):
-            self.drops["malformed"] += 1
+        got = from_owner(self, content)
+        if got is None:
             return
-        kind, page = content.get("t"), content["page"]
+        kind, _ = got
         if kind == "claim":
-            if self.owner and self.owner != page:
-                self.drops["claim_refused"] += 1
-                return
-            self.owner = page
             start: dict[str, Any] = {"t": "start", "role": self.role}
             if self.role == "answer":
                 start["sdp"] = self._remote
             self._to_owner(start)
-            return
-        if page != self.owner:
-            self.drops["not_owner"] += 1
             return
         if kind == "d":
             for buffer in buffers:

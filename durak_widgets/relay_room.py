@@ -39,6 +39,8 @@ import traitlets
 
 from durak_net.relay import KINDS, normalise_room, parse_url, topic
 
+from .channel import from_owner
+
 #: mqtt.js's browser build (npm ``mqtt``), as published, and its SHA-256 (checked when
 #: read: a changed file is refused rather than run in the page).
 MQTT_JS: Final = Path(__file__).with_name("static") / "mqtt.esm.js"
@@ -187,21 +189,14 @@ class PageRoom(anywidget.AnyWidget):
     # ------------------------------------------------------------ the page's messages
 
     def _handle(self, content: Any, buffers: Sequence[Any]) -> None:
-        if not isinstance(content, dict) or not isinstance(content.get("page"), str):
-            self.drops["malformed"] += 1
+        got = from_owner(self, content)
+        if got is None:
             return
-        kind, page = content.get("t"), content["page"]
+        kind, page = got
         if kind == "claim":
-            if self.owner and self.owner != page:
-                self.drops["claim_refused"] += 1
-                return
-            self.owner = page
             self.state = "connecting"
             self.send({"t": "start", "to": page, "url": self.url, "timeout_ms": self.timeout_ms,
                        "library": mqtt_library()})
-            return
-        if page != self.owner:
-            self.drops["not_owner"] += 1
             return
         if kind == "ready":
             self.state = "ready"
