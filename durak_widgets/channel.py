@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -69,7 +70,45 @@ CHANNEL_LABEL = "durak"
 #: The states :attr:`PageChannel.state` goes through.
 STATES = ("new", "gathering", "waiting", "connecting", "open", "closed", "failed")
 
-_ESM = r"""
+#: How long (ms) a page that found a widget owned by another page waits before it
+#: claims it once more; it then waits twice as long each time, up to a minute (a claim
+#: made more than :data:`OWNER_SILENCE` after a probe the owner left unanswered takes
+#: the widget over).
+RECLAIM_MS = 5000
+
+#: The page's half of :func:`from_owner`, shared by every widget one page owns: claim
+#: the widget, answer the kernel's probes, say goodbye when the tab goes (or the model
+#: leaves this page), claim it at once when its owner said goodbye, and once in a
+#: while when another page holds it (that page may be gone without a word).
+OWNERSHIP_JS = r"""
+function ownership(model, me, tell) {
+  const onPing = (msg) => {
+    if (msg && msg.to === me.page && msg.t === "ping") tell({ t: "pong" });
+  };
+  model.on("msg:custom", onPing);
+  const bye = () => { if (model.get("owner") === me.page) tell({ t: "bye" }); };
+  globalThis.addEventListener("pagehide", bye);
+  const freed = () => { if (model.get("owner") === "") tell({ t: "claim" }); };
+  model.on("change:owner", freed);
+  let wait = RECLAIM_MS, timer = null;
+  const again = () => {
+    if (model.get("owner") !== me.page) tell({ t: "claim" });
+    wait = Math.min(2 * wait, 60000);
+    timer = setTimeout(again, wait);
+  };
+  tell({ t: "claim" });
+  timer = setTimeout(again, wait);
+  return () => {  // the model is gone from this page (its notebook closed): so is its work
+    clearTimeout(timer);
+    try { bye(); } catch (error) { /* the comm may be closed already */ }
+    model.off("msg:custom", onPing);
+    model.off("change:owner", freed);
+    globalThis.removeEventListener("pagehide", bye);
+  };
+}
+""".replace("RECLAIM_MS", str(RECLAIM_MS))
+
+_ESM = OWNERSHIP_JS + r"""
 // One entry per channel (its id from the kernel) in this page: the connection and
 // this page's id.  Module state, so a view drawn later finds the page's connection.
 const PAGES = new Map();
@@ -199,8 +238,9 @@ function initialize({ model }) {
     }
   };
   model.on("msg:custom", onMessage);
-  tell({ t: "claim" });
+  const disown = ownership(model, me, tell);
   return () => {
+    disown();
     model.off("msg:custom", onMessage);
     if (me.dc) me.dc.close();
     if (me.pc) me.pc.close();
@@ -244,9 +284,20 @@ export default { initialize, render };
 """
 
 
+#: How long (s) the page that owns a widget may leave a probe unanswered before a page
+#: that asks for the widget takes it over: the owner's tab was closed (or its page
+#: froze), and the widget's work has nobody to carry it.
+OWNER_SILENCE = 3.0
+
+
 class _OwnedByOnePage(Protocol):
     owner: str
     drops: Counter[str]
+    #: When the owner was probed and has not answered since (None: not probed).
+    probed_at: float | None
+    clock: Callable[[], float]
+
+    def send(self, content: dict[str, Any], buffers: Any = None) -> None: ...
 
 
 def from_owner(widget: _OwnedByOnePage, content: Any) -> tuple[Any, str] | None:
@@ -254,19 +305,41 @@ def from_owner(widget: _OwnedByOnePage, content: Any) -> tuple[Any, str] | None:
     page owns (:class:`PageChannel`, :class:`~durak_widgets.relay_room.PageRoom`); None
     when it is dropped, and counted: malformed, a claim while another page owns it, or
     anything else from a page that does not.  A claim that stands makes its page the
-    owner (kind ``"claim"``: the widget then tells that page to start)."""
+    owner (kind ``"claim"``: the widget then tells that page to start).
+
+    A closed tab leaves no word behind for sure (its last message, ``"bye"`` on
+    ``pagehide``, may not get out), so the owner is probed when another page claims: a
+    ``"ping"`` it answers at once.  Any message from the owner answers it; a claim
+    made again :data:`OWNER_SILENCE` seconds or more after an unanswered probe takes
+    the widget over (kind ``"takeover"``: the widget's work, which died with the owner
+    page, is the widget's to mend).  An owner's ``"bye"`` frees the widget at once
+    (kind ``"bye"``, its owner then "")."""
     if not isinstance(content, dict) or not isinstance(content.get("page"), str):
         widget.drops["malformed"] += 1
         return None
     kind, page = content.get("t"), content["page"]
     if kind == "claim":
         if widget.owner and widget.owner != page:
+            now = widget.clock()
+            if widget.probed_at is not None and now - widget.probed_at >= OWNER_SILENCE:
+                widget.probed_at = None
+                widget.owner = page
+                return "takeover", page
             widget.drops["claim_refused"] += 1
+            if widget.probed_at is None:
+                widget.probed_at = now
+                widget.send({"t": "ping", "to": widget.owner})
             return None
         widget.owner = page
     elif page != widget.owner:
         widget.drops["not_owner"] += 1
         return None
+    else:
+        widget.probed_at = None  # the owner is alive
+        if kind == "bye":
+            widget.owner = ""
+        elif kind == "pong":
+            return None
     return kind, page
 
 
@@ -304,6 +377,9 @@ class PageChannel(anywidget.AnyWidget):
     local = traitlets.Unicode("")
     #: Why the channel failed (what the page's WebRTC said), "" while it has not.
     error = traitlets.Unicode("")
+    #: The connection was lost with the page that held it (its tab closed): another
+    #: page took the channel over, or the owner said goodbye, once it had connected.
+    page_lost = traitlets.Bool(False)
 
     def __init__(
         self,
@@ -311,6 +387,7 @@ class PageChannel(anywidget.AnyWidget):
         role: str,
         remote: str = "",
         ice_servers: Sequence[dict[str, Any]] | None = None,
+        clock: Callable[[], float] = time.monotonic,
         **kwargs: Any,
     ) -> None:
         if role not in ("offer", "answer"):
@@ -325,6 +402,11 @@ class PageChannel(anywidget.AnyWidget):
         self.role = role
         self._remote = remote
         self._answered = False
+        #: The clock the owner's probe is timed on (tests move a fake one on).
+        self.clock = clock
+        self.probed_at: float | None = None
+        #: How many times a page was asked for the connection afresh (its codes with it).
+        self.attempt = 0
         #: Called with each datagram from the other peer, on the comm's thread.
         self.on_datagram: Callable[[bytes], None] | None = None
         #: Datagrams refused or lost on our side, by reason.
@@ -377,6 +459,20 @@ class PageChannel(anywidget.AnyWidget):
 
     # ------------------------------------------------------------ the page's messages
 
+    def _page_gone(self) -> None:
+        """The owner page is gone, and its RTCPeerConnection with it.  A connection that
+        had begun (an answer given, the channel open) cannot be carried on by another
+        page: it is closed, and said to be lost with the page.  Before that, nothing
+        was lost but the codes: the next owner makes them anew (``local`` is ""
+        until it has, :attr:`attempt` counts the fresh starts)."""
+        if self.state in ("connecting", "open"):
+            self.page_lost = True
+            self.state = "closed"
+        elif self.state in ("gathering", "waiting"):
+            self.attempt += 1
+            self.local = ""
+            self.state = "new"
+
     def _to_owner(self, content: dict[str, Any]) -> None:
         if self.owner:
             self.send({**content, "to": self.owner})
@@ -387,11 +483,17 @@ class PageChannel(anywidget.AnyWidget):
         if got is None:
             return
         kind, _ = got
-        if kind == "claim":
+        if kind in ("takeover", "bye"):
+            self._page_gone()
+        if kind in ("claim", "takeover"):
+            if self.state != "new":
+                return  # the new owner shows how it ended; nothing to start again
             start: dict[str, Any] = {"t": "start", "role": self.role}
             if self.role == "answer":
                 start["sdp"] = self._remote
             self._to_owner(start)
+            return
+        if kind == "bye":
             return
         if kind == "d":
             for buffer in buffers:

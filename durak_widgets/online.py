@@ -89,6 +89,8 @@ class OnlineLobby(LanLobby):
         #: a friend waits for the invitation in a relay's room).
         self.channel: PageChannel | None = None if from_room else self._make_channel(offer)
         self.code = ""  # the newest channel's code, once its page has made it
+        #: The channel's attempt and description (SDP) self.code was made from.
+        self._code_from: tuple[int, str] = (0, "")
         self._channel_seen: dict[str, str] = {}
         self.carrier: ChannelCarrier | None = None
         self.online_node: OnlineNode | None = None
@@ -140,6 +142,7 @@ class OnlineLobby(LanLobby):
         self.channel = self._make_channel()
         self.carrier = self.online_node.add_channel(self.channel)
         self.code = ""
+        self._code_from = (0, "")
         self.reply_text.value = ""
         self.channel_box.children = tuple(self.channels)
         self._watch(self.channel)
@@ -237,6 +240,14 @@ class OnlineLobby(LanLobby):
 
     def _channel_words(self, channel: PageChannel) -> str:
         state = channel.state
+        if state == "closed" and channel.page_lost:
+            backend = self.backend
+            if self.sid is not None and not (backend is not None and backend.verdicts):
+                return _("The tab that held this game's connection was closed, and the "
+                         "connection with it: the game cannot go on, and is settled as "
+                         "abandoned in a minute.")
+            return _("The tab that held the connection was closed, and the connection "
+                     "with it: run the cell again for new codes.")
         if state == "failed":
             return html.escape(_("No connection: {error}. Try another network, or name a "
                                  "TURN server: online(..., ice_servers=[...]).").format(
@@ -258,11 +269,18 @@ class OnlineLobby(LanLobby):
     def _channel_changed(self, channel: PageChannel) -> None:
         """A channel's state or local description changed (UI thread)."""
         with i18n.speaking(self.lang):
-            if channel is self.channel and channel.local and not self.code:
-                kind = "offer" if self.role == "offer" else "answer"
-                self.code = pack_description(channel.local, kind, now=time.time())
-                if self.room is not None:
-                    self.room.post(kind, self.code)
+            made_from = (channel.attempt, channel.local)
+            if channel is self.channel and made_from != self._code_from:
+                # A new page made the codes anew when the one that had made them was
+                # closed before they were used (PageChannel._page_gone): the old ones
+                # lead nowhere, so the new ones replace them, in the room too.
+                self._code_from = made_from
+                self.code = ""
+                if channel.local:
+                    kind = "offer" if self.role == "offer" else "answer"
+                    self.code = pack_description(channel.local, kind, now=time.time())
+                    if self.room is not None:
+                        self.room.post(kind, self.code)
             if channel.state != self._channel_seen.get(channel.channel_id):
                 self._channel_seen[channel.channel_id] = channel.state
                 node = self.online_node

@@ -29,6 +29,7 @@ and a code that is not one is refused by :func:`durak_net.online_code.unpack_des
 from __future__ import annotations
 
 import hashlib
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -39,7 +40,7 @@ import traitlets
 
 from durak_net.relay import KINDS, normalise_room, parse_url, topic
 
-from .channel import from_owner
+from .channel import OWNERSHIP_JS, from_owner
 
 #: mqtt.js's browser build (npm ``mqtt``), as published, and its SHA-256 (checked when
 #: read: a changed file is refused rather than run in the page).
@@ -50,7 +51,7 @@ MQTT_JS_SHA256: Final = "6e009e77fc644cbf7b46ea37ba77fbdaf5780452389a57f2b4a6764
 #: The states :attr:`PageRoom.state` goes through.
 STATES: Final = ("new", "connecting", "ready", "failed", "closed")
 
-_ESM = r"""
+_ESM = OWNERSHIP_JS + r"""
 let LIBRARY = null;  // mqtt.js, imported once per page
 
 async function mqttLibrary(source) {
@@ -107,8 +108,9 @@ function initialize({ model }) {
     }
   };
   model.on("msg:custom", onMessage);
-  tell({ t: "claim" });
+  const disown = ownership(model, me, tell);
   return () => {
+    disown();
     model.off("msg:custom", onMessage);
     if (me.client) me.client.end(true);
   };
@@ -143,7 +145,7 @@ class PageRoom(anywidget.AnyWidget):
     error = traitlets.Unicode("")
 
     def __init__(self, *, url: str, room: str, timeout_ms: int = 10_000,
-                 **kwargs: Any) -> None:
+                 clock: Callable[[], float] = time.monotonic, **kwargs: Any) -> None:
         parse_url(url)  # ValueError: one line
         super().__init__(**kwargs)
         self.layout.display = "none"  # nothing to see: the lobby says what the room does
@@ -158,6 +160,10 @@ class PageRoom(anywidget.AnyWidget):
         #: What was posted and acknowledged by the broker, by kind ("" a clearing).
         self.posted: dict[str, str] = {}
         self.drops: Counter[str] = Counter()
+        #: The clock the owner's probe is timed on (channel.from_owner).
+        self.clock = clock
+        self.probed_at: float | None = None
+        self._watching: list[str] = []
         self.on_msg(lambda _widget, content, buffers: self._handle(content, buffers))
 
     # ------------------------------------------------------------ commands
@@ -173,6 +179,8 @@ class PageRoom(anywidget.AnyWidget):
 
     def watch(self, kind: str) -> None:
         """Have :attr:`on_message` called with the room's ``kind`` message."""
+        if kind not in self._watching:
+            self._watching.append(kind)
         self._command({"t": "watch", "topic": self.topics[kind]})
 
     def close_room(self) -> None:
@@ -193,7 +201,14 @@ class PageRoom(anywidget.AnyWidget):
         if got is None:
             return
         kind, page = got
-        if kind == "claim":
+        if kind in ("takeover", "bye") and self.state in ("connecting", "ready"):
+            # The owner's tab is gone, and its client with it: the next owner connects
+            # again and watches what was watched (the lobby posts its new code itself).
+            self.state = "new"
+            self._pending = [{"t": "watch", "topic": self.topics[k]} for k in self._watching]
+        if kind in ("claim", "takeover"):
+            if self.state != "new":
+                return  # closed or failed: the new owner has nothing to start
             self.state = "connecting"
             self.send({"t": "start", "to": page, "url": self.url, "timeout_ms": self.timeout_ms,
                        "library": mqtt_library()})

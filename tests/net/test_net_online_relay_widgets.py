@@ -19,7 +19,7 @@ from durak_widgets.handoff import Handoff
 from durak_widgets.online import OnlineLobby, online
 from durak_widgets.relay_room import PageRoom, mqtt_library
 
-from .test_net_online_widgets import FakePage, pump_until
+from .test_net_online_widgets import Clock, FakePage, pump_until
 
 URL = "ws://127.0.0.1:1883/"
 
@@ -48,13 +48,22 @@ class FakeBroker:
             page.deliver(topic, self.retained[topic])
 
 
+#: Each room's fake pages by name (every front end gets a widget's messages).
+ROOM_PAGES: dict[int, dict[str, FakeRoomPage]] = {}
+
+
 class FakeRoomPage:
     """What the room's ES module does in the owner page, against ``broker``."""
 
     def __init__(self, room: PageRoom, name: str, broker: FakeBroker | None) -> None:
         self.room, self.name, self.broker = room, name, broker
         self.sent: list[dict[str, Any]] = []
-        room.send = self._from_kernel  # type: ignore[method-assign]
+        #: The page's tab was closed: it hears and says nothing any more.
+        self.gone = False
+        pages = ROOM_PAGES.setdefault(id(room), {})
+        pages[name] = self
+        room.send = lambda content, buffers=None: pages[content["to"]]._from_kernel(
+            content, buffers)
         room._handle({"t": "claim", "page": name}, [])
 
     def tell(self, content: dict[str, Any]) -> None:
@@ -67,8 +76,12 @@ class FakeRoomPage:
 
     def _from_kernel(self, content: dict[str, Any], buffers: Any = None) -> None:
         assert content["to"] == self.name
+        if self.gone:
+            return
         self.sent.append(content)
-        if content["t"] == "start":
+        if content["t"] == "ping":
+            self.tell({"t": "pong"})
+        elif content["t"] == "start":
             assert content["library"] == mqtt_library() and content["url"] == URL
             if self.broker is None:
                 self.tell({"t": "error", "detail": "WebSocket connection failed"})
@@ -122,6 +135,46 @@ def test_two_lobbies_meet_in_a_room_and_pair_with_the_same_words(made) -> None:
     assert ann.sas == ben.sas
     assert broker.retained == {}  # the inviter cleared the room once the channel opened
     assert ann.room.state == ben.room.state == "closed"  # type: ignore[union-attr]
+
+
+def test_an_inviters_tab_reopened_before_the_friend_came_leaves_a_new_invitation_in_the_room(
+        made) -> None:
+    """Ann's tab, which held the room's client and the connection, is closed before Ben
+    comes; she opens the notebook again.  The new page takes both over (after probing
+    the old one), makes a new invitation and leaves it in the same room in place of the
+    old one, which led to a connection that no longer exists; Ben then pairs with her."""
+    broker = FakeBroker()
+    ann = _lobby(made, "Ann", 1)
+    assert ann.room is not None and ann.channel is not None
+    clock = ann.room.clock = ann.channel.clock = Clock()
+    old_room = FakeRoomPage(ann.room, "ann-room", broker)
+    old_page = FakePage(ann.channel, "ann-page")
+    old_page.tell({"t": "claim"})
+    pump_until([ann], lambda: bool(ann.code))
+    old_room.gone = old_page.gone = True  # the tab is closed
+    new_room = FakeRoomPage(ann.room, "ann-room-2", broker)
+    new_page = FakePage(ann.channel, "ann-page-2")
+    new_page.tell({"t": "claim"})
+    assert ann.room.owner == "ann-room" and ann.channel.owner == "ann-page"  # probed
+    clock.ahead += 4.0  # the pages claim again (RECLAIM_MS)
+    new_room.tell({"t": "claim"})
+    new_page.tell({"t": "claim"})
+    assert ann.room.owner == "ann-room-2" and ann.channel.owner == "ann-page-2"
+    pump_until([ann], lambda: broker.retained.get(ann.room.topics["offer"]) == ann.code
+               and bool(ann.code))
+    assert new_room.sent[0]["t"] == "start"
+    # The new page's invitation went into the room through the new page's client (the
+    # fake pages make the same description, so it reads as the old one here).
+    assert {"t": "post", "to": "ann-room-2", "topic": ann.room.topics["offer"],
+            "text": ann.code} in new_room.sent
+    ben = _lobby(made, "Ben", 2, room=ann.room.room)
+    FakeRoomPage(ben.room, "ben-room", broker)  # type: ignore[arg-type]
+    pump_until([ben], lambda: ben.channel is not None)
+    ben_page = FakePage(ben.channel, "ben-page")  # type: ignore[arg-type]
+    new_page.other, ben_page.other = ben_page, new_page
+    ben_page.tell({"t": "claim"})
+    pump_until([ann, ben], lambda: bool(ann.sas and ben.sas))
+    assert ann.sas == ben.sas
 
 
 def test_a_relay_in_the_middle_is_caught_by_the_pairing_words(made) -> None:

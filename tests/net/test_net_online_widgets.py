@@ -35,6 +35,8 @@ class FakePage:
         self.name = name
         self.other: FakePage | None = None
         self.sent: list[dict[str, Any]] = []
+        #: The page's tab was closed: it hears and says nothing any more.
+        self.gone = False
         pages = ROUTES.setdefault(id(channel), {})
         pages[name] = self
 
@@ -48,8 +50,12 @@ class FakePage:
 
     def _from_kernel(self, content: dict[str, Any], buffers: Any = None) -> None:
         assert content.get("to") == self.name
+        if self.gone:
+            return
         self.sent.append(content)
-        if content["t"] == "start":
+        if content["t"] == "ping":
+            self.tell({"t": "pong"})
+        elif content["t"] == "start":
             self.tell({"t": "local", "kind": content["role"],
                        "sdp": example_sdp(content["role"])})
         elif content["t"] == "remote":
@@ -62,6 +68,17 @@ class FakePage:
         for page in (self, self.other):
             assert page is not None
             page.tell({"t": "open"})
+
+
+class Clock:
+    """The kernel's monotonic clock, moved on by the test (a silent peer is waited for
+    a minute: the test skips it)."""
+
+    def __init__(self) -> None:
+        self.ahead = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.ahead
 
 
 def pump_until(lobbies: list[OnlineLobby], condition: Callable[[], bool],
@@ -130,10 +147,15 @@ def test_a_second_page_is_told_the_table_is_open_elsewhere_and_its_datagrams_are
 ) -> None:
     channel = PageChannel(role="offer", ice_servers=[])
     first, second = FakePage(channel, "first"), FakePage(channel, "second")
+    clock = channel.clock = Clock()
     first.tell({"t": "claim"})
     second.tell({"t": "claim"})
-    assert channel.owner == "first" and [m["t"] for m in first.sent] == ["start"]
+    # The owner is asked whether it is still there, and answers.
+    assert channel.owner == "first" and [m["t"] for m in first.sent] == ["start", "ping"]
     assert second.sent == []  # nothing was addressed to it
+    clock.ahead += 10  # the second page claims once more later: the owner still answers
+    second.tell({"t": "claim"})
+    assert channel.owner == "first" and channel.drops["claim_refused"] == 2
     got: list[bytes] = []
     channel.on_datagram = got.append
     first.tell({"t": "open"})
@@ -197,17 +219,6 @@ def test_a_host_seats_two_friends_by_two_codes_and_a_table_of_three_plays_fair(m
         assert "audited: fair" in lobby.badge.value
     words = {lobby.node.view(lobby.sid).table_words for lobby in everyone}
     assert len(words) == 1 and words != {""}  # every screen at the table shows the same
-
-
-class Clock:
-    """The kernel's monotonic clock, moved on by the test (a silent peer is waited for
-    a minute: the test skips it)."""
-
-    def __init__(self) -> None:
-        self.ahead = 0.0
-
-    def __call__(self) -> float:
-        return time.monotonic() + self.ahead
 
 
 def test_a_tab_closed_mid_game_ends_in_an_abandoned_verdict_on_the_other_side(made) -> None:
@@ -393,3 +404,89 @@ def test_a_page_channel_waits_half_a_second_before_resending_what_a_busy_server_
     assert sender.due(now + 0.49) == []
     assert len(sender.due(now + 0.51)) == 1  # resent once the floor has passed
     assert sender.due(now + 0.51 + 0.99) == []  # and then no sooner than after 1 s
+
+
+# ------------------------------------------------------------ a tab closed and opened again
+
+
+def _reopened(channel: PageChannel, old: FakePage, name: str, clock: Clock) -> FakePage:
+    """``old``'s tab was closed (it hears nothing, says nothing); the notebook is opened
+    again in a new tab, whose page claims the channel, is refused while the old owner
+    is probed, and claims again a while later, as the page's script does."""
+    old.gone = True
+    new = FakePage(channel, name)
+    new.tell({"t": "claim"})
+    assert channel.owner == old.name  # not yet: the owner may only be slow
+    clock.ahead += 4.0  # the page claims again after RECLAIM_MS (5 s), the probe older than 3 s
+    new.tell({"t": "claim"})
+    return new
+
+
+def test_a_tab_reopened_before_the_reply_takes_the_channel_over_with_new_codes(made) -> None:
+    """Ann closes the tab that showed her invitation before any reply came, and opens the
+    notebook again: the old page's connection (and the code made from it) went with the
+    tab, so the new page takes the channel over and makes a new invitation, shown in
+    place of the old one; it is not told that the table is open in another tab."""
+    ann = online("Ann", ice_servers=[], lang="en", handoff=Handoff(mode="sync"))
+    made.append(ann)
+    channel = ann.channel
+    assert channel is not None
+    clock = channel.clock = Clock()
+    first = FakePage(channel, "ann-page")
+    first.tell({"t": "claim"})
+    old_code = ann.code
+    assert old_code and channel.state == "waiting"
+    again = _reopened(channel, first, "ann-page-2", clock)
+    assert channel.owner == "ann-page-2" and not channel.page_lost
+    assert [m["t"] for m in again.sent] == ["start"]  # the new page makes the offer anew
+    assert ann.code and channel.state == "waiting" and ann.code_text.value == ann.code
+    assert ann.code_box.layout.display is None and "invitation code" in ann.code_label.value
+
+
+def test_a_tab_that_said_goodbye_leaves_the_channel_to_the_next_page_at_once(made) -> None:
+    ann = online("Ann", ice_servers=[], lang="en", handoff=Handoff(mode="sync"))
+    made.append(ann)
+    channel = ann.channel
+    assert channel is not None
+    first = FakePage(channel, "ann-page")
+    first.tell({"t": "claim"})
+    first.tell({"t": "bye"})  # (on pagehide)
+    assert channel.owner == "" and channel.state == "new" and ann.code == ""
+    again = FakePage(channel, "ann-page-2")
+    again.tell({"t": "claim"})
+    assert channel.owner == "ann-page-2" and [m["t"] for m in again.sent] == ["start"]
+    assert ann.code and channel.drops["claim_refused"] == 0
+
+
+def test_a_tab_reopened_mid_game_is_told_the_connection_was_lost_with_the_old_tab(
+        made) -> None:
+    """The connection lived in the closed tab and cannot be carried on by another page:
+    the reopened tab owns the channel (it is not sent to a tab that no longer exists)
+    and says the game was lost with the old tab, not that it is open elsewhere."""
+    ann = online("Ann", ice_servers=[], bot="greedy", seed=1, lang="en",
+                 handoff=Handoff(mode="manual"))
+    made.append(ann)
+    ann_page = FakePage(ann.channel, "ann-page")
+    ann_page.tell({"t": "claim"})
+    pump_until([ann], lambda: bool(ann.code))
+    ben = online("Ben", code=ann.code, ice_servers=[], bot="greedy", seed=2, lang="en",
+                 handoff=Handoff(mode="manual"))
+    made.append(ben)
+    ben_page = FakePage(ben.channel, "ben-page")
+    ann_page.other, ben_page.other = ben_page, ann_page
+    ben_page.tell({"t": "claim"})
+    pump_until([ben], lambda: bool(ben.code))
+    ann.connect(ben.code)
+    pump_until([ann, ben], lambda: all(
+        lb.backend is not None and lb.backend.game is not None
+        and len(lb.backend.game.log) >= 4 for lb in (ann, ben)))
+    channel = ann.channel
+    assert channel is not None
+    clock = channel.clock = Clock()
+    ann_page.other = ben_page.other = None
+    again = _reopened(channel, ann_page, "ann-page-2", clock)
+    pump_until([ann], ann.handoff.idle)
+    assert channel.owner == "ann-page-2" and again.sent == []  # nothing to start again
+    assert channel.state == "closed" and channel.page_lost
+    assert "tab that held this game's connection was closed" in channel.status
+    assert ann.code_box.layout.display == "none"  # the old codes do not come back
