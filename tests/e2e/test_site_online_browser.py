@@ -16,9 +16,7 @@ and the room is empty after.
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,6 +34,7 @@ from browser_support import (
     open_lite_notebook,
     run_cell_source,
 )
+from online_support import LOBBY, played_fair, terminal_peer
 from playwright.sync_api import Page, expect
 
 from durak_net.relay import Room
@@ -46,13 +45,6 @@ import lite_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-LOBBY = ".durak-online"
-
-
-def _env() -> dict[str, str]:
-    return dict(os.environ, PYTHONPATH=os.pathsep.join(
-        filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])))
-
 
 @pytest.fixture(scope="module")
 def site_url() -> Iterator[str]:
@@ -62,32 +54,6 @@ def site_url() -> Iterator[str]:
         pytest.fail(f"the site could not be built: {exc}")
     with lite_site.serving(site) as url:
         yield url
-
-
-def _terminal(*args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "durak_net", "--online", "--bot", "greedy", "--games", "1",
-         "--json", "--lang", "en", "--timeout", "120", *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-        env=_env())
-
-
-def _played_fair(page: Page, peer: subprocess.Popen[str]) -> None:
-    """The page's game ends audited fair; so does the terminal's, with the same words."""
-    try:
-        expect(page.locator(f"{LOBBY} .durak-lan-badge")).to_contain_text(
-            "audited: fair", timeout=240_000)
-        out, err = peer.communicate(timeout=120)
-    finally:
-        if peer.poll() is None:
-            peer.kill()
-            peer.wait(timeout=30)
-    games = [record for record in map(json.loads, filter(str.strip, out.splitlines()))
-             if "audit" in record]
-    assert peer.returncode == 0, err
-    assert [g["audit"] for g in games] == ["fair"], games
-    words = page.locator(f"{LOBBY} .durak-lan-sas b").inner_text()
-    assert re.fullmatch(r"\S+ \S+ \S+ \S+", words) and words in err  # the same words
 
 
 def test_a_site_page_plays_terminals_by_codes_and_through_a_local_mosquittos_room(
@@ -103,13 +69,13 @@ def test_a_site_page_plays_terminals_by_codes_and_through_a_local_mosquittos_roo
                             "online(name='Ann', ice_servers=[], bot='greedy', seed=1, lang='en')")
     invitation = ann.locator(f"{LOBBY} .durak-online-code textarea")
     expect(invitation).to_have_value(re.compile(r"^\w{40,}$"), timeout=180_000)
-    ben = _terminal("--code", invitation.input_value(), "--name", "Ben", "--seed", "2")
+    ben = terminal_peer("--code", invitation.input_value(), "--name", "Ben", "--seed", "2")
     assert ben.stdout is not None
     reply = json.loads(ben.stdout.readline())
     assert reply["event"] == "reply", reply
     ann.locator(f"{LOBBY} .durak-online-reply textarea").fill(reply["code"])
     ann.locator(f"{LOBBY} .durak-online-connect").click()
-    _played_fair(ann, ben)
+    played_fair(ann, ben)
 
     # Through a room of a relay: the cell again, with relay= (the table before closes).
     with broker(None, "127.0.0.1", tmp_path, (free_port(), free_port())) as url:
@@ -119,8 +85,8 @@ def test_a_site_page_plays_terminals_by_codes_and_through_a_local_mosquittos_roo
         room = ann.locator(f"{LOBBY} .durak-online-room b")
         expect(room).to_have_text(re.compile(r"^\w+-\w+-\w+$"), timeout=60_000)
         name = room.inner_text()  # (the codes and the room make way for the table)
-        cid = _terminal("--relay", url, "--room", name, "--name", "Cid", "--seed", "4")
-        _played_fair(ann, cid)
+        cid = terminal_peer("--relay", url, "--room", name, "--name", "Cid", "--seed", "4")
+        played_fair(ann, cid)
         left = Room(url, name)  # the inviter's page cleared the room once connected
         try:
             assert (left.wait("offer", 1.0), left.wait("answer", 1.0)) == (None, None)
