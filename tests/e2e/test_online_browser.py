@@ -7,8 +7,10 @@ Connect.  Then, over the data channel between the two pages (offline: no ICE ser
 both show the same four pairing words, and the bots playing both seats finish a game
 that each side's audit finds fair, though Ben's page loses, duplicates and reorders
 some datagrams on purpose.  Then Ann's notebook opened in a second tab (the same
-kernel) shows the table as open elsewhere, and her first page keeps the channel.  Only
-what a person sees is read.
+kernel) shows the table as open elsewhere, and her first page keeps the channel; when
+her first tab is closed, the second one takes the table over and says the connection
+went with the closed tab (no longer that it is open elsewhere).  Only what a person
+sees is read.
 """
 
 from __future__ import annotations
@@ -86,3 +88,9 @@ def test_two_notebooks_play_a_game_through_pasted_codes_to_a_fair_audit(
         kept = page.locator(f"{LOBBY} .durak-rtc")
         expect(kept).not_to_have_class(re.compile("durak-rtc-elsewhere"))
         expect(kept).to_have_attribute("data-state", "open")
+    # Ann closes her first tab: the connection lived there, so it is gone; the tab
+    # left takes the table over and says so, instead of sending her to a closed tab.
+    ann.close()
+    expect(elsewhere).not_to_have_class(re.compile("durak-rtc-elsewhere"), timeout=90_000)
+    expect(elsewhere).to_have_text("The tab that held the connection was closed, and the "
+                                   "connection with it: run the cell again for new codes.")
