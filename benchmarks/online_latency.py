@@ -1,7 +1,7 @@
 """How fast ``online()`` is between two JupyterLab pages on this machine.
 
     python benchmarks/online_latency.py [--games 2] [--nodelay] [--pause 0.6] [--trace]
-        [--unbatched]
+        [--unbatched] [--foreground]
 
 Starts JupyterLab and headless Debian Chromium, opens two notebooks in two tabs (two
 kernels), and for each game: ``online(name="Ann")`` in one, its invitation code pasted
@@ -32,6 +32,12 @@ the machine's load average.
 ``--unbatched``: the table's widgets send a message each, as ipywidgets does, instead of
 one message a redraw (durak_widgets.sync: the kernels ignore the pages' word that they
 apply batches), to compare the two under the same load.
+
+``--foreground``: both tabs run as tabs in front do.  The two players' tabs share one
+browser here, and Chromium serves the tab behind sparingly (its timers throttled, its
+renderer given a lower priority); each player has their own tab in front, so this
+measures what they see (Chromium's ``--disable-renderer-backgrounding`` and the two
+flags beside it).
 
 ``--trace``: also say where a datagram's time goes, hop by hop.  Each datagram is
 known by its length and last 12 bytes (its authentication tag); both kernels note
@@ -72,6 +78,10 @@ from browser_support import (  # noqa: E402
 )
 
 LOBBY = ".durak-online"
+
+#: (``--foreground``) Chromium serves no tab as one behind the other.
+FOREGROUND_ARGS = ("--disable-renderer-backgrounding", "--disable-background-timer-throttling",
+                   "--disable-backgrounding-occluded-windows")
 OPTIONS = "ice_servers=[], bot='greedy', seed={seed}, lang='en'"
 
 #: Records, in the page, when each move counter text was first drawn, when the table
@@ -188,6 +198,7 @@ def send_datagrams(self, datagrams):
 def _handle_traced(self, content, buffers):
     if isinstance(content, dict) and content.get("t") == "d":
         _note("kernel_in", buffers)
+        _hops.write(_json.dumps([_time.time() * 1000, "page_msg", len(buffers)]) + "\\n")
     return _handle(self, content, buffers)
 def _drain_traced(self):
     _note("kernel_run", list(self._waiting))
@@ -363,6 +374,9 @@ def main() -> None:
                              "would (default 0: at once, moves back to back)")
     parser.add_argument("--trace", action="store_true",
                         help="also time each datagram's hops (kernel, page, channel)")
+    parser.add_argument("--foreground", action="store_true",
+                        help="neither tab is served as a tab behind (each player's tab "
+                             "is in front of them)")
     parser.add_argument("--unbatched", action="store_true",
                         help="a comm message per widget changed, not one a table redraw")
     args = parser.parse_args()
@@ -403,7 +417,9 @@ def main() -> None:
         with running_server(command, url + "api/status", work / "lab.log", env=env), \
                 sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=executable, headless=True,
-                                                 args=list(CHROMIUM_ARGS))
+                                                 args=list(CHROMIUM_ARGS) + (
+                                                     list(FOREGROUND_ARGS)
+                                                     if args.foreground else []))
             context = browser.new_context(viewport={"width": 1400, "height": 900})
             if args.trace:
                 context.add_init_script(_TRACE_INIT_JS)
@@ -432,6 +448,14 @@ def main() -> None:
         print("  messages from the kernels a move, once the table is drawn (both kernels):")
         for kind, count in kinds.most_common(8):
             print(f"    {kind:40} {count / max(1, len(moves)):6.1f}")
+        # The pages pass the datagrams that arrive together in one message: how many
+        # a message carried says whether there was anything to put together.
+        from_pages = [n for at, stage, n in trace if stage == "page_msg"
+                      and any(start <= at <= end for start, end in windows)]
+        if from_pages:
+            print(f"  datagram messages from the pages a move: "
+                  f"{len(from_pages) / max(1, len(moves)):.2f} "
+                  f"({sum(from_pages) / len(from_pages):.2f} datagrams a message)")
         cpu = sorted((at, used) for at, stage, used in trace if stage == "server_cpu"
                      and any(start <= at <= end for start, end in windows))
         if len(cpu) > 1:
@@ -449,6 +473,8 @@ def main() -> None:
                 print(f"  {what:45} n {len(took):5}  p50 {statistics.median(took):7.1f} ms  "
                       f"p99 {took[min(len(took) - 1, int(0.99 * len(took)))]:7.1f} ms")
     server = "TCP_NODELAY websocket" if args.nodelay else "stock websocket"
+    if args.foreground:
+        server += ", tabs in front"
     print(f"{server}: move page to page over {len(moves)} moves: p50 "
           f"{statistics.median(moves):.1f} ms, p99 {p99:.1f} ms; paste to table: median "
           f"{statistics.median(pastes):.0f} ms (of {len(pastes)}: "
