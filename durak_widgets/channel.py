@@ -14,7 +14,10 @@ asks for the channel when it loads the widget (anywidget's ``initialize``, once 
 page) and the kernel grants it to the first page that asks; the others show that the
 table is open elsewhere (:attr:`PageChannel.elsewhere`).  Messages name the page they
 are for, and a page's datagrams are taken only from the owner (others are counted in
-:attr:`PageChannel.drops`).
+:attr:`PageChannel.drops`).  The owner's tab may be closed (its connection goes with
+it): another page then takes the channel over (:func:`from_owner`), makes new codes if
+the old ones were not used yet, and otherwise says the connection was lost with the
+closed tab (:attr:`PageChannel.page_lost`).
 
 The steps, for the inviting side (``role="offer"``) and the invited one (``"answer"``):
 
