@@ -56,7 +56,6 @@ and the deal, and does what they decide.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections import Counter
 from collections.abc import Callable
@@ -110,6 +109,8 @@ from .proposals import (
 )
 from .reliable import RtoConfig
 from .restore import JOURNAL_VERSION, replay_journal
+from .seating import Player, SeatingChart, addr_signed, addr_text, parse_addr, u64
+from .seating import table_words as table_words  # (for scripts/lan_vectors.py)
 from .wire import (
     Beacon,
     Bye,
@@ -122,7 +123,6 @@ from .wire import (
     Order,
     Propose,
     Refused,
-    SeatInfo,
     Seating,
     Status,
     Sync,
@@ -132,7 +132,6 @@ from .wire import (
     encode_beacon,
     session_id_of,
 )
-from .words import WORDS
 
 #: Builds the dealer of one game (``seed``: restore one from the journal).
 DealerFactory = Callable[[DealContext, "bytes | None"], MentalDealer]
@@ -183,20 +182,6 @@ class SessionConfig:
     open_timeout: float = OPEN_WITHIN
 
 
-@dataclass
-class Player:
-    """Who sits at a seat, as the table knows it."""
-
-    seat: int
-    name: str
-    sign_key: bytes = b""
-    kind: str = "open"  # host, player, bot, open
-    #: Where the seat takes heartbeats from the other seats (``"ip:port"``, as it
-    #: signed it: ``addr_sig``); "" when unknown.
-    addr: str = ""
-    addr_sig: bytes = b""
-
-
 def action_cards(action: Action) -> list[Card]:
     """The cards an action takes out of its player's hand or shows from it."""
     if isinstance(action, Attack):
@@ -206,48 +191,9 @@ def action_cards(action: Action) -> list[Card]:
     return []
 
 
-def table_words(table: int, keys: list[bytes], pairing: str | None = None) -> str:
-    """``BLAKE2b-256("durak-lan v3 table" || u64be(table) || ([seat] || key) for every
-    seat in order)``, its first four bytes as words (section 5 of the protocol).
-
-    A table of two passes ``pairing``, the pairing words of its one link: the label is
-    then ``"durak-lan v4 table of two"`` and the words' UTF-8 text follows the keys.  A
-    man in the middle of a game of two relays both seats' signed keys untouched, so
-    keys alone would give both screens the same table words next to pairing words that
-    differ; bound to the pairing words, they differ too."""
-    label = b"durak-lan v3 table" if pairing is None else b"durak-lan v4 table of two"
-    data = label + _u64(table)
-    for seat, key in enumerate(keys):
-        data += bytes([seat]) + key
-    if pairing is not None:
-        data += pairing.encode()
-    digest = hashlib.blake2b(data, digest_size=32).digest()
-    return " ".join(WORDS[b] for b in digest[:4])
-
-
-def _u64(n: int) -> bytes:
-    return n.to_bytes(8, "big")
-
-
-def addr_signed(table: int, seat: int, addr: str) -> list[bytes]:
-    """What a seat signs for the address the others send it heartbeats to."""
-    return [b"durak-lan v4 address", _u64(table), bytes([seat]), addr.encode()]
-
-
 def beacon_signed(table: int, seat: int, count: int) -> list[bytes]:
     """What a seat signs for one heartbeat to the other seats (section 7)."""
-    return [b"durak-lan v4 beacon", _u64(table), bytes([seat]), _u64(count)]
-
-
-def addr_text(addr: Addr | None) -> str:
-    return f"{addr[0]}:{addr[1]}" if addr and addr[0] else ""
-
-
-def parse_addr(text: str) -> Addr | None:
-    host, sep, port = text.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        return None
-    return (host, int(port))
+    return [b"durak-lan v4 beacon", u64(table), bytes([seat]), u64(count)]
 
 
 class Session:
@@ -294,12 +240,12 @@ class Session:
                     dealer_factory=dealer_factory, config=config, name=name,
                     identity=identity, restoring=_restoring, own_addr=own_addr)
         if host:
-            self.players[1] = Player(1, peer_name, b"", "player")
+            self.seating.seat(1, peer_name, "player")
             self._open_link(sid, key, 1, peer_addr, now, peer_name, sas)
             if not _restoring and rules.players == 2:
                 self._seating(now, start=True)
         else:
-            self.players[HOST] = Player(HOST, peer_name, b"", "host")
+            self.seating.seat(HOST, peer_name, "host")
             self._open_link(sid, key, HOST, peer_addr, now, peer_name, sas)
 
     @classmethod
@@ -332,15 +278,14 @@ class Session:
         self.handover = HandOver(rules.players, seat == HOST)
         self.clock = 0
         self.grace = 60
-        self.players: dict[int, Player] = {
-            s: Player(s, "", b"", "open") for s in range(rules.players)
-        }
         #: Where the other seats reach us directly (a seated player's heartbeats).
         self.own_addr = addr_text(own_addr)
         own_sig = (self.identity.sign(*addr_signed(table, seat, self.own_addr))
                    if self.own_addr else b"")
-        self.players[seat] = Player(seat, name, self.identity.public,
-                                    "host" if seat == HOST else "player", self.own_addr, own_sig)
+        #: The seating part: who sits where (each seat's name, key, kind, address).
+        self.seating = SeatingChart(table, rules.players, seat, Player(
+            seat, name, self.identity.public, "host" if seat == HOST else "player",
+            self.own_addr, own_sig))
         #: The presence part: who is silent since when, whom we hear directly.
         self.presence = Presence(heard_since=now)
         self._beacons_sent = 0
@@ -410,9 +355,7 @@ class Session:
         return link
 
     def _hello(self) -> Hello:
-        me = self.players[self.seat]
-        return Hello(0, self.seat, self.name or "player", self.identity.public, me.addr,
-                     me.addr_sig)
+        return self.seating.hello(self.name)
 
     def seat_player(self, sid: int, key: bytes, addr: Addr, seat: int, name: str, now: float,
                     sas: str = "", kind: str = "player") -> None:
@@ -424,13 +367,18 @@ class Session:
             raise SessionError(N_("the game has started"))
         if seat in self.links or not 0 < seat < self.rules.players:
             raise SessionError(N_("seat {seat} is not free"), seat=seat)
-        self.players[seat] = Player(seat, name, b"", kind)
+        self.seating.seat(seat, name, kind)
         self._open_link(sid, key, seat, addr, now, name, sas, kind)
         self._seating(now)
 
     def free_seats(self) -> list[int]:
         """Seats nobody holds yet (host)."""
-        return [s for s, p in sorted(self.players.items()) if p.kind == "open"]
+        return self.seating.free()
+
+    @property
+    def players(self) -> dict[int, Player]:
+        """Who sits at each seat, as we know it (the seating part's)."""
+        return self.seating.players
 
     def start(self, now: float) -> None:
         """Host: the table is full; deal game 1 (every seat learns it from the Seating)."""
@@ -438,7 +386,7 @@ class Session:
             raise SessionError(N_("only the host starts the table"))
         if self.started:
             return
-        missing = [s for s, p in self.players.items() if not p.sign_key]
+        missing = self.seating.missing()
         if missing:
             raise SessionError(N_("every seat must be taken (and have said hello) first: "
                                   "{count} not yet"), count=len(missing))
@@ -446,12 +394,11 @@ class Session:
 
     def _seating(self, now: float, start: bool = False) -> None:
         """Host: tell every seat who sits where (and, with ``start``, begin)."""
-        if start and not self.started:
-            missing = [s for s, p in self.players.items() if not p.sign_key]
-            if missing:  # a two-seat game starts once the other's Hello is in
-                self._start_when_ready = True
-                start = False
-        seats = self._seat_infos()
+        if start and not self.started and self.seating.missing():
+            # A two-seat game starts once the other's Hello is in.
+            self.seating.start_when_ready = True
+            start = False
+        seats = self.seating.infos()
         frame = Seating(0, self.table, seats, self.clock, self.grace, start or self.started)
         for link in self.links.values():
             self._push_to(link, frame, now)
@@ -459,34 +406,19 @@ class Session:
             self._record(t="start")
             self._begin_play(now)
 
-    def _seat_infos(self) -> list[SeatInfo]:
-        return [SeatInfo(p.seat, p.name[:40], p.sign_key, p.kind, p.addr, p.addr_sig)
-                for _, p in sorted(self.players.items())]
-
     def _begin_play(self, now: float) -> None:
         self.started = True
         self.start_next_game(now)
 
     def _on_hello(self, link: Link, frame: Hello, now: float) -> None:
-        if self.seat != HOST or frame.seat != link.peer_seat:
-            self._violation(Note.of("hello_wrong_link", seat=Seat(link.peer_seat)), now)
+        wrong = self.seating.take_hello(frame, link.peer_seat, self.seat == HOST)
+        if wrong is not None:
+            self._violation(wrong, now)
             return
         player = self.players[frame.seat]
-        if player.sign_key and player.sign_key != frame.sign_key:
-            self._violation(Note.of("key_changed", seat=Seat(frame.seat)), now)
-            return
-        player.name, player.sign_key = frame.name, frame.sign_key
-        if frame.addr and verify(frame.sign_key, frame.addr_sig,
-                                 *addr_signed(self.table, frame.seat, frame.addr)):
-            player.addr, player.addr_sig = frame.addr, frame.addr_sig
-        if player.kind == "open":
-            player.kind = "player"
         self._record(t="hello", seat=frame.seat, name=frame.name, key=frame.sign_key.hex(),
                      addr=player.addr, addr_sig=player.addr_sig.hex())
-        if getattr(self, "_start_when_ready", False) and all(
-            p.sign_key for p in self.players.values()
-        ):
-            self._start_when_ready = False
+        if self.seating.ready():
             self._seating(now, start=True)
         else:
             self._seating(now)
@@ -496,26 +428,12 @@ class Session:
         if self.seat == HOST:
             self._violation(Note.of("seating_from_player"), now)
             return
-        for info in frame.seats:
-            if info.seat == self.seat:
-                if info.sign_key and info.sign_key != self.identity.public:
-                    self._violation(Note.of("our_seat_taken"), now)
-                    return
-                continue
-            old = self.players.get(info.seat)
-            if old is not None and old.sign_key and info.sign_key != old.sign_key:
-                self._violation(Note.of("host_changed_key", seat=Seat(info.seat)), now)
-                return
-            signed = bool(info.addr) and verify(info.sign_key, info.addr_sig, *addr_signed(
-                self.table, info.seat, info.addr))
-            self.players[info.seat] = Player(info.seat, info.name, info.sign_key, info.kind,
-                                             info.addr if signed else "",
-                                             info.addr_sig if signed else b"")
+        wrong = self.seating.take_seating(frame)
+        if wrong is not None:
+            self._violation(wrong, now)
+            return
         self.clock, self.grace = frame.clock, frame.grace
-        self._record(t="seating", seats=[[i.seat, i.name, i.sign_key.hex(), i.kind,
-                                          self.players[i.seat].addr,
-                                          self.players[i.seat].addr_sig.hex()]
-                                         for i in frame.seats], clock=frame.clock,
+        self._record(t="seating", seats=self.seating.seating_record(frame), clock=frame.clock,
                      grace=frame.grace, start=frame.start)
         self._emit(ev.TableChanged(self.sid, tuple((i.seat, i.name, i.kind) for i in frame.seats),
                                    frame.start, now))
@@ -629,18 +547,14 @@ class Session:
         seat's signing key ("" until every seat's key is known).  A host that showed
         seats different keys (to speak for one of them) makes them differ.  At a table of
         two they hash the pairing words too (a man in the middle makes both differ)."""
-        keys = [self.players[s].sign_key for s in range(self.rules.players)]
-        if not all(keys):
-            return ""
         if self.rules.players == 2:  # bound to the words of our one pairing
-            other = 1 - self.seat
-            return table_words(self.table, keys, self._pairing.get(other, ("", ""))[1])
-        return table_words(self.table, keys)
+            return self.seating.words(self._pairing.get(1 - self.seat, ("", ""))[1])
+        return self.seating.words()
 
     @property
     def names(self) -> list[str]:
         """Each seat's player's name."""
-        return [self.players[s].name or f"seat {s}" for s in range(self.rules.players)]
+        return self.seating.names()
 
     # --- the two-seat view of the one link (what the tests and the old API read) ---
 
@@ -1065,7 +979,7 @@ class Session:
         ``left`` record): its link is gone and the seat is open again."""
         link = self.links.pop(seat)
         self._by_sid = {s: lk for s, lk in self._by_sid.items() if lk is not link}
-        self.players[seat] = Player(seat, "", b"", "open")
+        self.seating.open_again(seat)
 
     def _seat_left(self, seat: int, reason: str, now: float) -> None:
         """Host: a seated player said goodbye after play began.  The game in progress
@@ -2118,7 +2032,7 @@ class Session:
 
     def _keys(self) -> list[bytes]:
         """Every seat's signing key, in seat order (b"": not known yet)."""
-        return [self.players[s].sign_key for s in range(self.rules.players)]
+        return self.seating.keys()
 
     def _publish_seed(self, number: int, now: float) -> None:
         dealer = self.dealers.get(number)
@@ -2197,7 +2111,7 @@ class Session:
             return
         self._catch_up.discard(link.peer_seat)
         if self.seat == HOST:
-            seats = self._seat_infos()
+            seats = self.seating.infos()
             self._push_to(link, Seating(0, self.table, seats, self.clock, self.grace,
                                         self.started), now)
         first = max(frame.game, 1)
@@ -2298,7 +2212,7 @@ class Session:
                 link.push(self._hello(), now)
             self._catch_up.add(link.peer_seat)
         if self.seat == HOST and not self.started and self.rules.players == 2:
-            self._start_when_ready = True
+            self.seating.start_when_ready = True
         outcomes = self.outcomes
         for number in list(outcomes.audit_due):  # (the clock of the new epoch)
             outcomes.audit_due[number] = now + self.config.audit_timeout
@@ -2357,30 +2271,19 @@ class Session:
         seat = int(rec["seat"])
         what = str(rec.get("kind", "player"))
         name = str(rec.get("name", ""))
-        if self.seat == HOST:
-            self.players[seat] = Player(seat, name, b"", what)
-        else:
-            self.players[HOST] = Player(HOST, name, b"", "host")
+        self.seating.seat(seat if self.seat == HOST else HOST, name,
+                          what if self.seat == HOST else "host")
         self._open_link(int(rec["sid"]), bytes.fromhex(rec["key"]), seat,
                         (str(rec["addr"][0]), int(rec["addr"][1])), now, name,
                         str(rec.get("sas", "")), what)
 
     def replay_hello(self, rec: dict[str, Any]) -> None:
         """A ``hello`` record (host): a seat's name, signing key and address."""
-        seat = int(rec["seat"])
-        what = self.players[seat].kind
-        self.players[seat] = Player(seat, str(rec["name"]), bytes.fromhex(rec["key"]),
-                                    what if what != "open" else "player",
-                                    str(rec.get("addr", "")),
-                                    bytes.fromhex(rec.get("addr_sig", "")))
+        self.seating.replay_hello(rec)
 
     def replay_seating(self, rec: dict[str, Any]) -> None:
         """A ``seating`` record (a seated player): who sits where, the clock, the grace."""
-        for seat, name, key, what, *addr in rec["seats"]:
-            if int(seat) != self.seat:
-                self.players[int(seat)] = Player(
-                    int(seat), str(name), bytes.fromhex(key), str(what),
-                    str(addr[0]) if addr else "", bytes.fromhex(addr[1]) if addr else b"")
+        self.seating.replay_seating(rec)
         self.clock, self.grace = int(rec["clock"]), int(rec["grace"])
         if rec.get("start"):
             self.started = True
