@@ -58,7 +58,6 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -67,23 +66,21 @@ from durak_core import (
     Action,
     Attack,
     Card,
-    Defend,
     Game,
     IllegalAction,
     Pass,
     Rules,
     Take,
-    Transfer,
     parse_action,
 )
 from durak_core.events import Drew
 
-from . import escrow
 from . import events as ev
 from .audit import Stop, Verdict, audit
 from .clock import MoveClock
 from .crypto import Entropy
-from .dealer import DealContext, DealFault, MentalDealer, Reveal
+from .dealer import DealFault, MentalDealer, Reveal
+from .dealing import DealerFactory, Dealing, action_cards, mental_dealer
 from .gamelog import GameLog, LogEntry, log_hash
 from .handover import HandOver
 from .handover import due as seat_due
@@ -91,7 +88,8 @@ from .i18n import N_, Said
 from .identity import Identity, verify
 from .link import Addr, Link
 from .notes import Note, Rule, Seat, Theirs
-from .outcomes import HOST, Outcomes, deal_signed, fault_signed, forged_for
+from .outcomes import HOST, Outcomes, fault_signed
+from .outcomes import deal_signed as deal_signed  # (for scripts/lan_vectors.py)
 from .presence import Presence, abandon_after
 from .proposals import (
     OPEN_WITHIN,
@@ -133,14 +131,6 @@ from .wire import (
     session_id_of,
 )
 
-#: Builds the dealer of one game (``seed``: restore one from the journal).
-DealerFactory = Callable[[DealContext, "bytes | None"], MentalDealer]
-
-
-def mental_dealer(context: DealContext, seed: bytes | None = None) -> MentalDealer:
-    """The default :data:`DealerFactory`."""
-    return MentalDealer(context, seed)
-
 
 class Role(str, Enum):
     """Who orders the log: the host (sequencer, seat 0) or a seated player (follower)."""
@@ -180,15 +170,6 @@ class SessionConfig:
     #: Host: a seat that stays connected and has not opened the proposal we placed this
     #: long after its Order stops the game (Fault ``unopened``, naming it).
     open_timeout: float = OPEN_WITHIN
-
-
-def action_cards(action: Action) -> list[Card]:
-    """The cards an action takes out of its player's hand or shows from it."""
-    if isinstance(action, Attack):
-        return [action.card, *action.more]
-    if isinstance(action, Defend | Transfer):
-        return [action.card]
-    return []
 
 
 def beacon_signed(table: int, seat: int, count: int) -> list[bytes]:
@@ -271,8 +252,6 @@ class Session:
         self.rules = rules
         self.name = name
         self.config = config or SessionConfig()
-        self._entropy = entropy
-        self._dealer_factory = dealer_factory
         self.identity = identity or Identity.generate(entropy)
         #: The hand-over part: the move clock, each seat's state, the seats bots play.
         self.handover = HandOver(rules.players, seat == HOST)
@@ -313,12 +292,11 @@ class Session:
         self.game: Game | None = None
         #: The game log part: every game's entries, as we applied them.
         self.game_log = GameLog()
-        self.dealers: dict[int, MentalDealer] = {}
-        #: Every deal message of every seat, as signed (the host resends them).
-        self._deal_log: dict[int, list[Deal]] = {}
+        #: The deal part: every game's dealer and deal messages, the cards a move opens.
+        self.dealing = Dealing(table, seat, rules.players, rules.deck_size, self.identity,
+                               entropy, dealer_factory)
         #: The outcomes part: stops, faults, audits due and verdicts, by game.
         self.outcomes = Outcomes()
-        self._requested: set[int] = set()
         #: The proposals part: ours on their way (a seated player), each seat's and the
         #: one placed in the log (the host).
         self.proposals = Proposals()
@@ -505,6 +483,11 @@ class Session:
     def closing(self) -> bool:
         """Is the session closed, or saying goodbye (no new game can start)?"""
         return self.closed or self._closing_since is not None
+
+    @property
+    def dealers(self) -> dict[int, MentalDealer]:
+        """Every game's dealer, by game number (the deal part's)."""
+        return self.dealing.dealers
 
     @property
     def dealer(self) -> MentalDealer | None:
@@ -1052,56 +1035,28 @@ class Session:
             previous = None
             if self.rules.match and self.game is not None and self.game.is_over:
                 previous = self.game.durak
-            dealer = self._dealer_factory(self._deal_context(number, previous), seed)
-            self.dealers[number] = dealer
+            dealer = self.dealing.make(number, previous, self._keys(), seed)
             self._record(t="dealer", game=number, seed=dealer.seed.hex(), previous=previous)
         return dealer
 
-    def _deal_context(self, number: int, previous: int | None) -> DealContext:
-        """What game ``number``'s dealer needs; at a table of three or more, with the
-        seats' escrow keys (from their signing keys), so a lost seat can go to a bot."""
-        n = self.rules.players
-        keys = [self.players[s].sign_key for s in range(n)]
-        box_public: tuple[bytes, ...] = ()
-        box_secret = b""
-        if n >= 3 and all(keys):
-            box_public = tuple(escrow.box_public(k) for k in keys)
-            box_secret = escrow.box_keys(self.identity.private)[1]
-        return DealContext(self.table, number, self.seat, n, self.rules.deck_size,
-                           self._entropy, previous, box_public, box_secret)
-
     def _deal_out(self, number: int, messages: list[bytes], now: float) -> None:
-        for data in messages:
-            sig = self.identity.sign(*deal_signed(self.table, number, self.seat, data))
-            frame = Deal(0, number, self.seat, data, sig)
-            self._deal_log.setdefault(number, []).append(frame)
+        for frame in self.dealing.sign(number, messages):
             self._broadcast(frame, now)
 
     def _on_deal(self, link: Link, frame: Deal, now: float) -> None:
         number = frame.game
         author = frame.seat
-        if self.seat == HOST and author != link.peer_seat:
-            self._violation(Note.of("deal_as_other", seat=Seat(link.peer_seat),
-                                    other=Seat(author)), now)
-            return
-        if author == self.seat or not 0 <= author < self.rules.players:
-            self._violation(Note.of("deal_bad_author"), now)
-            return
-        if number > self.game_no + 1 or number < 1:
-            self._violation(Note.of("deal_wrong_game", game=number, current=self.game_no), now)
-            return
         # The host checks the signature of what it will pass on (it came over the
         # author's own link, so a bad one is the author's); a seated player keeps it and
         # checks it only if the audit blames its author (see _conclude).
-        if self.seat == HOST and not verify(
-            self.players[author].sign_key, frame.sig,
-            *deal_signed(self.table, number, author, frame.data),
-        ):
-            self._violation(Note.of("deal_unsigned", seat=Seat(author)), now)
+        wrong = self.dealing.check(frame, link_seat=link.peer_seat, game_no=self.game_no,
+                                   keys=self._keys())
+        if wrong is not None:
+            self._violation(wrong, now)
             return
-        if number < self.game_no and number not in self.dealers:
+        if self.dealing.stale(number, self.game_no):
             return
-        self._deal_log.setdefault(number, []).append(frame)
+        self.dealing.keep(frame)
         if self.seat == HOST:
             self._broadcast(frame, now, but=author)  # pass it on to every other seat
         dealer = self._dealer(number)
@@ -1118,7 +1073,7 @@ class Session:
     def replay_deal(self, frame: Deal, now: float) -> None:
         """A journal's deal message (``dealmsg``), taken in again as it was received."""
         number = frame.game
-        self._deal_log.setdefault(number, []).append(frame)
+        self.dealing.keep(frame)
         self._deal_out(number, self.dealers[number].receive(frame.data, frame.seat), now)
         self._after_deal_message(number, now)
 
@@ -1148,48 +1103,30 @@ class Session:
     def _reveal_open_hands(self, now: float) -> None:
         """The hands of seats whose seed was rebuilt (handed to a bot) are open to every
         seat: show their cards in our view as they become known."""
-        dealer, game = self.dealer, self.game
-        if dealer is None or game is None or not dealer.adopted:
+        if self.game is None:
             return
-        for seat in sorted(dealer.adopted):
-            if seat == self.seat:
-                continue
-            try:
-                cards = dealer.hand_of(seat)
-            except DealFault as fault:
-                self._fault(self.game_no, fault, now)
-                return
-            known = set(game.hand(seat))
-            fresh = [c for c in cards if c not in known]
-            if fresh and game.unknown_count(seat) >= len(fresh):
-                game.reveal(seat, fresh)
+        try:
+            for seat, fresh in self.dealing.open_hands(self.game_no, self.game):
                 self._emit(ev.CardsRevealed(self.sid, self.game_no, seat, tuple(fresh), now))
+        except DealFault as fault:
+            self._fault(self.game_no, fault, now)
 
     def _maybe_request(self, now: float) -> None:
         """Tell the application once that another seat wants the next game."""
-        number = self.game_no + 1
-        dealer = self.dealers.get(number)
-        if (
-            dealer is not None
-            and not dealer.began
-            and dealer.heard
-            and number not in self._requested
-            and not self.in_game
-        ):
-            self._requested.add(number)
+        number = self.dealing.request(self.game_no, self.in_game)
+        if number is not None:
             self._emit(ev.NextGameRequested(self.sid, number, now))
 
     def _maybe_deal(self, number: int, now: float) -> None:
-        dealer = self.dealers.get(number)
-        if dealer is None or number <= self.game_no or number in self.outcomes.broken:
-            return
-        if self._closing_since is not None or (self.closed and not self._replaying):
-            return  # a session that is ending deals no new game
+        # A session that is ending deals no new game.
+        ending = self._closing_since is not None or (self.closed and not self._replaying)
         try:
-            if not dealer.done:
-                return
+            dealer = self.dealing.ready(number, self.game_no, ending=ending,
+                                        stopped=number in self.outcomes.broken)
         except DealFault as fault:
             self._fault(number, fault, now)
+            return
+        if dealer is None:
             return
         self.game_no = number
         self.game = dealer.deal(self.rules)
@@ -1489,26 +1426,8 @@ class Session:
     def _reveal_fault(self, seat: int, action: Action, reveals: list[tuple[int, bytes]],
                       commit: bool) -> DealFault | None:
         """What is wrong with the cards ``seat`` opens with ``action`` (None: nothing)."""
-        assert self.game is not None
-        dealer = self.dealer
-        assert dealer is not None
-        known = self._open_to_all(seat)
-        pending = list(reveals)
-        try:
-            for card in action_cards(action):
-                if card in known:
-                    continue
-                if not self._could_hold(seat, card):
-                    raise DealFault(seat, "not_held", Note.of("cannot_hold", card=card))
-                if not pending:
-                    raise DealFault(seat, "not_held", Note.of("not_opened", card=card))
-                position, key = pending.pop(0)
-                dealer.check_reveal(seat, card, Reveal(position, key), commit)
-            if pending:
-                raise DealFault(seat, "protocol", Note.of("opened_more"))
-        except DealFault as fault:
-            return fault
-        return None
+        assert self.game is not None and self.dealer is not None
+        return self.dealing.reveal_fault(self.dealer, self.game, seat, action, reveals, commit)
 
     def _opening_fault(self, seat: int, frame: Open) -> bool:
         """Is seat ``seat``'s opening ``frame`` (proven its own: see
@@ -1553,18 +1472,8 @@ class Session:
         """The cards of ``seat``'s hand every seat knows without a reveal (picked up
         from the table, shown, the open trump): what our view knows of that hand, but
         for the cards of an open hand (a seat handed to a bot) that were never opened."""
-        assert self.game is not None
-        dealer = self.dealer
-        known = set(self.game.hand(seat))
-        if dealer is not None and seat in dealer.adopted and seat != self.seat:
-            known -= set(dealer.hand_of(seat))
-        return known
-
-    def _could_hold(self, seat: int, card: Card) -> bool:
-        assert self.game is not None
-        return card in self.game.hand(seat) or (
-            self.game.unknown_count(seat) > 0 and card in self.game.unseen
-        )
+        assert self.game is not None and self.dealer is not None
+        return self.dealing.open_to_all(self.dealer, self.game, seat)
 
     def _refuse(self, link: Link, pid: int, reason: str, now: float,
                 game: int | None = None) -> None:
@@ -1691,15 +1600,8 @@ class Session:
     def _commit_reveals(self, seat: int, action: Action, reveals: list[tuple[int, bytes]]
                         ) -> None:
         """A checked proposal is logged: its cards are open from now on."""
-        assert self.game is not None
-        dealer = self.dealer
-        assert dealer is not None
-        known = self._open_to_all(seat)
-        pending = list(reveals)
-        for card in action_cards(action):
-            if card not in known and pending:
-                position, key = pending.pop(0)
-                dealer.commit_reveal(seat, card, Reveal(position, key))
+        assert self.game is not None and self.dealer is not None
+        self.dealing.commit_reveals(self.dealer, self.game, seat, action, reveals)
 
     def _check_seen(self, seat: int, seen: int, seen_hash: bytes, now: float) -> bool:
         """A proposal names the log it was made on: it must be a prefix of ours.  (A host
@@ -2093,8 +1995,8 @@ class Session:
     def _forged_for(self, number: int, seat: int) -> bool:
         """Did the host pass on, as ``seat``'s, a deal message or a proposal of game
         ``number`` that ``seat`` did not sign?"""
-        return forged_for(self.table, number, seat, self.players[seat].sign_key,
-                          self._deal_log.get(number, []), self.logs.get(number, []))
+        return self.dealing.forged_for(number, seat, self.players[seat].sign_key,
+                                       self.logs.get(number, []))
 
     # ---------------------------------------------------------------- resync
 
@@ -2124,12 +2026,8 @@ class Session:
                 if number == frame.game and frame.log_len > len(entries):
                     self._desync(number, len(entries), Note.of("desync_unsent"), now)
                     return
-            for deal in self._deal_log.get(number, []):
-                # The host resends everybody's but the restarted seat's own messages; a
-                # seated player resends its own.
-                ours = deal.seat == self.seat
-                if (ours or self.seat == HOST) and deal.seat != link.peer_seat:
-                    self._push_to(link, deal, now)
+            for deal in self.dealing.resend(number, link.peer_seat):
+                self._push_to(link, deal, now)
             if self.seat == HOST:
                 for entry in self.game_log.frames_from(number, start):
                     self._push_to(link, entry, now)
@@ -2292,7 +2190,7 @@ class Session:
         """A ``dealer`` record: game ``number``'s dealer, from its seed."""
         if number in self.dealers:
             raise ValueError(f"game {number} has two dealers")
-        self.dealers[number] = self._dealer_factory(self._deal_context(number, previous), seed)
+        self.dealing.make(number, previous, self._keys(), seed)
 
     def replay_begin(self, number: int, now: float) -> None:
         """A ``begin`` record: we agreed to deal game ``number``."""
