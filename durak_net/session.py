@@ -109,6 +109,7 @@ from .reliable import RtoConfig
 from .restore import JOURNAL_VERSION, replay_journal
 from .seating import Player, SeatingChart, addr_signed, addr_text, parse_addr, u64
 from .seating import table_words as table_words  # (for scripts/lan_vectors.py)
+from .timers import Deadlines, abandoned, audits_due, game_to_abandon, open_due
 from .wire import (
     Beacon,
     Bye,
@@ -804,48 +805,36 @@ class Session:
             if self.presence.share_wait:
                 self._release_shares(now)
         waiting = self.lost or self.handover.waiting_on_silence()
-        for number, due in list(self.outcomes.audit_due.items()):
-            if waiting:  # a lost seat is waited for (it may resume)
-                self.outcomes.audit_due[number] = max(due, now + self.config.audit_timeout)
-            elif now >= due:
-                self._conclude(number, now, refused=True)
+        due, overdue = audits_due(self.outcomes.audit_due, now, waiting=waiting,
+                                  timeout=self.config.audit_timeout)
+        if waiting:  # a lost seat is waited for (it may resume)
+            self.outcomes.audit_due.update(due)
+        for number in overdue:
+            self._conclude(number, now, refused=True)
         self._check_closed(now)
 
     def next_timer(self) -> float | None:
         """When :meth:`timer` (or :meth:`datagrams_to_send`) next has work to do."""
         if self.closed:
             return None  # lingering is the driver's business (see finished())
-        heartbeat, lost_after = self.config.heartbeat, self.config.lost_after
-        due: float | None = None
-        for link in self.links.values():
-            t = link.next_timer(heartbeat, lost_after)
-            if due is None or t < due:
-                due = t
-        if self.outcomes.audit_due and not self.lost and not (
-                self.handover.waiting_on_silence()):
-            t = min(self.outcomes.audit_due.values())
-            due = t if due is None else min(due, t)
-        if self._closing_since is not None:
-            t = self._closing_since + self.config.close_timeout
-            due = t if due is None else min(due, t)
-        runs_out = self.move_clock.next_deadline() if (
-            self.seat == HOST and self.in_game and self.proposals.slot is None) else None
-        if runs_out is not None:
-            due = runs_out if due is None else min(due, runs_out)
-        handover = self._handover_due()
-        if handover is not None:
-            due = handover[1] if due is None else min(due, handover[1])
-        opened_by = self._open_due()
-        if opened_by is not None:
-            due = opened_by if due is None else min(due, opened_by)
-        for when, _ in self._abandon_times().values():
-            due = when if due is None else min(due, when)
-        if self._beacons and self.players[self.seat].addr and not self.closing:
-            due = self._next_beacon if due is None else min(due, self._next_beacon)
-        for seat in self.presence.share_wait:
-            t = self._release_time(seat)
-            due = t if due is None else min(due, t)
-        return due
+        return self._deadlines().next()
+
+    def _deadlines(self) -> Deadlines:
+        """Every deadline we wait for (see :mod:`durak_net.timers`)."""
+        config = self.config
+        waiting = self.lost or self.handover.waiting_on_silence()
+        clock = self.seat == HOST and self.in_game and self.proposals.slot is None
+        beacon = self._beacons and bool(self.players[self.seat].addr) and not self.closing
+        return Deadlines(
+            links=tuple(link.next_timer(config.heartbeat, config.lost_after)
+                        for link in self.links.values()),
+            audits=() if waiting else tuple(self.outcomes.audit_due.values()),
+            closing=None if self._closing_since is None else (
+                self._closing_since + config.close_timeout),
+            clock=self.move_clock.next_deadline() if clock else None,
+            handover=self._handover_due(), opened_by=self._open_due(),
+            abandon=self._abandon_times(), beacon=self._next_beacon if beacon else None,
+            releases=tuple(self._release_time(s) for s in self.presence.share_wait))
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
         """The datagrams to send now: new frames, retransmissions, acks, heartbeats."""
@@ -1229,12 +1218,12 @@ class Session:
         """Host: when the proposal we placed is overdue, if its seat is connected (a
         lost seat is waited for as such: hand-over or abandon)."""
         slot = self.proposals.slot
-        if slot is None or self.seat != HOST or not self.in_game or slot.game != self.game_no:
+        if slot is None or self.seat != HOST:
             return None
         link = self.links.get(slot.seat)
-        if link is None or link.lost:
-            return None
-        return self.proposals.open_due(self.config.open_timeout)
+        return open_due(self.proposals.open_due(self.config.open_timeout), placed_game=slot.game,
+                        game_no=self.game_no, in_game=self.in_game,
+                        seat_lost=link is None or link.lost)
 
     def _unopened(self, now: float) -> None:
         """Host: a connected seat did not open the proposal we placed: it stalls the
@@ -1286,21 +1275,18 @@ class Session:
     def _check_abandoned(self, now: float) -> None:
         """A seat silent for the whole grace period: its game (in play, or waiting for
         its seed for the audit) ends with a verdict, and the table ends."""
-        due = [(since, seat) for seat, (when, since) in self._abandon_times().items()
-               if now >= when]
-        if not due:
+        found = abandoned(self._abandon_times(), now)
+        if found is None:
             return
-        since, seat = min(due)
-        number = max(self.dealers, default=0)  # the game in play, or being dealt
-        dealer = self.dealers.get(number)
-        if dealer is None or number in self.outcomes.audits:
-            return
-        if number == self.game_no and not self.in_game and number not in self.outcomes.audit_due \
-                and number not in self.outcomes.stops and not (self.game and self.game.is_over):
-            return  # (no such state: a dealt game is in play, over, or stopped)
-        if number > self.game_no and not dealer.began and number not in self.outcomes.stops:
-            return  # only the silent seat asked for another game: nothing to settle
-        self._abandon(number, seat, since, now)
+        since, seat = found
+        out = self.outcomes
+        number = game_to_abandon(
+            self.dealers, game_no=self.game_no, in_game=self.in_game,
+            over=self.game is not None and self.game.is_over, audited=out.audits,
+            audit_due=out.audit_due, stopped=out.stops,
+            began={n: d.began for n, d in self.dealers.items()})
+        if number is not None:
+            self._abandon(number, seat, since, now)
 
     def _abandon(self, number: int, seat: int, since: float, now: float) -> None:
         """Settle game ``number`` without ``seat``, silent since ``since``: the fault we
