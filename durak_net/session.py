@@ -85,8 +85,9 @@ from .gamelog import GameLog, LogEntry, log_hash
 from .handover import HandOver
 from .handover import due as seat_due
 from .i18n import N_, Said
-from .identity import Identity, verify
+from .identity import Identity
 from .link import Addr, Link
+from .links import Beacons, Links
 from .notes import Note, Rule, Seat, Theirs
 from .outcomes import HOST, Outcomes, fault_signed
 from .outcomes import deal_signed as deal_signed  # (for scripts/lan_vectors.py)
@@ -107,7 +108,7 @@ from .proposals import (
 )
 from .reliable import RtoConfig
 from .restore import JOURNAL_VERSION, replay_journal
-from .seating import Player, SeatingChart, addr_signed, addr_text, parse_addr, u64
+from .seating import Player, SeatingChart, addr_signed, addr_text, parse_addr
 from .seating import table_words as table_words  # (for scripts/lan_vectors.py)
 from .timers import Deadlines, abandoned, audits_due, game_to_abandon, open_due
 from .wire import (
@@ -128,7 +129,6 @@ from .wire import (
     WireError,
     beacon_sid,
     decode_beacon,
-    encode_beacon,
     session_id_of,
 )
 
@@ -171,11 +171,6 @@ class SessionConfig:
     #: Host: a seat that stays connected and has not opened the proposal we placed this
     #: long after its Order stops the game (Fault ``unopened``, naming it).
     open_timeout: float = OPEN_WITHIN
-
-
-def beacon_signed(table: int, seat: int, count: int) -> list[bytes]:
-    """What a seat signs for one heartbeat to the other seats (section 7)."""
-    return [b"durak-lan v4 beacon", u64(table), bytes([seat]), u64(count)]
 
 
 class Session:
@@ -268,14 +263,10 @@ class Session:
             self.own_addr, own_sig))
         #: The presence part: who is silent since when, whom we hear directly.
         self.presence = Presence(heard_since=now)
-        self._beacons_sent = 0
-        self._next_beacon = now
-        #: The stream to each other seat (the host) or to the host (a seated player).
-        self.links: dict[int, Link] = {}
-        self._by_sid: dict[int, Link] = {}
-        self._pairing: dict[int, tuple[str, str]] = {}  # seat -> (name, sas)
-        self._drops: Counter[str] = Counter()
-        self._stats: Counter[str] = Counter()
+        #: The links part: the stream to each other seat (the host) or to the host (a
+        #: seated player), by seat and by pairing id; and our heartbeats to the others.
+        self.linkage = Links(seat)
+        self.beacons = Beacons(table, seat, rules.players, now)
         self.epoch = 1
         self.started = False
         self.closed = False
@@ -321,10 +312,8 @@ class Session:
 
     def _open_link(self, sid: int, key: bytes, seat: int, addr: Addr, now: float,
                    name: str, sas: str, kind: str = "player") -> Link:
-        link = Link(sid, key, self.seat, seat, addr, now, self.config.rto, self.epoch)
-        self.links[seat] = link
-        self._by_sid[sid] = link
-        self._pairing[seat] = (name, sas)
+        link = self.linkage.open(sid, key, seat, addr, now, rto=self.config.rto, epoch=self.epoch,
+                                 name=name, sas=sas)
         self._record(t="link", sid=sid, key=key.hex(), seat=seat, addr=list(addr), name=name,
                      sas=sas, kind=kind)
         if not self._replaying:
@@ -532,7 +521,7 @@ class Session:
         seats different keys (to speak for one of them) makes them differ.  At a table of
         two they hash the pairing words too (a man in the middle makes both differ)."""
         if self.rules.players == 2:  # bound to the words of our one pairing
-            return self.seating.words(self._pairing.get(1 - self.seat, ("", ""))[1])
+            return self.seating.words(self.linkage.sas(1 - self.seat))
         return self.seating.words()
 
     @property
@@ -541,6 +530,16 @@ class Session:
         return self.seating.names()
 
     # --- the two-seat view of the one link (what the tests and the old API read) ---
+
+    @property
+    def links(self) -> dict[int, Link]:
+        """The stream to each other seat (the host) or to the host (a seated player)."""
+        return self.linkage.by_seat
+
+    @property
+    def _drops(self) -> Counter[str]:
+        """Datagrams we dropped ourselves, by reason (the links part's counter)."""
+        return self.linkage.drops
 
     @property
     def link(self) -> Link:
@@ -560,7 +559,7 @@ class Session:
     @property
     def sas(self) -> str:
         """The pairing words of our (only) link."""
-        return self._pairing.get(self.peer_seat, ("", ""))[1] if len(self.links) == 1 else ""
+        return self.linkage.sas(self.peer_seat) if len(self.links) == 1 else ""
 
     @property
     def channel(self) -> Any:
@@ -581,7 +580,7 @@ class Session:
     @property
     def lost(self) -> bool:
         """Is any link lost (for a seated player: the host)?"""
-        return any(link.lost for link in self.links.values())
+        return self.linkage.lost
 
     @property
     def _last_recv(self) -> float:
@@ -594,28 +593,21 @@ class Session:
     @property
     def rendezvous_tags(self) -> list[bytes]:
         """The tags of the links that look for their peer (resumed, or lost)."""
-        return [link.rendezvous for link in self.links.values()
-                if link.lost or link.peer_epoch == 0]
+        return self.linkage.rendezvous_tags()
 
     @property
     def drops(self) -> Counter[str]:
         """Datagrams dropped, by reason, over every link; never raised."""
-        total = Counter(self._drops)
-        for link in self.links.values():
-            total.update(link.drops)
-        return total
+        return self.linkage.total_drops()
 
     @property
     def stats(self) -> Counter[str]:
-        total = Counter(self._stats)
-        for link in self.links.values():
-            total.update(link.stats)
-        return total
+        return self.linkage.total_stats()
 
     def sids(self) -> list[int]:
         """The pairing ids our links' datagrams carry (the node routes by them), and at a
         table of three or more, a seated player's: the table's heartbeat id."""
-        out = list(self._by_sid)
+        out = self.linkage.sids()
         if self._beacons:
             out.append(beacon_sid(self.table))
         return out
@@ -624,7 +616,7 @@ class Session:
     def _beacons(self) -> bool:
         """Do we send and take heartbeats between seated players (a seated player at a
         table of three or more)?"""
-        return self.seat != HOST and self.rules.players >= 3
+        return self.beacons.on
 
     # ================================================================ commands
 
@@ -737,7 +729,7 @@ class Session:
         counted in :attr:`drops`; nothing is ever raised."""
         try:
             sid = session_id_of(data)
-            link = self._by_sid.get(sid)
+            link = self.linkage.route(sid)
             if link is None and self._beacons and sid == beacon_sid(self.table):
                 self._on_beacon(decode_beacon(data), now)
                 return
@@ -781,15 +773,12 @@ class Session:
         """Let time pass: detect a silent seat, give up a goodbye nobody acknowledges,
         and name a connected seat that withholds its seed from the audit."""
         if not self.closed:
-            for link in self.links.values():
-                silent = link.silent_since(now, self.config.lost_after)
-                if silent is not None:
-                    self._emit(ev.PeerLost(self.sid, silent, now, seat=link.peer_seat))
-                    self.handover.lost(link.peer_seat)
-                    self.presence.lost(link.peer_seat, now - silent)
-                    if self.seat == HOST:
-                        self._broadcast(Status(0, link.peer_seat, "lost"), now,
-                                        but=link.peer_seat)
+            for seat, silent in self.linkage.silent(now, self.config.lost_after):
+                self._emit(ev.PeerLost(self.sid, silent, now, seat=seat))
+                self.handover.lost(seat)
+                self.presence.lost(seat, now - silent)
+                if self.seat == HOST:
+                    self._broadcast(Status(0, seat, "lost"), now, but=seat)
             if (self.seat == HOST and self.deadlines and self.in_game
                     and self.proposals.slot is None):
                 for seat in self.move_clock.expired(now):
@@ -824,45 +813,31 @@ class Session:
         config = self.config
         waiting = self.lost or self.handover.waiting_on_silence()
         clock = self.seat == HOST and self.in_game and self.proposals.slot is None
-        beacon = self._beacons and bool(self.players[self.seat].addr) and not self.closing
         return Deadlines(
-            links=tuple(link.next_timer(config.heartbeat, config.lost_after)
-                        for link in self.links.values()),
+            links=self.linkage.next_timer(config.heartbeat, config.lost_after),
             audits=() if waiting else tuple(self.outcomes.audit_due.values()),
             closing=None if self._closing_since is None else (
                 self._closing_since + config.close_timeout),
             clock=self.move_clock.next_deadline() if clock else None,
             handover=self._handover_due(), opened_by=self._open_due(),
-            abandon=self._abandon_times(), beacon=self._next_beacon if beacon else None,
+            abandon=self._abandon_times(),
+            beacon=self.beacons.due(bool(self.players[self.seat].addr), self.closing),
             releases=tuple(self._release_time(s) for s in self.presence.share_wait))
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
         """The datagrams to send now: new frames, retransmissions, acks, heartbeats."""
-        out: list[tuple[bytes, Addr]] = []
-        for link in self.links.values():
-            out += link.datagrams_to_send(now, self.config.heartbeat, quiet=self.closed)
-        if self._beacons and self.players[self.seat].addr and not self.closing \
-                and now >= self._next_beacon and not self._replaying:
-            self._next_beacon = now + self.config.heartbeat
-            self._beacons_sent += 1
-            count = self._beacons_sent
-            sig = self.identity.sign(*beacon_signed(self.table, self.seat, count))
-            data = encode_beacon(Beacon(self.table, self.seat, count, sig))
-            for seat, player in sorted(self.players.items()):
-                addr = parse_addr(player.addr)
-                if seat not in (HOST, self.seat) and addr is not None:
-                    out.append((data, addr))
+        out = self.linkage.datagrams_to_send(now, self.config.heartbeat, quiet=self.closed)
+        if self.beacons.due(bool(self.players[self.seat].addr), self.closing) is not None \
+                and not self._replaying:
+            out += self.beacons.send(now, self.config.heartbeat, self.identity, self.players)
         return out
 
     def _on_beacon(self, beacon: Beacon, now: float) -> None:
         """Another seated player's heartbeat, straight from it: it is there."""
-        seat = beacon.seat
-        if beacon.table != self.table or not 0 < seat < self.rules.players or (
-                seat == self.seat) or not verify(self.players[seat].sign_key, beacon.sig,
-                                                 *beacon_signed(self.table, seat, beacon.count)):
+        if not self.beacons.check(beacon, self._keys()):
             self._drops["bad_beacon"] += 1
             return
-        self.presence.heard_from(seat, now)
+        self.presence.heard_from(beacon.seat, now)
 
     def _release_shares(self, now: float) -> None:
         """Publish our share of each seat the host handed to a bot once we ourselves have
@@ -949,8 +924,7 @@ class Session:
     def open_seat_again(self, seat: int) -> None:
         """Host: the player of ``seat`` got up before play (its Bye, or the journal's
         ``left`` record): its link is gone and the seat is open again."""
-        link = self.links.pop(seat)
-        self._by_sid = {s: lk for s, lk in self._by_sid.items() if lk is not link}
+        self.linkage.remove(seat)
         self.seating.open_again(seat)
 
     def _seat_left(self, seat: int, reason: str, now: float) -> None:
@@ -2053,8 +2027,7 @@ class Session:
     def _check_closed(self, now: float) -> None:
         if self._closing_since is None or self.closed:
             return
-        in_flight = sum(link.channel.in_flight for link in self.links.values())
-        if in_flight == 0 or now >= self._closing_since + self.config.close_timeout:
+        if self.linkage.in_flight() == 0 or now >= self._closing_since + self.config.close_timeout:
             self.closed = True
             self._linger_until = now + self.config.linger
             self._emit(ev.SessionClosed(self.sid, self.close_reason, False, now))
