@@ -108,6 +108,7 @@ from .proposals import (
 )
 from .reliable import RtoConfig
 from .restore import JOURNAL_VERSION, replay_journal
+from .resync import Resync, catch_up
 from .seating import Player, SeatingChart, addr_signed, addr_text, parse_addr
 from .seating import table_words as table_words  # (for scripts/lan_vectors.py)
 from .timers import Deadlines, abandoned, audits_due, game_to_abandon, open_due
@@ -273,7 +274,8 @@ class Session:
         self._closing_since: float | None = None
         self._linger_until: float | None = None
         self.close_reason = ""
-        self._catch_up: set[int] = set()
+        #: The resync part: the seats whose link restarted, owed a catch-up on their Sync.
+        self.resync = Resync()
         #: Host: a player left after play began; the table ends after the audit.
         self._ending = ""
         #: How often each seat was the durak in this table's finished games.
@@ -1966,40 +1968,22 @@ class Session:
         self._push_to(link, Sync(0, self.game_no, len(self.log)), now)
         if self.seat != HOST:
             self._push_to(link, self._hello(), now)
-        self._catch_up.add(link.peer_seat)
+        self.resync.restarted(link.peer_seat)
 
     def _on_sync(self, link: Link, frame: Sync, now: float) -> None:
-        if link.peer_seat not in self._catch_up:
+        """A Sync from a seat whose link restarted: resend what it may lack (see
+        :func:`durak_net.resync.catch_up`)."""
+        if not self.resync.take(link.peer_seat):
             return
-        self._catch_up.discard(link.peer_seat)
-        if self.seat == HOST:
-            seats = self.seating.infos()
-            self._push_to(link, Seating(0, self.table, seats, self.clock, self.grace,
-                                        self.started), now)
-        first = max(frame.game, 1)
-        for number in sorted(set(self.dealers) | set(self.logs)):
-            if number < first:
-                continue
-            entries = self.logs.get(number, [])
-            if self.seat == HOST:
-                start = frame.log_len if number == frame.game else 0
-                if number == frame.game and frame.log_len > len(entries):
-                    self._desync(number, len(entries), Note.of("desync_unsent"), now)
-                    return
-            for deal in self.dealing.resend(number, link.peer_seat):
-                self._push_to(link, deal, now)
-            if self.seat == HOST:
-                for entry in self.game_log.frames_from(number, start):
-                    self._push_to(link, entry, now)
-            fault = self.outcomes.faults.get(number)
-            if fault is not None:
-                self._push_to(link, fault, now)
-        if self.seat != HOST:
-            for pid in sorted(self.proposals.frames):
-                self._push_to(link, self.proposals.frames[pid], now)
-                own = self.proposals.own.get(pid)
-                if own is not None and own.index >= 0:  # placed: open it (again)
-                    self._push_to(link, own.opening, now)
+        seating = Seating(0, self.table, self.seating.infos(), self.clock, self.grace,
+                          self.started) if self.seat == HOST else None
+        frames, desync = catch_up(frame, me=self.seat, peer=link.peer_seat, seating=seating,
+                                  dealing=self.dealing, game_log=self.game_log,
+                                  faults=self.outcomes.faults, proposals=self.proposals)
+        for out in frames:
+            self._push_to(link, out, now)
+        if desync is not None:
+            self._desync(desync[0], desync[1], Note.of("desync_unsent"), now)
 
     # --------------------------------------------------------------- helpers
 
@@ -2067,7 +2051,7 @@ class Session:
             link.push(Sync(0, self.game_no, len(self.log)), now)
             if self.seat != HOST:
                 link.push(self._hello(), now)
-            self._catch_up.add(link.peer_seat)
+            self.resync.restarted(link.peer_seat)
         if self.seat == HOST and not self.started and self.rules.players == 2:
             self.seating.start_when_ready = True
         outcomes = self.outcomes
