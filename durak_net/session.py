@@ -50,8 +50,14 @@ one placed in the log, and what a Propose, an Order, a Refused or an Open is ans
 seat's state, whom a bot plays, when a silent seat's game is abandoned) with
 :mod:`durak_net.presence` (``presence``: who is silent since when); and
 :mod:`durak_net.outcomes` (``outcomes``: stops, faults, audits, and the checks of a
-Fault's signature and evidence).  The session routes frames to them, keeps the links
-and the deal, and does what they decide.
+Fault's signature and evidence); :mod:`durak_net.seating` (``seating``: who sits where,
+what a Hello or a Seating changes); :mod:`durak_net.links` (``linkage``: the links by
+seat and pairing id; ``beacons``: the heartbeats between seated players);
+:mod:`durak_net.dealing` (``dealing``: each game's dealer and signed deal messages, when
+the next game is asked for and dealt, the cards a move opens); :mod:`durak_net.resync`
+(``resync``: what a restarted seat is resent); and :mod:`durak_net.timers` (the next
+timer and which deadline fires, as pure functions).  The session routes frames to them,
+applies the log's entries, and does what they decide.
 """
 
 from __future__ import annotations
