@@ -50,16 +50,20 @@ one placed in the log, and what a Propose, an Order, a Refused or an Open is ans
 seat's state, whom a bot plays, when a silent seat's game is abandoned) with
 :mod:`durak_net.presence` (``presence``: who is silent since when); and
 :mod:`durak_net.outcomes` (``outcomes``: stops, faults, audits, and the checks of a
-Fault's signature and evidence).  The session routes frames to them, keeps the links
-and the deal, and does what they decide.
+Fault's signature and evidence); :mod:`durak_net.seating` (``seating``: who sits where,
+what a Hello or a Seating changes); :mod:`durak_net.links` (``linkage``: the links by
+seat and pairing id; ``beacons``: the heartbeats between seated players);
+:mod:`durak_net.dealing` (``dealing``: each game's dealer and signed deal messages, when
+the next game is asked for and dealt, the cards a move opens); :mod:`durak_net.resync`
+(``resync``: what a restarted seat is resent); and :mod:`durak_net.timers` (the next
+timer and which deadline fires, as pure functions).  The session routes frames to them,
+applies the log's entries, and does what they decide.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -68,31 +72,31 @@ from durak_core import (
     Action,
     Attack,
     Card,
-    Defend,
     Game,
     IllegalAction,
     Pass,
     Rules,
     Take,
-    Transfer,
     parse_action,
 )
 from durak_core.events import Drew
 
-from . import escrow
 from . import events as ev
 from .audit import Stop, Verdict, audit
 from .clock import MoveClock
 from .crypto import Entropy
-from .dealer import DealContext, DealFault, MentalDealer, Reveal
+from .dealer import DealFault, MentalDealer, Reveal
+from .dealing import DealerFactory, Dealing, action_cards, mental_dealer
 from .gamelog import GameLog, LogEntry, log_hash
 from .handover import HandOver
 from .handover import due as seat_due
 from .i18n import N_, Said
-from .identity import Identity, verify
+from .identity import Identity
 from .link import Addr, Link
+from .links import Beacons, Links
 from .notes import Note, Rule, Seat, Theirs
-from .outcomes import HOST, Outcomes, deal_signed, fault_signed, forged_for
+from .outcomes import HOST, Outcomes, fault_signed
+from .outcomes import deal_signed as deal_signed  # (for scripts/lan_vectors.py)
 from .presence import Presence, abandon_after
 from .proposals import (
     OPEN_WITHIN,
@@ -110,6 +114,10 @@ from .proposals import (
 )
 from .reliable import RtoConfig
 from .restore import JOURNAL_VERSION, replay_journal
+from .resync import Resync, catch_up
+from .seating import Player, SeatingChart, addr_signed, addr_text, parse_addr
+from .seating import table_words as table_words  # (for scripts/lan_vectors.py)
+from .timers import Deadlines, abandoned, audits_due, game_to_abandon, open_due
 from .wire import (
     Beacon,
     Bye,
@@ -122,25 +130,14 @@ from .wire import (
     Order,
     Propose,
     Refused,
-    SeatInfo,
     Seating,
     Status,
     Sync,
     WireError,
     beacon_sid,
     decode_beacon,
-    encode_beacon,
     session_id_of,
 )
-from .words import WORDS
-
-#: Builds the dealer of one game (``seed``: restore one from the journal).
-DealerFactory = Callable[[DealContext, "bytes | None"], MentalDealer]
-
-
-def mental_dealer(context: DealContext, seed: bytes | None = None) -> MentalDealer:
-    """The default :data:`DealerFactory`."""
-    return MentalDealer(context, seed)
 
 
 class Role(str, Enum):
@@ -181,73 +178,6 @@ class SessionConfig:
     #: Host: a seat that stays connected and has not opened the proposal we placed this
     #: long after its Order stops the game (Fault ``unopened``, naming it).
     open_timeout: float = OPEN_WITHIN
-
-
-@dataclass
-class Player:
-    """Who sits at a seat, as the table knows it."""
-
-    seat: int
-    name: str
-    sign_key: bytes = b""
-    kind: str = "open"  # host, player, bot, open
-    #: Where the seat takes heartbeats from the other seats (``"ip:port"``, as it
-    #: signed it: ``addr_sig``); "" when unknown.
-    addr: str = ""
-    addr_sig: bytes = b""
-
-
-def action_cards(action: Action) -> list[Card]:
-    """The cards an action takes out of its player's hand or shows from it."""
-    if isinstance(action, Attack):
-        return [action.card, *action.more]
-    if isinstance(action, Defend | Transfer):
-        return [action.card]
-    return []
-
-
-def table_words(table: int, keys: list[bytes], pairing: str | None = None) -> str:
-    """``BLAKE2b-256("durak-lan v3 table" || u64be(table) || ([seat] || key) for every
-    seat in order)``, its first four bytes as words (section 5 of the protocol).
-
-    A table of two passes ``pairing``, the pairing words of its one link: the label is
-    then ``"durak-lan v4 table of two"`` and the words' UTF-8 text follows the keys.  A
-    man in the middle of a game of two relays both seats' signed keys untouched, so
-    keys alone would give both screens the same table words next to pairing words that
-    differ; bound to the pairing words, they differ too."""
-    label = b"durak-lan v3 table" if pairing is None else b"durak-lan v4 table of two"
-    data = label + _u64(table)
-    for seat, key in enumerate(keys):
-        data += bytes([seat]) + key
-    if pairing is not None:
-        data += pairing.encode()
-    digest = hashlib.blake2b(data, digest_size=32).digest()
-    return " ".join(WORDS[b] for b in digest[:4])
-
-
-def _u64(n: int) -> bytes:
-    return n.to_bytes(8, "big")
-
-
-def addr_signed(table: int, seat: int, addr: str) -> list[bytes]:
-    """What a seat signs for the address the others send it heartbeats to."""
-    return [b"durak-lan v4 address", _u64(table), bytes([seat]), addr.encode()]
-
-
-def beacon_signed(table: int, seat: int, count: int) -> list[bytes]:
-    """What a seat signs for one heartbeat to the other seats (section 7)."""
-    return [b"durak-lan v4 beacon", _u64(table), bytes([seat]), _u64(count)]
-
-
-def addr_text(addr: Addr | None) -> str:
-    return f"{addr[0]}:{addr[1]}" if addr and addr[0] else ""
-
-
-def parse_addr(text: str) -> Addr | None:
-    host, sep, port = text.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        return None
-    return (host, int(port))
 
 
 class Session:
@@ -294,12 +224,12 @@ class Session:
                     dealer_factory=dealer_factory, config=config, name=name,
                     identity=identity, restoring=_restoring, own_addr=own_addr)
         if host:
-            self.players[1] = Player(1, peer_name, b"", "player")
+            self.seating.seat(1, peer_name, "player")
             self._open_link(sid, key, 1, peer_addr, now, peer_name, sas)
             if not _restoring and rules.players == 2:
                 self._seating(now, start=True)
         else:
-            self.players[HOST] = Player(HOST, peer_name, b"", "host")
+            self.seating.seat(HOST, peer_name, "host")
             self._open_link(sid, key, HOST, peer_addr, now, peer_name, sas)
 
     @classmethod
@@ -325,39 +255,33 @@ class Session:
         self.rules = rules
         self.name = name
         self.config = config or SessionConfig()
-        self._entropy = entropy
-        self._dealer_factory = dealer_factory
         self.identity = identity or Identity.generate(entropy)
         #: The hand-over part: the move clock, each seat's state, the seats bots play.
         self.handover = HandOver(rules.players, seat == HOST)
         self.clock = 0
         self.grace = 60
-        self.players: dict[int, Player] = {
-            s: Player(s, "", b"", "open") for s in range(rules.players)
-        }
         #: Where the other seats reach us directly (a seated player's heartbeats).
         self.own_addr = addr_text(own_addr)
         own_sig = (self.identity.sign(*addr_signed(table, seat, self.own_addr))
                    if self.own_addr else b"")
-        self.players[seat] = Player(seat, name, self.identity.public,
-                                    "host" if seat == HOST else "player", self.own_addr, own_sig)
+        #: The seating part: who sits where (each seat's name, key, kind, address).
+        self.seating = SeatingChart(table, rules.players, seat, Player(
+            seat, name, self.identity.public, "host" if seat == HOST else "player",
+            self.own_addr, own_sig))
         #: The presence part: who is silent since when, whom we hear directly.
         self.presence = Presence(heard_since=now)
-        self._beacons_sent = 0
-        self._next_beacon = now
-        #: The stream to each other seat (the host) or to the host (a seated player).
-        self.links: dict[int, Link] = {}
-        self._by_sid: dict[int, Link] = {}
-        self._pairing: dict[int, tuple[str, str]] = {}  # seat -> (name, sas)
-        self._drops: Counter[str] = Counter()
-        self._stats: Counter[str] = Counter()
+        #: The links part: the stream to each other seat (the host) or to the host (a
+        #: seated player), by seat and by pairing id; and our heartbeats to the others.
+        self.linkage = Links(seat)
+        self.beacons = Beacons(table, seat, rules.players, now)
         self.epoch = 1
         self.started = False
         self.closed = False
         self._closing_since: float | None = None
         self._linger_until: float | None = None
         self.close_reason = ""
-        self._catch_up: set[int] = set()
+        #: The resync part: the seats whose link restarted, owed a catch-up on their Sync.
+        self.resync = Resync()
         #: Host: a player left after play began; the table ends after the audit.
         self._ending = ""
         #: How often each seat was the durak in this table's finished games.
@@ -368,12 +292,11 @@ class Session:
         self.game: Game | None = None
         #: The game log part: every game's entries, as we applied them.
         self.game_log = GameLog()
-        self.dealers: dict[int, MentalDealer] = {}
-        #: Every deal message of every seat, as signed (the host resends them).
-        self._deal_log: dict[int, list[Deal]] = {}
+        #: The deal part: every game's dealer and deal messages, the cards a move opens.
+        self.dealing = Dealing(table, seat, rules.players, rules.deck_size, self.identity,
+                               entropy, dealer_factory)
         #: The outcomes part: stops, faults, audits due and verdicts, by game.
         self.outcomes = Outcomes()
-        self._requested: set[int] = set()
         #: The proposals part: ours on their way (a seated player), each seat's and the
         #: one placed in the log (the host).
         self.proposals = Proposals()
@@ -397,10 +320,8 @@ class Session:
 
     def _open_link(self, sid: int, key: bytes, seat: int, addr: Addr, now: float,
                    name: str, sas: str, kind: str = "player") -> Link:
-        link = Link(sid, key, self.seat, seat, addr, now, self.config.rto, self.epoch)
-        self.links[seat] = link
-        self._by_sid[sid] = link
-        self._pairing[seat] = (name, sas)
+        link = self.linkage.open(sid, key, seat, addr, now, rto=self.config.rto, epoch=self.epoch,
+                                 name=name, sas=sas)
         self._record(t="link", sid=sid, key=key.hex(), seat=seat, addr=list(addr), name=name,
                      sas=sas, kind=kind)
         if not self._replaying:
@@ -410,9 +331,7 @@ class Session:
         return link
 
     def _hello(self) -> Hello:
-        me = self.players[self.seat]
-        return Hello(0, self.seat, self.name or "player", self.identity.public, me.addr,
-                     me.addr_sig)
+        return self.seating.hello(self.name)
 
     def seat_player(self, sid: int, key: bytes, addr: Addr, seat: int, name: str, now: float,
                     sas: str = "", kind: str = "player") -> None:
@@ -424,13 +343,18 @@ class Session:
             raise SessionError(N_("the game has started"))
         if seat in self.links or not 0 < seat < self.rules.players:
             raise SessionError(N_("seat {seat} is not free"), seat=seat)
-        self.players[seat] = Player(seat, name, b"", kind)
+        self.seating.seat(seat, name, kind)
         self._open_link(sid, key, seat, addr, now, name, sas, kind)
         self._seating(now)
 
     def free_seats(self) -> list[int]:
         """Seats nobody holds yet (host)."""
-        return [s for s, p in sorted(self.players.items()) if p.kind == "open"]
+        return self.seating.free()
+
+    @property
+    def players(self) -> dict[int, Player]:
+        """Who sits at each seat, as we know it (the seating part's)."""
+        return self.seating.players
 
     def start(self, now: float) -> None:
         """Host: the table is full; deal game 1 (every seat learns it from the Seating)."""
@@ -438,7 +362,7 @@ class Session:
             raise SessionError(N_("only the host starts the table"))
         if self.started:
             return
-        missing = [s for s, p in self.players.items() if not p.sign_key]
+        missing = self.seating.missing()
         if missing:
             raise SessionError(N_("every seat must be taken (and have said hello) first: "
                                   "{count} not yet"), count=len(missing))
@@ -446,12 +370,11 @@ class Session:
 
     def _seating(self, now: float, start: bool = False) -> None:
         """Host: tell every seat who sits where (and, with ``start``, begin)."""
-        if start and not self.started:
-            missing = [s for s, p in self.players.items() if not p.sign_key]
-            if missing:  # a two-seat game starts once the other's Hello is in
-                self._start_when_ready = True
-                start = False
-        seats = self._seat_infos()
+        if start and not self.started and self.seating.missing():
+            # A two-seat game starts once the other's Hello is in.
+            self.seating.start_when_ready = True
+            start = False
+        seats = self.seating.infos()
         frame = Seating(0, self.table, seats, self.clock, self.grace, start or self.started)
         for link in self.links.values():
             self._push_to(link, frame, now)
@@ -459,34 +382,19 @@ class Session:
             self._record(t="start")
             self._begin_play(now)
 
-    def _seat_infos(self) -> list[SeatInfo]:
-        return [SeatInfo(p.seat, p.name[:40], p.sign_key, p.kind, p.addr, p.addr_sig)
-                for _, p in sorted(self.players.items())]
-
     def _begin_play(self, now: float) -> None:
         self.started = True
         self.start_next_game(now)
 
     def _on_hello(self, link: Link, frame: Hello, now: float) -> None:
-        if self.seat != HOST or frame.seat != link.peer_seat:
-            self._violation(Note.of("hello_wrong_link", seat=Seat(link.peer_seat)), now)
+        wrong = self.seating.take_hello(frame, link.peer_seat, self.seat == HOST)
+        if wrong is not None:
+            self._violation(wrong, now)
             return
         player = self.players[frame.seat]
-        if player.sign_key and player.sign_key != frame.sign_key:
-            self._violation(Note.of("key_changed", seat=Seat(frame.seat)), now)
-            return
-        player.name, player.sign_key = frame.name, frame.sign_key
-        if frame.addr and verify(frame.sign_key, frame.addr_sig,
-                                 *addr_signed(self.table, frame.seat, frame.addr)):
-            player.addr, player.addr_sig = frame.addr, frame.addr_sig
-        if player.kind == "open":
-            player.kind = "player"
         self._record(t="hello", seat=frame.seat, name=frame.name, key=frame.sign_key.hex(),
                      addr=player.addr, addr_sig=player.addr_sig.hex())
-        if getattr(self, "_start_when_ready", False) and all(
-            p.sign_key for p in self.players.values()
-        ):
-            self._start_when_ready = False
+        if self.seating.ready():
             self._seating(now, start=True)
         else:
             self._seating(now)
@@ -496,26 +404,12 @@ class Session:
         if self.seat == HOST:
             self._violation(Note.of("seating_from_player"), now)
             return
-        for info in frame.seats:
-            if info.seat == self.seat:
-                if info.sign_key and info.sign_key != self.identity.public:
-                    self._violation(Note.of("our_seat_taken"), now)
-                    return
-                continue
-            old = self.players.get(info.seat)
-            if old is not None and old.sign_key and info.sign_key != old.sign_key:
-                self._violation(Note.of("host_changed_key", seat=Seat(info.seat)), now)
-                return
-            signed = bool(info.addr) and verify(info.sign_key, info.addr_sig, *addr_signed(
-                self.table, info.seat, info.addr))
-            self.players[info.seat] = Player(info.seat, info.name, info.sign_key, info.kind,
-                                             info.addr if signed else "",
-                                             info.addr_sig if signed else b"")
+        wrong = self.seating.take_seating(frame)
+        if wrong is not None:
+            self._violation(wrong, now)
+            return
         self.clock, self.grace = frame.clock, frame.grace
-        self._record(t="seating", seats=[[i.seat, i.name, i.sign_key.hex(), i.kind,
-                                          self.players[i.seat].addr,
-                                          self.players[i.seat].addr_sig.hex()]
-                                         for i in frame.seats], clock=frame.clock,
+        self._record(t="seating", seats=self.seating.seating_record(frame), clock=frame.clock,
                      grace=frame.grace, start=frame.start)
         self._emit(ev.TableChanged(self.sid, tuple((i.seat, i.name, i.kind) for i in frame.seats),
                                    frame.start, now))
@@ -589,6 +483,11 @@ class Session:
         return self.closed or self._closing_since is not None
 
     @property
+    def dealers(self) -> dict[int, MentalDealer]:
+        """Every game's dealer, by game number (the deal part's)."""
+        return self.dealing.dealers
+
+    @property
     def dealer(self) -> MentalDealer | None:
         """The current game's dealer (our keys and what we know of the cards)."""
         return self.dealers.get(self.game_no)
@@ -629,20 +528,26 @@ class Session:
         seat's signing key ("" until every seat's key is known).  A host that showed
         seats different keys (to speak for one of them) makes them differ.  At a table of
         two they hash the pairing words too (a man in the middle makes both differ)."""
-        keys = [self.players[s].sign_key for s in range(self.rules.players)]
-        if not all(keys):
-            return ""
         if self.rules.players == 2:  # bound to the words of our one pairing
-            other = 1 - self.seat
-            return table_words(self.table, keys, self._pairing.get(other, ("", ""))[1])
-        return table_words(self.table, keys)
+            return self.seating.words(self.linkage.sas(1 - self.seat))
+        return self.seating.words()
 
     @property
     def names(self) -> list[str]:
         """Each seat's player's name."""
-        return [self.players[s].name or f"seat {s}" for s in range(self.rules.players)]
+        return self.seating.names()
 
     # --- the two-seat view of the one link (what the tests and the old API read) ---
+
+    @property
+    def links(self) -> dict[int, Link]:
+        """The stream to each other seat (the host) or to the host (a seated player)."""
+        return self.linkage.by_seat
+
+    @property
+    def _drops(self) -> Counter[str]:
+        """Datagrams we dropped ourselves, by reason (the links part's counter)."""
+        return self.linkage.drops
 
     @property
     def link(self) -> Link:
@@ -662,7 +567,7 @@ class Session:
     @property
     def sas(self) -> str:
         """The pairing words of our (only) link."""
-        return self._pairing.get(self.peer_seat, ("", ""))[1] if len(self.links) == 1 else ""
+        return self.linkage.sas(self.peer_seat) if len(self.links) == 1 else ""
 
     @property
     def channel(self) -> Any:
@@ -683,7 +588,7 @@ class Session:
     @property
     def lost(self) -> bool:
         """Is any link lost (for a seated player: the host)?"""
-        return any(link.lost for link in self.links.values())
+        return self.linkage.lost
 
     @property
     def _last_recv(self) -> float:
@@ -696,28 +601,21 @@ class Session:
     @property
     def rendezvous_tags(self) -> list[bytes]:
         """The tags of the links that look for their peer (resumed, or lost)."""
-        return [link.rendezvous for link in self.links.values()
-                if link.lost or link.peer_epoch == 0]
+        return self.linkage.rendezvous_tags()
 
     @property
     def drops(self) -> Counter[str]:
         """Datagrams dropped, by reason, over every link; never raised."""
-        total = Counter(self._drops)
-        for link in self.links.values():
-            total.update(link.drops)
-        return total
+        return self.linkage.total_drops()
 
     @property
     def stats(self) -> Counter[str]:
-        total = Counter(self._stats)
-        for link in self.links.values():
-            total.update(link.stats)
-        return total
+        return self.linkage.total_stats()
 
     def sids(self) -> list[int]:
         """The pairing ids our links' datagrams carry (the node routes by them), and at a
         table of three or more, a seated player's: the table's heartbeat id."""
-        out = list(self._by_sid)
+        out = self.linkage.sids()
         if self._beacons:
             out.append(beacon_sid(self.table))
         return out
@@ -726,7 +624,7 @@ class Session:
     def _beacons(self) -> bool:
         """Do we send and take heartbeats between seated players (a seated player at a
         table of three or more)?"""
-        return self.seat != HOST and self.rules.players >= 3
+        return self.beacons.on
 
     # ================================================================ commands
 
@@ -839,7 +737,7 @@ class Session:
         counted in :attr:`drops`; nothing is ever raised."""
         try:
             sid = session_id_of(data)
-            link = self._by_sid.get(sid)
+            link = self.linkage.route(sid)
             if link is None and self._beacons and sid == beacon_sid(self.table):
                 self._on_beacon(decode_beacon(data), now)
                 return
@@ -883,15 +781,12 @@ class Session:
         """Let time pass: detect a silent seat, give up a goodbye nobody acknowledges,
         and name a connected seat that withholds its seed from the audit."""
         if not self.closed:
-            for link in self.links.values():
-                silent = link.silent_since(now, self.config.lost_after)
-                if silent is not None:
-                    self._emit(ev.PeerLost(self.sid, silent, now, seat=link.peer_seat))
-                    self.handover.lost(link.peer_seat)
-                    self.presence.lost(link.peer_seat, now - silent)
-                    if self.seat == HOST:
-                        self._broadcast(Status(0, link.peer_seat, "lost"), now,
-                                        but=link.peer_seat)
+            for seat, silent in self.linkage.silent(now, self.config.lost_after):
+                self._emit(ev.PeerLost(self.sid, silent, now, seat=seat))
+                self.handover.lost(seat)
+                self.presence.lost(seat, now - silent)
+                if self.seat == HOST:
+                    self._broadcast(Status(0, seat, "lost"), now, but=seat)
             if (self.seat == HOST and self.deadlines and self.in_game
                     and self.proposals.slot is None):
                 for seat in self.move_clock.expired(now):
@@ -907,76 +802,50 @@ class Session:
             if self.presence.share_wait:
                 self._release_shares(now)
         waiting = self.lost or self.handover.waiting_on_silence()
-        for number, due in list(self.outcomes.audit_due.items()):
-            if waiting:  # a lost seat is waited for (it may resume)
-                self.outcomes.audit_due[number] = max(due, now + self.config.audit_timeout)
-            elif now >= due:
-                self._conclude(number, now, refused=True)
+        due, overdue = audits_due(self.outcomes.audit_due, now, waiting=waiting,
+                                  timeout=self.config.audit_timeout)
+        if waiting:  # a lost seat is waited for (it may resume)
+            self.outcomes.audit_due.update(due)
+        for number in overdue:
+            self._conclude(number, now, refused=True)
         self._check_closed(now)
 
     def next_timer(self) -> float | None:
         """When :meth:`timer` (or :meth:`datagrams_to_send`) next has work to do."""
         if self.closed:
             return None  # lingering is the driver's business (see finished())
-        heartbeat, lost_after = self.config.heartbeat, self.config.lost_after
-        due: float | None = None
-        for link in self.links.values():
-            t = link.next_timer(heartbeat, lost_after)
-            if due is None or t < due:
-                due = t
-        if self.outcomes.audit_due and not self.lost and not (
-                self.handover.waiting_on_silence()):
-            t = min(self.outcomes.audit_due.values())
-            due = t if due is None else min(due, t)
-        if self._closing_since is not None:
-            t = self._closing_since + self.config.close_timeout
-            due = t if due is None else min(due, t)
-        runs_out = self.move_clock.next_deadline() if (
-            self.seat == HOST and self.in_game and self.proposals.slot is None) else None
-        if runs_out is not None:
-            due = runs_out if due is None else min(due, runs_out)
-        handover = self._handover_due()
-        if handover is not None:
-            due = handover[1] if due is None else min(due, handover[1])
-        opened_by = self._open_due()
-        if opened_by is not None:
-            due = opened_by if due is None else min(due, opened_by)
-        for when, _ in self._abandon_times().values():
-            due = when if due is None else min(due, when)
-        if self._beacons and self.players[self.seat].addr and not self.closing:
-            due = self._next_beacon if due is None else min(due, self._next_beacon)
-        for seat in self.presence.share_wait:
-            t = self._release_time(seat)
-            due = t if due is None else min(due, t)
-        return due
+        return self._deadlines().next()
+
+    def _deadlines(self) -> Deadlines:
+        """Every deadline we wait for (see :mod:`durak_net.timers`)."""
+        config = self.config
+        waiting = self.lost or self.handover.waiting_on_silence()
+        clock = self.seat == HOST and self.in_game and self.proposals.slot is None
+        return Deadlines(
+            links=self.linkage.next_timer(config.heartbeat, config.lost_after),
+            audits=() if waiting else tuple(self.outcomes.audit_due.values()),
+            closing=None if self._closing_since is None else (
+                self._closing_since + config.close_timeout),
+            clock=self.move_clock.next_deadline() if clock else None,
+            handover=self._handover_due(), opened_by=self._open_due(),
+            abandon=self._abandon_times(),
+            beacon=self.beacons.due(bool(self.players[self.seat].addr), self.closing),
+            releases=tuple(self._release_time(s) for s in self.presence.share_wait))
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
         """The datagrams to send now: new frames, retransmissions, acks, heartbeats."""
-        out: list[tuple[bytes, Addr]] = []
-        for link in self.links.values():
-            out += link.datagrams_to_send(now, self.config.heartbeat, quiet=self.closed)
-        if self._beacons and self.players[self.seat].addr and not self.closing \
-                and now >= self._next_beacon and not self._replaying:
-            self._next_beacon = now + self.config.heartbeat
-            self._beacons_sent += 1
-            count = self._beacons_sent
-            sig = self.identity.sign(*beacon_signed(self.table, self.seat, count))
-            data = encode_beacon(Beacon(self.table, self.seat, count, sig))
-            for seat, player in sorted(self.players.items()):
-                addr = parse_addr(player.addr)
-                if seat not in (HOST, self.seat) and addr is not None:
-                    out.append((data, addr))
+        out = self.linkage.datagrams_to_send(now, self.config.heartbeat, quiet=self.closed)
+        if self.beacons.due(bool(self.players[self.seat].addr), self.closing) is not None \
+                and not self._replaying:
+            out += self.beacons.send(now, self.config.heartbeat, self.identity, self.players)
         return out
 
     def _on_beacon(self, beacon: Beacon, now: float) -> None:
         """Another seated player's heartbeat, straight from it: it is there."""
-        seat = beacon.seat
-        if beacon.table != self.table or not 0 < seat < self.rules.players or (
-                seat == self.seat) or not verify(self.players[seat].sign_key, beacon.sig,
-                                                 *beacon_signed(self.table, seat, beacon.count)):
+        if not self.beacons.check(beacon, self._keys()):
             self._drops["bad_beacon"] += 1
             return
-        self.presence.heard_from(seat, now)
+        self.presence.heard_from(beacon.seat, now)
 
     def _release_shares(self, now: float) -> None:
         """Publish our share of each seat the host handed to a bot once we ourselves have
@@ -1063,9 +932,8 @@ class Session:
     def open_seat_again(self, seat: int) -> None:
         """Host: the player of ``seat`` got up before play (its Bye, or the journal's
         ``left`` record): its link is gone and the seat is open again."""
-        link = self.links.pop(seat)
-        self._by_sid = {s: lk for s, lk in self._by_sid.items() if lk is not link}
-        self.players[seat] = Player(seat, "", b"", "open")
+        self.linkage.remove(seat)
+        self.seating.open_again(seat)
 
     def _seat_left(self, seat: int, reason: str, now: float) -> None:
         """Host: a seated player said goodbye after play began.  The game in progress
@@ -1138,56 +1006,28 @@ class Session:
             previous = None
             if self.rules.match and self.game is not None and self.game.is_over:
                 previous = self.game.durak
-            dealer = self._dealer_factory(self._deal_context(number, previous), seed)
-            self.dealers[number] = dealer
+            dealer = self.dealing.make(number, previous, self._keys(), seed)
             self._record(t="dealer", game=number, seed=dealer.seed.hex(), previous=previous)
         return dealer
 
-    def _deal_context(self, number: int, previous: int | None) -> DealContext:
-        """What game ``number``'s dealer needs; at a table of three or more, with the
-        seats' escrow keys (from their signing keys), so a lost seat can go to a bot."""
-        n = self.rules.players
-        keys = [self.players[s].sign_key for s in range(n)]
-        box_public: tuple[bytes, ...] = ()
-        box_secret = b""
-        if n >= 3 and all(keys):
-            box_public = tuple(escrow.box_public(k) for k in keys)
-            box_secret = escrow.box_keys(self.identity.private)[1]
-        return DealContext(self.table, number, self.seat, n, self.rules.deck_size,
-                           self._entropy, previous, box_public, box_secret)
-
     def _deal_out(self, number: int, messages: list[bytes], now: float) -> None:
-        for data in messages:
-            sig = self.identity.sign(*deal_signed(self.table, number, self.seat, data))
-            frame = Deal(0, number, self.seat, data, sig)
-            self._deal_log.setdefault(number, []).append(frame)
+        for frame in self.dealing.sign(number, messages):
             self._broadcast(frame, now)
 
     def _on_deal(self, link: Link, frame: Deal, now: float) -> None:
         number = frame.game
         author = frame.seat
-        if self.seat == HOST and author != link.peer_seat:
-            self._violation(Note.of("deal_as_other", seat=Seat(link.peer_seat),
-                                    other=Seat(author)), now)
-            return
-        if author == self.seat or not 0 <= author < self.rules.players:
-            self._violation(Note.of("deal_bad_author"), now)
-            return
-        if number > self.game_no + 1 or number < 1:
-            self._violation(Note.of("deal_wrong_game", game=number, current=self.game_no), now)
-            return
         # The host checks the signature of what it will pass on (it came over the
         # author's own link, so a bad one is the author's); a seated player keeps it and
         # checks it only if the audit blames its author (see _conclude).
-        if self.seat == HOST and not verify(
-            self.players[author].sign_key, frame.sig,
-            *deal_signed(self.table, number, author, frame.data),
-        ):
-            self._violation(Note.of("deal_unsigned", seat=Seat(author)), now)
+        wrong = self.dealing.check(frame, link_seat=link.peer_seat, game_no=self.game_no,
+                                   keys=self._keys())
+        if wrong is not None:
+            self._violation(wrong, now)
             return
-        if number < self.game_no and number not in self.dealers:
+        if self.dealing.stale(number, self.game_no):
             return
-        self._deal_log.setdefault(number, []).append(frame)
+        self.dealing.keep(frame)
         if self.seat == HOST:
             self._broadcast(frame, now, but=author)  # pass it on to every other seat
         dealer = self._dealer(number)
@@ -1204,7 +1044,7 @@ class Session:
     def replay_deal(self, frame: Deal, now: float) -> None:
         """A journal's deal message (``dealmsg``), taken in again as it was received."""
         number = frame.game
-        self._deal_log.setdefault(number, []).append(frame)
+        self.dealing.keep(frame)
         self._deal_out(number, self.dealers[number].receive(frame.data, frame.seat), now)
         self._after_deal_message(number, now)
 
@@ -1234,48 +1074,30 @@ class Session:
     def _reveal_open_hands(self, now: float) -> None:
         """The hands of seats whose seed was rebuilt (handed to a bot) are open to every
         seat: show their cards in our view as they become known."""
-        dealer, game = self.dealer, self.game
-        if dealer is None or game is None or not dealer.adopted:
+        if self.game is None:
             return
-        for seat in sorted(dealer.adopted):
-            if seat == self.seat:
-                continue
-            try:
-                cards = dealer.hand_of(seat)
-            except DealFault as fault:
-                self._fault(self.game_no, fault, now)
-                return
-            known = set(game.hand(seat))
-            fresh = [c for c in cards if c not in known]
-            if fresh and game.unknown_count(seat) >= len(fresh):
-                game.reveal(seat, fresh)
+        try:
+            for seat, fresh in self.dealing.open_hands(self.game_no, self.game):
                 self._emit(ev.CardsRevealed(self.sid, self.game_no, seat, tuple(fresh), now))
+        except DealFault as fault:
+            self._fault(self.game_no, fault, now)
 
     def _maybe_request(self, now: float) -> None:
         """Tell the application once that another seat wants the next game."""
-        number = self.game_no + 1
-        dealer = self.dealers.get(number)
-        if (
-            dealer is not None
-            and not dealer.began
-            and dealer.heard
-            and number not in self._requested
-            and not self.in_game
-        ):
-            self._requested.add(number)
+        number = self.dealing.request(self.game_no, self.in_game)
+        if number is not None:
             self._emit(ev.NextGameRequested(self.sid, number, now))
 
     def _maybe_deal(self, number: int, now: float) -> None:
-        dealer = self.dealers.get(number)
-        if dealer is None or number <= self.game_no or number in self.outcomes.broken:
-            return
-        if self._closing_since is not None or (self.closed and not self._replaying):
-            return  # a session that is ending deals no new game
+        # A session that is ending deals no new game.
+        ending = self._closing_since is not None or (self.closed and not self._replaying)
         try:
-            if not dealer.done:
-                return
+            dealer = self.dealing.ready(number, self.game_no, ending=ending,
+                                        stopped=number in self.outcomes.broken)
         except DealFault as fault:
             self._fault(number, fault, now)
+            return
+        if dealer is None:
             return
         self.game_no = number
         self.game = dealer.deal(self.rules)
@@ -1378,12 +1200,12 @@ class Session:
         """Host: when the proposal we placed is overdue, if its seat is connected (a
         lost seat is waited for as such: hand-over or abandon)."""
         slot = self.proposals.slot
-        if slot is None or self.seat != HOST or not self.in_game or slot.game != self.game_no:
+        if slot is None or self.seat != HOST:
             return None
         link = self.links.get(slot.seat)
-        if link is None or link.lost:
-            return None
-        return self.proposals.open_due(self.config.open_timeout)
+        return open_due(self.proposals.open_due(self.config.open_timeout), placed_game=slot.game,
+                        game_no=self.game_no, in_game=self.in_game,
+                        seat_lost=link is None or link.lost)
 
     def _unopened(self, now: float) -> None:
         """Host: a connected seat did not open the proposal we placed: it stalls the
@@ -1435,21 +1257,18 @@ class Session:
     def _check_abandoned(self, now: float) -> None:
         """A seat silent for the whole grace period: its game (in play, or waiting for
         its seed for the audit) ends with a verdict, and the table ends."""
-        due = [(since, seat) for seat, (when, since) in self._abandon_times().items()
-               if now >= when]
-        if not due:
+        found = abandoned(self._abandon_times(), now)
+        if found is None:
             return
-        since, seat = min(due)
-        number = max(self.dealers, default=0)  # the game in play, or being dealt
-        dealer = self.dealers.get(number)
-        if dealer is None or number in self.outcomes.audits:
-            return
-        if number == self.game_no and not self.in_game and number not in self.outcomes.audit_due \
-                and number not in self.outcomes.stops and not (self.game and self.game.is_over):
-            return  # (no such state: a dealt game is in play, over, or stopped)
-        if number > self.game_no and not dealer.began and number not in self.outcomes.stops:
-            return  # only the silent seat asked for another game: nothing to settle
-        self._abandon(number, seat, since, now)
+        since, seat = found
+        out = self.outcomes
+        number = game_to_abandon(
+            self.dealers, game_no=self.game_no, in_game=self.in_game,
+            over=self.game is not None and self.game.is_over, audited=out.audits,
+            audit_due=out.audit_due, stopped=out.stops,
+            began={n: d.began for n, d in self.dealers.items()})
+        if number is not None:
+            self._abandon(number, seat, since, now)
 
     def _abandon(self, number: int, seat: int, since: float, now: float) -> None:
         """Settle game ``number`` without ``seat``, silent since ``since``: the fault we
@@ -1575,26 +1394,8 @@ class Session:
     def _reveal_fault(self, seat: int, action: Action, reveals: list[tuple[int, bytes]],
                       commit: bool) -> DealFault | None:
         """What is wrong with the cards ``seat`` opens with ``action`` (None: nothing)."""
-        assert self.game is not None
-        dealer = self.dealer
-        assert dealer is not None
-        known = self._open_to_all(seat)
-        pending = list(reveals)
-        try:
-            for card in action_cards(action):
-                if card in known:
-                    continue
-                if not self._could_hold(seat, card):
-                    raise DealFault(seat, "not_held", Note.of("cannot_hold", card=card))
-                if not pending:
-                    raise DealFault(seat, "not_held", Note.of("not_opened", card=card))
-                position, key = pending.pop(0)
-                dealer.check_reveal(seat, card, Reveal(position, key), commit)
-            if pending:
-                raise DealFault(seat, "protocol", Note.of("opened_more"))
-        except DealFault as fault:
-            return fault
-        return None
+        assert self.game is not None and self.dealer is not None
+        return self.dealing.reveal_fault(self.dealer, self.game, seat, action, reveals, commit)
 
     def _opening_fault(self, seat: int, frame: Open) -> bool:
         """Is seat ``seat``'s opening ``frame`` (proven its own: see
@@ -1639,18 +1440,8 @@ class Session:
         """The cards of ``seat``'s hand every seat knows without a reveal (picked up
         from the table, shown, the open trump): what our view knows of that hand, but
         for the cards of an open hand (a seat handed to a bot) that were never opened."""
-        assert self.game is not None
-        dealer = self.dealer
-        known = set(self.game.hand(seat))
-        if dealer is not None and seat in dealer.adopted and seat != self.seat:
-            known -= set(dealer.hand_of(seat))
-        return known
-
-    def _could_hold(self, seat: int, card: Card) -> bool:
-        assert self.game is not None
-        return card in self.game.hand(seat) or (
-            self.game.unknown_count(seat) > 0 and card in self.game.unseen
-        )
+        assert self.game is not None and self.dealer is not None
+        return self.dealing.open_to_all(self.dealer, self.game, seat)
 
     def _refuse(self, link: Link, pid: int, reason: str, now: float,
                 game: int | None = None) -> None:
@@ -1777,15 +1568,8 @@ class Session:
     def _commit_reveals(self, seat: int, action: Action, reveals: list[tuple[int, bytes]]
                         ) -> None:
         """A checked proposal is logged: its cards are open from now on."""
-        assert self.game is not None
-        dealer = self.dealer
-        assert dealer is not None
-        known = self._open_to_all(seat)
-        pending = list(reveals)
-        for card in action_cards(action):
-            if card not in known and pending:
-                position, key = pending.pop(0)
-                dealer.commit_reveal(seat, card, Reveal(position, key))
+        assert self.game is not None and self.dealer is not None
+        self.dealing.commit_reveals(self.dealer, self.game, seat, action, reveals)
 
     def _check_seen(self, seat: int, seen: int, seen_hash: bytes, now: float) -> bool:
         """A proposal names the log it was made on: it must be a prefix of ours.  (A host
@@ -2118,7 +1902,7 @@ class Session:
 
     def _keys(self) -> list[bytes]:
         """Every seat's signing key, in seat order (b"": not known yet)."""
-        return [self.players[s].sign_key for s in range(self.rules.players)]
+        return self.seating.keys()
 
     def _publish_seed(self, number: int, now: float) -> None:
         dealer = self.dealers.get(number)
@@ -2179,8 +1963,8 @@ class Session:
     def _forged_for(self, number: int, seat: int) -> bool:
         """Did the host pass on, as ``seat``'s, a deal message or a proposal of game
         ``number`` that ``seat`` did not sign?"""
-        return forged_for(self.table, number, seat, self.players[seat].sign_key,
-                          self._deal_log.get(number, []), self.logs.get(number, []))
+        return self.dealing.forged_for(number, seat, self.players[seat].sign_key,
+                                       self.logs.get(number, []))
 
     # ---------------------------------------------------------------- resync
 
@@ -2190,44 +1974,22 @@ class Session:
         self._push_to(link, Sync(0, self.game_no, len(self.log)), now)
         if self.seat != HOST:
             self._push_to(link, self._hello(), now)
-        self._catch_up.add(link.peer_seat)
+        self.resync.restarted(link.peer_seat)
 
     def _on_sync(self, link: Link, frame: Sync, now: float) -> None:
-        if link.peer_seat not in self._catch_up:
+        """A Sync from a seat whose link restarted: resend what it may lack (see
+        :func:`durak_net.resync.catch_up`)."""
+        if not self.resync.take(link.peer_seat):
             return
-        self._catch_up.discard(link.peer_seat)
-        if self.seat == HOST:
-            seats = self._seat_infos()
-            self._push_to(link, Seating(0, self.table, seats, self.clock, self.grace,
-                                        self.started), now)
-        first = max(frame.game, 1)
-        for number in sorted(set(self.dealers) | set(self.logs)):
-            if number < first:
-                continue
-            entries = self.logs.get(number, [])
-            if self.seat == HOST:
-                start = frame.log_len if number == frame.game else 0
-                if number == frame.game and frame.log_len > len(entries):
-                    self._desync(number, len(entries), Note.of("desync_unsent"), now)
-                    return
-            for deal in self._deal_log.get(number, []):
-                # The host resends everybody's but the restarted seat's own messages; a
-                # seated player resends its own.
-                ours = deal.seat == self.seat
-                if (ours or self.seat == HOST) and deal.seat != link.peer_seat:
-                    self._push_to(link, deal, now)
-            if self.seat == HOST:
-                for entry in self.game_log.frames_from(number, start):
-                    self._push_to(link, entry, now)
-            fault = self.outcomes.faults.get(number)
-            if fault is not None:
-                self._push_to(link, fault, now)
-        if self.seat != HOST:
-            for pid in sorted(self.proposals.frames):
-                self._push_to(link, self.proposals.frames[pid], now)
-                own = self.proposals.own.get(pid)
-                if own is not None and own.index >= 0:  # placed: open it (again)
-                    self._push_to(link, own.opening, now)
+        seating = Seating(0, self.table, self.seating.infos(), self.clock, self.grace,
+                          self.started) if self.seat == HOST else None
+        frames, desync = catch_up(frame, me=self.seat, peer=link.peer_seat, seating=seating,
+                                  dealing=self.dealing, game_log=self.game_log,
+                                  faults=self.outcomes.faults, proposals=self.proposals)
+        for out in frames:
+            self._push_to(link, out, now)
+        if desync is not None:
+            self._desync(desync[0], desync[1], Note.of("desync_unsent"), now)
 
     # --------------------------------------------------------------- helpers
 
@@ -2255,8 +2017,7 @@ class Session:
     def _check_closed(self, now: float) -> None:
         if self._closing_since is None or self.closed:
             return
-        in_flight = sum(link.channel.in_flight for link in self.links.values())
-        if in_flight == 0 or now >= self._closing_since + self.config.close_timeout:
+        if self.linkage.in_flight() == 0 or now >= self._closing_since + self.config.close_timeout:
             self.closed = True
             self._linger_until = now + self.config.linger
             self._emit(ev.SessionClosed(self.sid, self.close_reason, False, now))
@@ -2296,9 +2057,9 @@ class Session:
             link.push(Sync(0, self.game_no, len(self.log)), now)
             if self.seat != HOST:
                 link.push(self._hello(), now)
-            self._catch_up.add(link.peer_seat)
+            self.resync.restarted(link.peer_seat)
         if self.seat == HOST and not self.started and self.rules.players == 2:
-            self._start_when_ready = True
+            self.seating.start_when_ready = True
         outcomes = self.outcomes
         for number in list(outcomes.audit_due):  # (the clock of the new epoch)
             outcomes.audit_due[number] = now + self.config.audit_timeout
@@ -2357,30 +2118,19 @@ class Session:
         seat = int(rec["seat"])
         what = str(rec.get("kind", "player"))
         name = str(rec.get("name", ""))
-        if self.seat == HOST:
-            self.players[seat] = Player(seat, name, b"", what)
-        else:
-            self.players[HOST] = Player(HOST, name, b"", "host")
+        self.seating.seat(seat if self.seat == HOST else HOST, name,
+                          what if self.seat == HOST else "host")
         self._open_link(int(rec["sid"]), bytes.fromhex(rec["key"]), seat,
                         (str(rec["addr"][0]), int(rec["addr"][1])), now, name,
                         str(rec.get("sas", "")), what)
 
     def replay_hello(self, rec: dict[str, Any]) -> None:
         """A ``hello`` record (host): a seat's name, signing key and address."""
-        seat = int(rec["seat"])
-        what = self.players[seat].kind
-        self.players[seat] = Player(seat, str(rec["name"]), bytes.fromhex(rec["key"]),
-                                    what if what != "open" else "player",
-                                    str(rec.get("addr", "")),
-                                    bytes.fromhex(rec.get("addr_sig", "")))
+        self.seating.replay_hello(rec)
 
     def replay_seating(self, rec: dict[str, Any]) -> None:
         """A ``seating`` record (a seated player): who sits where, the clock, the grace."""
-        for seat, name, key, what, *addr in rec["seats"]:
-            if int(seat) != self.seat:
-                self.players[int(seat)] = Player(
-                    int(seat), str(name), bytes.fromhex(key), str(what),
-                    str(addr[0]) if addr else "", bytes.fromhex(addr[1]) if addr else b"")
+        self.seating.replay_seating(rec)
         self.clock, self.grace = int(rec["clock"]), int(rec["grace"])
         if rec.get("start"):
             self.started = True
@@ -2389,7 +2139,7 @@ class Session:
         """A ``dealer`` record: game ``number``'s dealer, from its seed."""
         if number in self.dealers:
             raise ValueError(f"game {number} has two dealers")
-        self.dealers[number] = self._dealer_factory(self._deal_context(number, previous), seed)
+        self.dealing.make(number, previous, self._keys(), seed)
 
     def replay_begin(self, number: int, now: float) -> None:
         """A ``begin`` record: we agreed to deal game ``number``."""
