@@ -20,7 +20,6 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -41,9 +40,6 @@ from playwright.sync_api import Page, expect
 from durak_net.relay import Room
 from tests.net.test_net_online import MOSQUITTO, broker
 
-sys.path.insert(0, str(REPO_ROOT / "scripts"))
-import lite_site
-
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 LOBBY = ".durak-online"
@@ -52,16 +48,6 @@ LOBBY = ".durak-online"
 def _env() -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=os.pathsep.join(
         filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])))
-
-
-@pytest.fixture(scope="module")
-def site_url() -> Iterator[str]:
-    try:
-        site = lite_site.build()
-    except SystemExit as exc:  # npm or a download missing: say so rather than error out
-        pytest.fail(f"the site could not be built: {exc}")
-    with lite_site.serving(site) as url:
-        yield url
 
 
 def _terminal(*args: str) -> subprocess.Popen[str]:
