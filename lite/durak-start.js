@@ -70,12 +70,18 @@
     return session && session.kernel ? session.kernel.status : 'unknown';
   }
 
-  // The note under the code cell, while it runs and no table is drawn yet.
-  function watch(panel, cell) {
+  // The note that says which step is under way (Python starting in the page, then the
+  // game loading) and for how long, redrawn every 250 ms while `waiting()` holds and
+  // taken away when it stops holding; the watch ends, note removed, once `over()` holds.
+  // `place(note)` puts a new note on the page, `margin` is its CSS margin.
+  function watchSteps(panel, { over, waiting, place, margin }) {
     let note = null;
     let kernelReady = false;
     const timer = setInterval(() => {
-      if (panel.isDisposed || cell.isDisposed) {
+      if (over()) {
+        if (note) {
+          note.remove();
+        }
         clearInterval(timer);
         return;
       }
@@ -83,9 +89,7 @@
       if (status === 'idle' || status === 'busy') {
         kernelReady = true;
       }
-      const waiting = isRunning(cell) && !cell.node.querySelector(TABLE)
-        && !cell.node.querySelector(ERROR);
-      if (!waiting) {
+      if (!waiting()) {
         if (note) {
           note.remove();
           note = null;
@@ -96,12 +100,12 @@
         note = document.createElement('div');
         note.className = NOTE_CLASS;
         note.setAttribute('role', 'status');
-        note.style.cssText = 'margin: 6px 0 6px 72px; padding: 8px 12px; border-radius: 4px;'
+        note.style.cssText = 'margin: ' + margin + '; padding: 8px 12px; border-radius: 4px;'
           + ' background: var(--jp-info-color3, #e1f5fe); color: var(--jp-ui-font-color1);'
           + ' font-family: var(--jp-ui-font-family); font-size: 14px;';
         note.innerHTML = '<span class="durak-site-step"></span> '
           + '<progress max="' + STEPS.length + '" style="vertical-align: middle;"></progress>';
-        cell.node.appendChild(note);
+        place(note);
       }
       const step = kernelReady ? 2 : 1;
       const seconds = Math.round(performance.now() / 1000);
@@ -110,6 +114,17 @@
         + ' longest)';
       note.querySelector('progress').value = step - 0.5;
     }, 250);
+  }
+
+  // The note under the code cell, while it runs and no table is drawn yet.
+  function watch(panel, cell) {
+    watchSteps(panel, {
+      over: () => panel.isDisposed || cell.isDisposed,
+      waiting: () => isRunning(cell) && !cell.node.querySelector(TABLE)
+        && !cell.node.querySelector(ERROR),
+      place: (note) => cell.node.appendChild(note),
+      margin: '6px 0 6px 72px',
+    });
   }
 
   async function start(app, panel) {
@@ -149,43 +164,16 @@
   // runs the table's code as it opens.  The same note, under the console's cells, until
   // the table is drawn (or an error is shown).
   function watchConsole(panel) {
-    let note = null;
-    let kernelReady = false;
-    const timer = setInterval(() => {
-      if (panel.isDisposed) {
-        clearInterval(timer);
-        return;
-      }
-      const status = kernelStatus(panel);
-      if (status === 'idle' || status === 'busy') {
-        kernelReady = true;
-      }
+    const drawn = () => {
       const node = panel.console.node;
-      if (node.querySelector(TABLE) || node.querySelector(ERROR)) {
-        if (note) {
-          note.remove();
-        }
-        clearInterval(timer);
-        return;
-      }
-      if (!note) {
-        note = document.createElement('div');
-        note.className = NOTE_CLASS;
-        note.setAttribute('role', 'status');
-        note.style.cssText = 'margin: 12px 72px; padding: 8px 12px; border-radius: 4px;'
-          + ' background: var(--jp-info-color3, #e1f5fe); color: var(--jp-ui-font-color1);'
-          + ' font-family: var(--jp-ui-font-family); font-size: 14px;';
-        note.innerHTML = '<span class="durak-site-step"></span> '
-          + '<progress max="' + STEPS.length + '" style="vertical-align: middle;"></progress>';
-        node.prepend(note);
-      }
-      const step = kernelReady ? 2 : 1;
-      const seconds = Math.round(performance.now() / 1000);
-      note.querySelector('.durak-site-step').textContent = STEPS[step - 1] + '... (step '
-        + step + ' of ' + STEPS.length + ', ' + seconds + ' s; the first visit takes the'
-        + ' longest)';
-      note.querySelector('progress').value = step - 0.5;
-    }, 250);
+      return !!(node.querySelector(TABLE) || node.querySelector(ERROR));
+    };
+    watchSteps(panel, {
+      over: () => panel.isDisposed || drawn(),
+      waiting: () => true,
+      place: (note) => panel.console.node.prepend(note),
+      margin: '12px 72px',
+    });
   }
 
   theApp().then(async (app) => {

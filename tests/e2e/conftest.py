@@ -7,6 +7,9 @@
 `lab_tabs` (function), `lab_page` (function): tabs that keep JupyterLab loaded from one
     test to the next (browser_support.LabTabs): ``lab_tabs.take(n)`` gives n of them,
     `lab_page` one; after the test their notebooks are closed and kernels shut down.
+`site_url` (session): the JupyterLite site (scripts/lite_site.py; built once, reused from
+    its cache when nothing changed) served from this machine; yields its base URL.  One
+    build and one server for every site test file of the process.
 `offline`, `offline_page` (function): the same in a context cut off from everything but
     this machine (`offline.blocked` lists what a page tried to reach beyond it), in the
     browser's language a test may give (see `offline`).
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
@@ -91,6 +95,24 @@ def jupyterlab_server(
         log_path=artifacts_dir / f"jupyterlab-{worker}-{lab_root_dir.name}.log",
     ) as base_url:
         yield base_url
+
+
+@pytest.fixture(scope="session")
+def site_url() -> Iterator[str]:
+    """Base URL (ending in "/") of the JupyterLite site, built once per process and
+    served from a thread of this one (tests/e2e/test_site*_browser.py)."""
+    pytest.importorskip("jupyterlite_core", reason="the site needs the [site] extra")
+    scripts = str(REPO_ROOT / "scripts")
+    if scripts not in sys.path:
+        sys.path.insert(0, scripts)
+    import lite_site
+
+    try:
+        site = lite_site.build()
+    except SystemExit as exc:  # npm or a download missing: say so rather than error out
+        pytest.fail(f"the site could not be built: {exc}")
+    with lite_site.serving(site) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

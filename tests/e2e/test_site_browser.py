@@ -16,7 +16,6 @@ import os
 import re
 import shutil
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -45,16 +44,6 @@ README_IMAGE = REPO_ROOT / "docs" / "img" / "site.png"
 SEEDED_GAME = ("from durak_widgets import play\n"
                "play(opponents=['random'], seed=3, delay=0, lang='en')")
 LAN_CALL = "from durak_widgets import lan\nlan(name='Alice')"
-
-
-@pytest.fixture(scope="module")
-def site_url() -> Iterator[str]:
-    try:
-        site = lite_site.build()
-    except SystemExit as exc:  # npm or a download missing: say so rather than error out
-        pytest.fail(f"the site could not be built: {exc}")
-    with lite_site.serving(site) as url:
-        yield url
 
 
 def test_the_play_notebook_starts_its_table_by_itself_and_says_what_it_waits_for(

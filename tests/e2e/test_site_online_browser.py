@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,7 +26,6 @@ pytest.importorskip("jupyterlite_core", reason="the site needs the [site] extra"
 pytest.importorskip("aiortc", reason="the terminal's WebRTC peer needs the online extra")
 
 from browser_support import (
-    REPO_ROOT,
     OfflineContext,
     free_port,
     open_lite_notebook,
@@ -40,20 +37,7 @@ from playwright.sync_api import Page, expect
 from durak_net.relay import Room
 from tests.net.test_net_online import MOSQUITTO, broker
 
-sys.path.insert(0, str(REPO_ROOT / "scripts"))
-import lite_site
-
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-@pytest.fixture(scope="module")
-def site_url() -> Iterator[str]:
-    try:
-        site = lite_site.build()
-    except SystemExit as exc:  # npm or a download missing: say so rather than error out
-        pytest.fail(f"the site could not be built: {exc}")
-    with lite_site.serving(site) as url:
-        yield url
 
 
 def test_a_site_page_plays_terminals_by_codes_and_through_a_local_mosquittos_room(

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
-from collections.abc import Iterator
 
 import pytest
 
@@ -33,23 +31,10 @@ from browser_support import (
 )
 from playwright.sync_api import Page, expect
 
-sys.path.insert(0, str(REPO_ROOT / "scripts"))
-import lite_site
-
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 CHECK = REPO_ROOT / "tests" / "net" / "sodium_check.py"
 VECTORS = REPO_ROOT / "docs" / "lan-vectors.json"
-
-
-@pytest.fixture(scope="module")
-def site_url() -> Iterator[str]:
-    try:
-        site = lite_site.build()
-    except SystemExit as exc:  # npm or a download missing: say so rather than error out
-        pytest.fail(f"the site could not be built: {exc}")
-    with lite_site.serving(site) as url:
-        yield url
 
 
 #: How the README names each notebook's page in the site (tests/notebooks checks that it
