@@ -92,7 +92,7 @@ from .i18n import N_, Said
 from .identity import Identity, verify
 from .link import Addr, Link
 from .notes import Note, Rule, Seat, Theirs
-from .outcomes import HOST, Outcomes, deal_signed, fault_signed, forged_for
+from .outcomes import HOST, Outcomes, deal_signed, fault_signed, fitted_detail, forged_for
 from .presence import Presence, abandon_after
 from .proposals import (
     OPEN_WITHIN,
@@ -1296,8 +1296,9 @@ class Session:
         digest, keys = self._apply(action)
         seen, seen_hash, sig = (proposal.seen, proposal.seen_hash, proposal.sig) if (
             proposal is not None) else (0, b"", b"")
-        entry = LogEntry(str(action), bytes.fromhex(digest), pid, tuple(reveals), seen,
-                         seen_hash, sig, forced, salt)
+        entry = self.game_log.signed(self.game_no, LogEntry(
+            str(action), bytes.fromhex(digest), pid, tuple(reveals), seen, seen_hash, sig,
+            forced, salt), self.identity, self.table)
         self.game_log.add(self.game_no, entry)
         if pid:
             self.proposals.applied(action.player, pid)
@@ -1893,6 +1894,15 @@ class Session:
                 "desync_game", game=frame.game, current=self.game_no), now)
             return
         log = self.log
+        signed, proof = self.game_log.check(frame, table=self.table,
+                                            host_key=self.players[HOST].sign_key)
+        if signed == "unsigned":
+            self._drops["unsigned_entry"] += 1
+            return
+        if signed == "fork":  # two things the host signed that make no one log
+            self._stop(frame.game, HOST, "forked", Note.of("forked_signed", index=frame.index),
+                       now, proof=proof)
+            return
         if frame.index < len(log):
             return  # resent after a restart: already applied
         if frame.index > len(log):
@@ -1957,8 +1967,7 @@ class Session:
             return
         digest, keys = self._apply(action)
         self._deal_out(frame.game, keys, now)
-        entry = LogEntry(str(action), frame.hash, frame.pid, tuple(reveals), frame.seen,
-                         frame.seen_hash, frame.sig, frame.forced, frame.salt)
+        entry = LogEntry.of_frame(frame)  # (with the host's signature: our evidence)
         self.game_log.add(frame.game, entry)
         self._record(**entry.record(frame.game, frame.index))
         if digest != frame.hash.hex():
@@ -2044,9 +2053,10 @@ class Session:
         index = len(self.logs.get(number, [])) if at is None else at
         self._set_stop(number, Stop(by, index, detail[:200], True, culprit, code[:24], note))
         if frame is None:
+            detail = fitted_detail(number, index, culprit, code[:24], detail, by, proof or [])
             sig = self.identity.sign(*fault_signed(self.table, number, index, culprit,
-                                                   code[:24], detail[:200], by))
-            fault = Fault(0, number, index, culprit, code[:24], detail[:200], by, sig,
+                                                   code[:24], detail, by, proof or []))
+            fault = Fault(0, number, index, culprit, code[:24], detail, by, sig,
                           proof or [])
         else:
             fault = frame
@@ -2089,6 +2099,17 @@ class Session:
         if why is not None:
             self._stop(number, sender, "forged", why, now)
             return
+        if (proven := self.outcomes.fork_proven(frame, table=self.table,
+                                                keys=self._keys())) is not None:
+            if proven:
+                self.outcomes.proven.add(number)
+                self._record(t="proven", game=number)
+            elif self.seat != HOST:  # a fork claim whose evidence the host did not sign
+                self._stop(number, by, "forged", Note.of("fault_unproven", seat=Seat(HOST)),
+                           now)
+                return
+            # (the host passes a made-up claim on as it is, for every seat to check; its
+            # own audit finds it false)
         if frame.code == "desync":
             self._emit(ev.DesyncDetected(self.sid, number, frame.index, frame.detail, True,
                                          now, Note.of("desync_peer", by=Seat(by),
