@@ -111,6 +111,22 @@ def encode(item: Head | Entry) -> bytes:
     return _encoder.encode(item)
 
 
+def signed_entry(items: list[bytes], *, table: int, game: int,
+                 host_key: bytes) -> Entry | None:
+    """The one Entry of game ``game`` among a Fault's evidence that the host signed
+    (None: none).  An ``early_clock`` Fault carries the "timed out" entry so: the host's
+    word that it wrote it, though not when the seat's clock started."""
+    for item in items:
+        try:
+            decoded = _decoder.decode(item)
+        except (msgspec.DecodeError, ValueError):
+            continue
+        if (isinstance(decoded, Entry) and decoded.game == game
+                and signed(decoded, table=table, host_key=host_key)):
+            return decoded
+    return None
+
+
 def proves_fork(items: list[bytes], *, table: int, game: int, host_key: bytes) -> bool:
     """Does a Fault's evidence prove that the host signed what no single log of game
     ``game`` holds: two signed heads that contradict each other, or one signed Entry

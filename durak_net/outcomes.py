@@ -207,13 +207,15 @@ class Outcomes:
                                    host_key=keys[HOST], entry_at=entry_at)
 
     def judge(self, game: int, verdict: Verdict, names: Sequence[str], *, me: int,
-              log: Sequence[LogEntry], forged: Callable[[int], bool]) -> Verdict:
+              log: Sequence[LogEntry], forged: Callable[[int], bool], table: int = 0,
+              host_key: bytes = b"") -> Verdict:
         """The audit's ``verdict`` of game ``game`` as seat ``me`` gives it, once it has
         weighed what only the signed messages tell: a seat blamed for what the host
         passed on that it never signed (``forged(seat)``), a clock claim the log bears
         out, a Fault against the host whose evidence checked out here."""
         verdict = self.check_blame(verdict, names, me=me, seats=len(names), forged=forged)
-        verdict = self.check_clock_claim(game, verdict, names, me=me, log=log)
+        verdict = self.check_clock_claim(game, verdict, names, me=me, log=log, table=table,
+                                         host_key=host_key)
         return self.check_evidence(game, verdict, names)
 
     @staticmethod
@@ -235,16 +237,23 @@ class Outcomes:
             "relayed_unsigned", seat=Seat(seat))), names, HOST, verdict.state_hash)
 
     def check_clock_claim(self, game: int, verdict: Verdict, names: Sequence[str], *,
-                          me: int, log: Sequence[LogEntry]) -> Verdict:
+                          me: int, log: Sequence[LogEntry], table: int = 0,
+                          host_key: bytes = b"") -> Verdict:
         """A seat stopped the game saying the host timed it out before its own clock
         ran out.  Only that seat can know (a clock is not evidence another seat can
-        check): if the log does hold a "timeout" entry of that seat where it stopped,
-        the others name nobody; a claim about any other entry is false."""
+        check): if the host did write a "timeout" entry of that seat where it stopped
+        (in our log, or the host-signed Entry the Fault carries), the others name
+        nobody; a claim about any other entry is false."""
         stop = self.stops.get(game)
         if (verdict.code not in ("false_claim", "disputed") or stop is None
                 or stop.code != "early_clock" or stop.seat == me):
             return verdict
         entry = log[stop.index] if 0 <= stop.index < len(log) else None
+        fault = self.faults.get(game)
+        signed = entry_sig.signed_entry(list(fault.evidence) if fault else [], table=table,
+                                        game=game, host_key=host_key)
+        if signed is not None and signed.index == stop.index:
+            entry = LogEntry.of_frame(signed)
         if entry is None or entry.forced != "timeout" or not entry.action.startswith(
                 f"{stop.seat} "):
             return verdict

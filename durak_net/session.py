@@ -79,7 +79,7 @@ from durak_core import (
 )
 from durak_core.events import Drew
 
-from . import escrow
+from . import entry_sig, escrow
 from . import events as ev
 from .audit import Stop, Verdict, audit
 from .clock import MoveClock
@@ -1939,7 +1939,8 @@ class Session:
             early = self._clock_early(now)
             if early is not None:
                 self._stop(frame.game, HOST, "early_clock", Note.of(
-                    "early_clock", index=frame.index, move=action, seconds=early), now)
+                    "early_clock", index=frame.index, move=action, seconds=early), now,
+                    proof=[entry_sig.encode(frame)])  # (the host's signed word)
                 return
         elif actor == self.seat and kind == "bot":
             if not self._check_own_bot_move(action, reveals, frame.index, now):
@@ -2177,7 +2178,8 @@ class Session:
             verdict = audit(dealer, self.rules, [(e.action, e.hash) for e in log], names,
                             self.outcomes.stops.get(number))
             verdict = self.outcomes.judge(number, verdict, names, me=self.seat, log=log,
-                                          forged=lambda seat: self._forged_for(number, seat))
+                                          forged=lambda seat: self._forged_for(number, seat),
+                                          table=self.table, host_key=self.players[HOST].sign_key)
         self._settle(number, verdict, now)
 
     def _settle(self, number: int, verdict: Verdict, now: float,

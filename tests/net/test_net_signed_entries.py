@@ -246,3 +246,20 @@ def test_a_version_4_peer_is_listed_as_an_older_durak_and_not_invited() -> None:
     with pytest.raises(ValueError, match="Vera runs an older durak"):
         lobby.invite(peer.info.node, 0.6)
     assert lobby.drops["old_version"] == 1
+
+
+def test_an_early_clock_fault_carries_the_timeout_entry_the_host_signed() -> None:
+    from durak_core import Take
+
+    from .test_net_clock_proof import _early_take
+
+    table, _ = _early_take(70, 3)
+    fault = table.seats[1].session.outcomes.faults[1]
+    assert (fault.code, fault.seat, fault.by) == ("early_clock", HOST, 1)
+    entry = entry_sig.signed_entry(list(fault.evidence), table=table.host.table, game=1,
+                                   host_key=table.host.identity.public)
+    assert entry is not None and entry.forced == "timeout" and entry.action == str(Take(1))
+    assert entry.index == fault.index  # the entry the seat refused to apply
+    for seat in (0, 2):  # still a clock no other seat can check: nobody named
+        (verdict,) = table.seats[seat].audited
+        assert (verdict.code, verdict.culprit) == ("clock_disputed", None), verdict
