@@ -1955,10 +1955,9 @@ class Session:
                 dealer.reveal(card)
         else:
             # Another seat's proposal is kept with its signature, and checked if the
-            # audit blames that seat (see _conclude); it names the log it was made on.
-            if kind == "other" and not self._check_seen(actor, frame.seen, frame.seen_hash,
-                                                        now):
-                return
+            # audit blames that seat (see _conclude).  That it names our log (its
+            # ``seen_hash`` is the entry's ``prev``, which is our link) the host's
+            # signature already proved (GameLog.check: else a proven fork, not a claim).
             if not self._check_reveals(actor, action, reveals, now):
                 return
         reason = self.game.why_illegal(action)

@@ -263,3 +263,42 @@ def test_an_early_clock_fault_carries_the_timeout_entry_the_host_signed() -> Non
     for seat in (0, 2):  # still a clock no other seat can check: nobody named
         (verdict,) = table.seats[seat].audited
         assert (verdict.code, verdict.culprit) == ("clock_disputed", None), verdict
+
+
+def test_what_two_signed_heads_prove_on_their_own() -> None:
+    # No session: the host's key, its entries, and the rules of a proof.
+    import random
+
+    from durak_net.gamelog import GameLog, LogEntry
+    from durak_net.identity import Identity
+
+    host = Identity.generate(random.Random(7).randbytes)
+    table, key = 99, host.public
+    log, other = GameLog(), GameLog()
+    for part, move in ((log, "0 attack 6♠"), (other, "0 attack 7♠")):
+        part.begin(1)
+        part.add(1, part.signed(1, LogEntry(move, bytes(16)), host, table))
+    mine, theirs = log.head_at(1, 0), other.head_at(1, 0)
+    assert mine is not None and theirs is not None
+    assert entry_sig.head_signed(mine, table=table, host_key=key)
+    same = [entry_sig.encode(mine), entry_sig.encode(mine)]
+    assert not entry_sig.proves_fork(same, table=table, game=1, host_key=key)
+    both = [entry_sig.encode(mine), entry_sig.encode(theirs)]
+    assert entry_sig.proves_fork(both, table=table, game=1, host_key=key)
+    assert not entry_sig.proves_fork(both, table=table + 1, game=1, host_key=key)
+    assert not entry_sig.proves_fork(both, table=table, game=2, host_key=key)
+    # The next entry of the other log follows a link our log never had.
+    other.add(1, other.signed(1, LogEntry("1 take", bytes(16)), host, table))
+    frame = other.of(1)[1].frame(1, 1)
+    assert log.check(frame, table=table, host_key=key)[0] == "fork"
+    assert other.check(frame, table=table, host_key=key)[0] == "copy"
+    # On our own log it is the next entry; one of a seat's proposals named on another
+    # log than the entry's prev is a fork on its own.
+    ours = log.signed(1, LogEntry("1 take", bytes(16)), host, table).frame(1, 1)
+    assert log.check(ours, table=table, host_key=key) == ("next", [])
+    bad = entry_sig.sign(host, table, msgspec.structs.replace(
+        ours, pid=3, seen=1, seen_hash=bytes(32), sig=bytes(64), salt=bytes(16)), ours.prev)
+    kind, proof = log.check(bad, table=table, host_key=key)
+    assert kind == "fork" and entry_sig.proves_fork(proof, table=table, game=1, host_key=key)
+    assert log.check(msgspec.structs.replace(ours, host_sig=bytes(64)), table=table,
+                     host_key=key) == ("unsigned", [])
