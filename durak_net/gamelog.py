@@ -12,10 +12,11 @@ I/O, no clock: the session appends what it has checked.
 
 >>> part = GameLog()
 >>> part.begin(1)
->>> part.add(1, LogEntry("0 attack 6♠", bytes(32)))
+>>> part.add(1, LogEntry("0 attack 6♠", bytes(16)))
 0
->>> part.head(1) == (1, bytes(32)), part.forks(1, 1, bytes(32)), part.forks(1, 2, b"")
-(True, False, True)
+>>> seen, seen_hash = part.head(1)
+>>> seen, len(seen_hash), part.forks(1, 1, seen_hash), part.forks(1, 1, bytes(32))
+(1, 32, False, True)
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from .wire import Entry
+from . import entry_sig
+from .identity import Identity
+from .wire import Entry, Head
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,10 @@ class LogEntry:
     #: The salt that opens the proposal's commitment (section 7): with it every seat
     #: checks the proposer's signature.
     salt: bytes = b""
+    #: The link hash of the log before it, and the host's signature over both
+    #: (:mod:`durak_net.entry_sig`).
+    prev: bytes = b""
+    host_sig: bytes = b""
 
     def played_by_bot_for(self, seat: int) -> bool:
         """Whether the host's bot played this action for ``seat`` while it was away."""
@@ -52,7 +59,21 @@ class LogEntry:
     def frame(self, game: int, index: int) -> Entry:
         """The Entry frame of this entry at ``index`` of ``game`` (as the host sends it)."""
         return Entry(0, game, index, self.action, self.hash, self.pid, list(self.reveals),
-                     self.seen, self.seen_hash, self.sig, self.forced, self.salt)
+                     self.seen, self.seen_hash, self.sig, self.forced, self.salt, self.prev,
+                     self.host_sig)
+
+    def link(self, game: int, index: int) -> bytes:
+        """The link hash of the log up to and with this entry (what a proposal made
+        after it names as its log)."""
+        return entry_sig.link(self.prev, entry_sig.digest(self.frame(game, index)))
+
+    @classmethod
+    def of_frame(cls, frame: Entry) -> LogEntry:
+        """The entry an Entry frame carries (as checked by the seat that applies it)."""
+        return cls(frame.action, frame.hash, frame.pid,
+                   tuple((p, bytes(k)) for p, k in frame.reveals), frame.seen,
+                   frame.seen_hash, frame.sig, frame.forced, frame.salt, frame.prev,
+                   frame.host_sig)
 
     def record(self, game: int, index: int) -> dict[str, Any]:
         """The journal record of this entry (:meth:`from_record` reads it back)."""
@@ -60,7 +81,8 @@ class LogEntry:
                 "hash": self.hash.hex(), "pid": self.pid,
                 "reveals": [[p, k.hex()] for p, k in self.reveals], "seen": self.seen,
                 "seen_hash": self.seen_hash.hex(), "sig": self.sig.hex(),
-                "forced": self.forced, "salt": self.salt.hex()}
+                "forced": self.forced, "salt": self.salt.hex(), "prev": self.prev.hex(),
+                "host_sig": self.host_sig.hex()}
 
     @classmethod
     def from_record(cls, rec: dict[str, Any]) -> LogEntry:
@@ -69,7 +91,8 @@ class LogEntry:
                    tuple((int(p), bytes.fromhex(k)) for p, k in rec.get("reveals", [])),
                    int(rec.get("seen", 0)), bytes.fromhex(rec.get("seen_hash", "")),
                    bytes.fromhex(rec.get("sig", "")), str(rec.get("forced", "")),
-                   bytes.fromhex(rec.get("salt", "")))
+                   bytes.fromhex(rec.get("salt", "")), bytes.fromhex(rec.get("prev", "")),
+                   bytes.fromhex(rec.get("host_sig", "")))
 
 
 def log_hash(entries: list[LogEntry]) -> str:
@@ -83,6 +106,8 @@ class GameLog:
 
     def __init__(self) -> None:
         self.logs: dict[int, list[LogEntry]] = {}
+        #: The link hash after each entry, by game (kept as entries are added).
+        self.links: dict[int, list[bytes]] = {}
 
     def of(self, game: int) -> list[LogEntry]:
         """Game ``game``'s entries (empty for a game not dealt)."""
@@ -91,12 +116,16 @@ class GameLog:
     def begin(self, game: int) -> None:
         """Game ``game`` is dealt: its log starts (empty)."""
         self.logs.setdefault(game, [])
+        self.links.setdefault(game, [])
 
     def add(self, game: int, entry: LogEntry) -> int:
         """Append a checked entry to game ``game``'s log; its index."""
         log = self.logs.setdefault(game, [])
+        index = len(log)
+        digest = entry_sig.digest(entry.frame(game, index))
         log.append(entry)
-        return len(log) - 1
+        self.links.setdefault(game, []).append(entry_sig.link(self.link(game, index), digest))
+        return index
 
     def replay(self, rec: dict[str, Any]) -> LogEntry:
         """A journal's ``entry`` record, appended again: it must be the next entry of
@@ -107,22 +136,72 @@ class GameLog:
         if index != len(self.logs[number]):
             raise ValueError(f"game {number} entry {len(self.logs[number])} is missing")
         entry = LogEntry.from_record(rec)
-        self.logs[number].append(entry)
+        self.add(number, entry)
         return entry
 
     def head(self, game: int) -> tuple[int, bytes]:
-        """The log length we have seen and the hash after its last entry (what a
+        """The log length we have seen and the link hash after its last entry (what a
         proposal made now names as its log)."""
+        return len(self.of(game)), self.link(game, len(self.of(game)))
+
+    def link(self, game: int, length: int) -> bytes:
+        """The link hash of the first ``length`` entries of game ``game`` (empty for
+        none): the ``prev`` of entry ``length``."""
+        links = self.links.get(game, [])
+        return links[length - 1] if 0 < length <= len(links) else b""
+
+    def head_at(self, game: int, index: int) -> Head | None:
+        """Entry ``index`` of game ``game`` as the host signed it to us (evidence), or
+        None (no such entry, or one the host did not sign)."""
         log = self.of(game)
-        return len(log), (log[-1].hash if log else b"")
+        if not 0 <= index < len(log) or not log[index].host_sig:
+            return None
+        return entry_sig.head_of(log[index].frame(game, index))
+
+    def signed(self, game: int, entry: LogEntry, identity: Identity, table: int) -> LogEntry:
+        """Host: ``entry``, the next of game ``game``, with the link hash before it and
+        our signature (every entry we send is signed: :mod:`durak_net.entry_sig`)."""
+        index = len(self.of(game))
+        frame = entry_sig.sign(identity, table, entry.frame(game, index),
+                               self.link(game, index))
+        return LogEntry.of_frame(frame)
+
+    def check(self, frame: Entry, *, table: int, host_key: bytes) -> tuple[str, list[bytes]]:
+        """A seated player: what an Entry from the host is to our log, on the host's
+        signature alone.  ``("unsigned", [])``: not signed by the host over its own
+        ``prev`` (dropped and counted); ``("fork", evidence)``: it and what the host signed
+        to us before do not make one log (the evidence proves it to every seat:
+        :func:`durak_net.entry_sig.proves_fork`); ``("copy", [])``: an entry we have, sent
+        again; ``("next", [])``: the next entry, on our log (its game, rules and cards are
+        the caller's to check); ``("later", [])``: beyond the next (a gap)."""
+        if not entry_sig.signed(frame, table=table, host_key=host_key):
+            return "unsigned", []
+        game, index, log = frame.game, frame.index, self.of(frame.game)
+        theirs = entry_sig.head_of(frame)
+        if index < len(log):
+            ours = self.head_at(game, index)
+            if ours is not None and entry_sig.contradict(ours, theirs):
+                return "fork", [entry_sig.encode(ours), entry_sig.encode(theirs)]
+            return "copy", []
+        if index > len(log):
+            return "later", []
+        if frame.prev != self.link(game, index):
+            before = self.head_at(game, index - 1)
+            if before is not None:
+                return "fork", [entry_sig.encode(before), entry_sig.encode(theirs)]
+            if index == 0:
+                return "fork", [entry_sig.encode(theirs)]
+            return "later", []  # (an entry before it the host did not sign: no log here)
+        if entry_sig.misplaced(frame):
+            return "fork", [entry_sig.encode(frame)]
+        return "next", []
 
     def forks(self, game: int, seen: int, seen_hash: bytes) -> bool:
         """Does a proposal that names the log of ``seen`` entries ending in
         ``seen_hash`` name one that is not a prefix of ours?  (A host that shows seats
         different logs is caught when any of them proposes.)"""
         log = self.of(game)
-        return seen > len(log) or bool(seen and log[seen - 1].hash != seen_hash) or (
-            not seen and bool(seen_hash))
+        return seen > len(log) or self.link(game, seen) != seen_hash
 
     def played_for_since(self, game: int, seat: int, seen: int) -> int | None:
         """The first entry from index ``seen`` on that the host's bot played for ``seat``

@@ -136,6 +136,7 @@ TEMPLATES: dict[str, str] = {
     "opened_more": N_("opened more cards than it played"),
     "forked": N_("showed {seat} a log that differs from ours at entry {index}"),
     "proposed_forked": N_("proposed on a log that differs from ours at entry {index}"),
+    "forked_signed": N_("signed two logs that differ at entry {index}"),
     "refused_own_log": N_("refused our move {move}, made on its own log (entry {index}), "
                           "saying: {reason}"),
     "refused_unsent": N_("refused our move {move} as stale, after entries up to {index} "

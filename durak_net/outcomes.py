@@ -22,17 +22,19 @@ not sign (:func:`forged_for`), and so what the audit's verdict becomes
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from durak_core import parse_action
 
+from . import entry_sig
 from .audit import Stop, Verdict
 from .gamelog import LogEntry
 from .identity import verify
 from .notes import Note, Seat
 from .proposals import host_broke_its_word, proposal_commit, proposal_signed
-from .wire import Deal, Fault
+from .wire import FAULT_BYTES, Deal, Fault, encoded_size
 
 #: The host's seat (the sequencer): every table numbers it 0.
 HOST = 0
@@ -47,12 +49,32 @@ def deal_signed(table: int, game: int, seat: int, data: bytes) -> list[bytes]:
     return [b"durak-lan v3 deal", _u64(table), game.to_bytes(4, "big"), bytes([seat]), data]
 
 
+def evidence_hash(items: Sequence[bytes]) -> bytes:
+    """``BLAKE2b-256((u32be(len(item)) || item)*)``: a Fault's evidence as its finder
+    signs it, so that nobody passing the Fault on can add, drop or alter an item."""
+    data = b"".join(len(item).to_bytes(4, "big") + item for item in items)
+    return hashlib.blake2b(data, digest_size=32).digest()
+
+
 def fault_signed(table: int, game: int, index: int, seat: int, code: str, detail: str,
-                 by: int) -> list[bytes]:
-    """What the seat that found a fault signs for it (section 8 of the protocol)."""
-    return [b"durak-lan v4 fault", _u64(table), game.to_bytes(4, "big"),
+                 by: int, evidence: Sequence[bytes] = ()) -> list[bytes]:
+    """What the seat that found a fault signs for it (section 8 of the protocol): its
+    evidence too (:func:`evidence_hash`)."""
+    return [b"durak-lan v5 fault", _u64(table), game.to_bytes(4, "big"),
             index.to_bytes(4, "big"), bytes([seat]), code.encode() + b"\x00",
-            detail.encode() + b"\x00", bytes([by])]
+            detail.encode() + b"\x00", bytes([by]), evidence_hash(evidence)]
+
+
+def fitted_detail(game: int, index: int, seat: int, code: str, detail: str, by: int,
+                  evidence: Sequence[bytes]) -> str:
+    """``detail`` shortened so that the Fault with its ``evidence`` fits one datagram
+    (:data:`~durak_net.wire.FAULT_BYTES`; the longest evidence, an Entry or an Open of six
+    cards, leaves room for some words)."""
+    detail = detail[:200]
+    while detail and encoded_size(Fault(2**32, game, index, seat, code, detail, by,
+                                        bytes(64), list(evidence))) > FAULT_BYTES:
+        detail = detail[:-10]
+    return detail
 
 
 def forged_for(table: int, game: int, seat: int, key: bytes, deals: Sequence[Deal],
@@ -148,10 +170,22 @@ class Outcomes:
         if me == HOST and by != sender:
             return Note.of("fault_relayed", seat=Seat(by))
         if not (0 <= by < len(keys)) or not verify(keys[by], frame.sig, *fault_signed(
-                table, frame.game, frame.index, frame.seat, frame.code, frame.detail, by)):
+                table, frame.game, frame.index, frame.seat, frame.code, frame.detail, by,
+                frame.evidence)):
             return (Note.of("fault_unsigned_by", seat=Seat(by)) if sender != by
                     else Note.of("fault_unsigned"))
         return None
+
+    @staticmethod
+    def fork_proven(frame: Fault, *, table: int, keys: Sequence[bytes]) -> bool | None:
+        """A seat's Fault ``forked`` against the host: does its evidence prove, with the
+        host's own signatures, that the host signed two logs (True), or not (False: the
+        finder made it up; an honest seat claims a fork only with the proof)?  None: not
+        a seat's fork claim."""
+        if frame.code != "forked" or frame.seat != HOST or frame.by == HOST:
+            return None
+        return entry_sig.proves_fork(list(frame.evidence), table=table, game=frame.game,
+                                     host_key=keys[HOST])
 
     @staticmethod
     def proves(frame: Fault, *, table: int, keys: Sequence[bytes],
@@ -173,13 +207,15 @@ class Outcomes:
                                    host_key=keys[HOST], entry_at=entry_at)
 
     def judge(self, game: int, verdict: Verdict, names: Sequence[str], *, me: int,
-              log: Sequence[LogEntry], forged: Callable[[int], bool]) -> Verdict:
+              log: Sequence[LogEntry], forged: Callable[[int], bool], table: int = 0,
+              host_key: bytes = b"") -> Verdict:
         """The audit's ``verdict`` of game ``game`` as seat ``me`` gives it, once it has
         weighed what only the signed messages tell: a seat blamed for what the host
         passed on that it never signed (``forged(seat)``), a clock claim the log bears
         out, a Fault against the host whose evidence checked out here."""
         verdict = self.check_blame(verdict, names, me=me, seats=len(names), forged=forged)
-        verdict = self.check_clock_claim(game, verdict, names, me=me, log=log)
+        verdict = self.check_clock_claim(game, verdict, names, me=me, log=log, table=table,
+                                         host_key=host_key)
         return self.check_evidence(game, verdict, names)
 
     @staticmethod
@@ -201,16 +237,23 @@ class Outcomes:
             "relayed_unsigned", seat=Seat(seat))), names, HOST, verdict.state_hash)
 
     def check_clock_claim(self, game: int, verdict: Verdict, names: Sequence[str], *,
-                          me: int, log: Sequence[LogEntry]) -> Verdict:
+                          me: int, log: Sequence[LogEntry], table: int = 0,
+                          host_key: bytes = b"") -> Verdict:
         """A seat stopped the game saying the host timed it out before its own clock
         ran out.  Only that seat can know (a clock is not evidence another seat can
-        check): if the log does hold a "timeout" entry of that seat where it stopped,
-        the others name nobody; a claim about any other entry is false."""
+        check): if the host did write a "timeout" entry of that seat where it stopped
+        (in our log, or the host-signed Entry the Fault carries), the others name
+        nobody; a claim about any other entry is false."""
         stop = self.stops.get(game)
         if (verdict.code not in ("false_claim", "disputed") or stop is None
                 or stop.code != "early_clock" or stop.seat == me):
             return verdict
         entry = log[stop.index] if 0 <= stop.index < len(log) else None
+        fault = self.faults.get(game)
+        signed = entry_sig.signed_entry(list(fault.evidence) if fault else [], table=table,
+                                        game=game, host_key=host_key)
+        if signed is not None and signed.index == stop.index:
+            entry = LogEntry.of_frame(signed)
         if entry is None or entry.forced != "timeout" or not entry.action.startswith(
                 f"{stop.seat} "):
             return verdict

@@ -41,7 +41,7 @@ from durak_core import Action, Pass, Take, parse_action
 from .gamelog import GameLog
 from .identity import verify
 from .notes import Note, Seat, Theirs
-from .wire import Entry, Open, Order, Propose, Refused
+from .wire import EVIDENCE_ITEM_BYTES, Entry, Open, Order, Propose, Refused
 
 #: Seconds a seat has to open a proposal the host has placed (its Order and the Open
 #: are one round trip; lost datagrams are resent well within this).  A seat that stays
@@ -110,14 +110,14 @@ def refused_signed(table: int, game: int, seat: int, pid: int, at: int) -> list[
 
 _evidence_decoder = msgspec.msgpack.Decoder(Propose | Order | Refused | Open)
 
-#: The most bytes one item of a Fault's evidence may take (the wire's bound).
-EVIDENCE_ITEM_BYTES = 200
 
 
 def evidence(*frames: Propose | Order | Refused | Open) -> list[bytes]:
     """Frames as a Fault carries them: msgpack, ``seq`` 0, a refusal without its words.
-    A frame too long for the wire's bound is left out (an opening of many cards): the
-    claim then rests on the audit, as one without evidence."""
+    Every frame a Fault carries fits the wire's bound (:data:`EVIDENCE_ITEM_BYTES`: an
+    Open of six cards does), and the finder shortens its words to fit the Fault in one
+    datagram; a frame that did not would be left out (the claim then rests on the
+    audit)."""
     out = []
     for frame in frames:
         frame = msgspec.structs.replace(frame, seq=0)

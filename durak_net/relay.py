@@ -61,11 +61,11 @@ def normalise_room(room: str) -> str:
 
 
 def topic(room: str, kind: str) -> str:
-    """``durak/4/<BLAKE2b-128(room) in hex>/<kind>``: the room's words are not shown to
-    whoever lists the broker's topics.
+    """``durak/<version>/<BLAKE2b-128(room) in hex>/<kind>``: the room's words are not
+    shown to whoever lists the broker's topics.
 
     >>> topic("falcon-river-teapot", "offer")
-    'durak/4/fa7b823504b1488e85ae65fd7e534622/offer'
+    'durak/5/fa7b823504b1488e85ae65fd7e534622/offer'
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be 'offer' or 'answer', not {kind!r}")

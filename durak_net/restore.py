@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from .session import DealerFactory, Session, SessionConfig
 
 #: The version of the journal this durak writes (and the only one it resumes).
-JOURNAL_VERSION = 4
+JOURNAL_VERSION = 5  # (5: entries carry the host's signature and link hash)
 
 
 def replay_journal(cls: type[Session], records: list[dict[str, Any]], now: float, *,

@@ -81,6 +81,7 @@ from durak_core import (
 )
 from durak_core.events import Drew
 
+from . import entry_sig
 from . import events as ev
 from .audit import Stop, Verdict, audit
 from .clock import MoveClock
@@ -95,7 +96,7 @@ from .identity import Identity
 from .link import Addr, Link
 from .links import Beacons, Links
 from .notes import Note, Rule, Seat, Theirs
-from .outcomes import HOST, Outcomes, fault_signed
+from .outcomes import HOST, Outcomes, fault_signed, fitted_detail
 from .outcomes import deal_signed as deal_signed  # (for scripts/lan_vectors.py)
 from .presence import Presence, abandon_after
 from .proposals import (
@@ -1118,8 +1119,9 @@ class Session:
         digest, keys = self._apply(action)
         seen, seen_hash, sig = (proposal.seen, proposal.seen_hash, proposal.sig) if (
             proposal is not None) else (0, b"", b"")
-        entry = LogEntry(str(action), bytes.fromhex(digest), pid, tuple(reveals), seen,
-                         seen_hash, sig, forced, salt)
+        entry = self.game_log.signed(self.game_no, LogEntry(
+            str(action), bytes.fromhex(digest), pid, tuple(reveals), seen, seen_hash, sig,
+            forced, salt), self.identity, self.table)
         self.game_log.add(self.game_no, entry)
         if pid:
             self.proposals.applied(action.player, pid)
@@ -1677,6 +1679,15 @@ class Session:
                 "desync_game", game=frame.game, current=self.game_no), now)
             return
         log = self.log
+        signed, proof = self.game_log.check(frame, table=self.table,
+                                            host_key=self.players[HOST].sign_key)
+        if signed == "unsigned":
+            self._drops["unsigned_entry"] += 1
+            return
+        if signed == "fork":  # two things the host signed that make no one log
+            self._stop(frame.game, HOST, "forked", Note.of("forked_signed", index=frame.index),
+                       now, proof=proof)
+            return
         if frame.index < len(log):
             return  # resent after a restart: already applied
         if frame.index > len(log):
@@ -1713,7 +1724,8 @@ class Session:
             early = self._clock_early(now)
             if early is not None:
                 self._stop(frame.game, HOST, "early_clock", Note.of(
-                    "early_clock", index=frame.index, move=action, seconds=early), now)
+                    "early_clock", index=frame.index, move=action, seconds=early), now,
+                    proof=[entry_sig.encode(frame)])  # (the host's signed word)
                 return
         elif actor == self.seat and kind == "bot":
             if not self._check_own_bot_move(action, reveals, frame.index, now):
@@ -1728,10 +1740,9 @@ class Session:
                 dealer.reveal(card)
         else:
             # Another seat's proposal is kept with its signature, and checked if the
-            # audit blames that seat (see _conclude); it names the log it was made on.
-            if kind == "other" and not self._check_seen(actor, frame.seen, frame.seen_hash,
-                                                        now):
-                return
+            # audit blames that seat (see _conclude).  That it names our log (its
+            # ``seen_hash`` is the entry's ``prev``, which is our link) the host's
+            # signature already proved (GameLog.check: else a proven fork, not a claim).
             if not self._check_reveals(actor, action, reveals, now):
                 return
         reason = self.game.why_illegal(action)
@@ -1741,8 +1752,7 @@ class Session:
             return
         digest, keys = self._apply(action)
         self._deal_out(frame.game, keys, now)
-        entry = LogEntry(str(action), frame.hash, frame.pid, tuple(reveals), frame.seen,
-                         frame.seen_hash, frame.sig, frame.forced, frame.salt)
+        entry = LogEntry.of_frame(frame)  # (with the host's signature: our evidence)
         self.game_log.add(frame.game, entry)
         self._record(**entry.record(frame.game, frame.index))
         if digest != frame.hash.hex():
@@ -1828,9 +1838,10 @@ class Session:
         index = len(self.logs.get(number, [])) if at is None else at
         self._set_stop(number, Stop(by, index, detail[:200], True, culprit, code[:24], note))
         if frame is None:
+            detail = fitted_detail(number, index, culprit, code[:24], detail, by, proof or [])
             sig = self.identity.sign(*fault_signed(self.table, number, index, culprit,
-                                                   code[:24], detail[:200], by))
-            fault = Fault(0, number, index, culprit, code[:24], detail[:200], by, sig,
+                                                   code[:24], detail, by, proof or []))
+            fault = Fault(0, number, index, culprit, code[:24], detail, by, sig,
                           proof or [])
         else:
             fault = frame
@@ -1873,6 +1884,17 @@ class Session:
         if why is not None:
             self._stop(number, sender, "forged", why, now)
             return
+        if (proven := self.outcomes.fork_proven(frame, table=self.table,
+                                                keys=self._keys())) is not None:
+            if proven:
+                self.outcomes.proven.add(number)
+                self._record(t="proven", game=number)
+            elif self.seat != HOST:  # a fork claim whose evidence the host did not sign
+                self._stop(number, by, "forged", Note.of("fault_unproven", seat=Seat(HOST)),
+                           now)
+                return
+            # (the host passes a made-up claim on as it is, for every seat to check; its
+            # own audit finds it false)
         if frame.code == "desync":
             self._emit(ev.DesyncDetected(self.sid, number, frame.index, frame.detail, True,
                                          now, Note.of("desync_peer", by=Seat(by),
@@ -1940,7 +1962,8 @@ class Session:
             verdict = audit(dealer, self.rules, [(e.action, e.hash) for e in log], names,
                             self.outcomes.stops.get(number))
             verdict = self.outcomes.judge(number, verdict, names, me=self.seat, log=log,
-                                          forged=lambda seat: self._forged_for(number, seat))
+                                          forged=lambda seat: self._forged_for(number, seat),
+                                          table=self.table, host_key=self.players[HOST].sign_key)
         self._settle(number, verdict, now)
 
     def _settle(self, number: int, verdict: Verdict, now: float,

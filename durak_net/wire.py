@@ -3,9 +3,9 @@
 Two kinds of datagram share one 4-byte header, ``b"DK"``, the wire version and a kind
 byte, so a stray datagram from another program is recognised and dropped cheaply::
 
-    discovery:  b"DK" 0x04 b"D"  msgpack(Announce | Join | Invite | Answer | Confirm
+    discovery:  b"DK" 0x05 b"D"  msgpack(Announce | Join | Invite | Answer | Confirm
                                          | Paired | Cancel | Ack)  signature (64 bytes)
-    session:    b"DK" 0x04 b"S"  sid (8 bytes, big-endian)  tag (16 bytes)  msgpack(Packet)
+    session:    b"DK" 0x05 b"S"  sid (8 bytes, big-endian)  tag (16 bytes)  msgpack(Packet)
 
 Discovery messages travel in clear (they are what lets two strangers meet), but each
 is signed: every message carries its sender's Ed25519 node key, the node id is a hash
@@ -37,11 +37,11 @@ MAGIC: Final = b"DK"
 #: Version of the framing below; a datagram of another version is dropped (an
 #: announcement of an older version is recognised, so the lobby can say the peer runs
 #: an older durak).
-WIRE_VERSION: Final = 4
-OLD_WIRE_VERSIONS: Final = (1, 2, 3)
+WIRE_VERSION: Final = 5
+OLD_WIRE_VERSIONS: Final = (1, 2, 3, 4)
 #: Name and version announced in discovery, so other LAN games on port 37020 are ignored.
 PROTOCOL: Final = "durak-lan"
-PROTOCOL_VERSION: Final = 4
+PROTOCOL_VERSION: Final = 5
 #: Largest datagram sent or accepted: fits one Ethernet frame with room for tunnels.
 MAX_DATAGRAM: Final = 1200
 #: Default UDP port of discovery broadcasts (the tutorial's port).
@@ -284,6 +284,9 @@ class Deal(Struct, tag="deal", array_like=True, frozen=True):
     sig: Signature
 
 
+#: The link hash of a game's log up to an entry (section 7; empty before the first).
+LinkHash = Annotated[bytes, Meta(max_length=32)]
+
 #: A card opened by its holder: ``[position, key]`` (the position the deal gave it, the
 #: holder's 32-byte key for that position).
 Reveal = tuple[Annotated[int, Meta(ge=0, le=51)], Key]
@@ -301,7 +304,7 @@ class Propose(Struct, tag="propose", array_like=True, frozen=True):
     game: Count
     commit: Key
     seen: Count
-    seen_hash: Annotated[bytes, Meta(max_length=16)]
+    seen_hash: LinkHash
     sig: Signature
 
 
@@ -337,7 +340,10 @@ class Entry(Struct, tag="entry", array_like=True, frozen=True):
     An action of another seat carries its proposal: ``pid``, ``seen``, ``seen_hash``
     and ``sig`` as the proposer signed them, and the ``salt`` that opens its commitment
     (``pid`` 0 and an empty ``sig`` and ``salt`` for the host's own actions and for what
-    the host plays for a seat: ``forced`` then says why, ``"timeout"``)."""
+    the host plays for a seat: ``forced`` then says why, ``"timeout"``).  ``prev`` is the
+    link hash of the log before it and ``host_sig`` the host's signature over the
+    entry and ``prev`` (see :mod:`durak_net.entry_sig`): two entries the host signed
+    that do not make one log prove that it told seats different logs."""
 
     seq: U64
     game: Count
@@ -347,10 +353,12 @@ class Entry(Struct, tag="entry", array_like=True, frozen=True):
     pid: U64
     reveals: Reveals
     seen: Count
-    seen_hash: Annotated[bytes, Meta(max_length=16)]
+    seen_hash: LinkHash
     sig: MaybeSignature
     forced: Annotated[str, Meta(max_length=16)] = ""
     salt: Annotated[bytes, Meta(max_length=16)] = b""
+    prev: LinkHash = b""
+    host_sig: MaybeSignature = b""
 
 
 class Refused(Struct, tag="refused", array_like=True, frozen=True):
@@ -365,6 +373,27 @@ class Refused(Struct, tag="refused", array_like=True, frozen=True):
     reason: Reason
     at: Count = 0
     sig: MaybeSignature = b""
+
+
+#: The most bytes one item of a Fault's evidence may take: the longest frame a Fault
+#: carries (an Entry or an Open of six cards) fits; the finder shortens its ``detail`` so
+#: that the whole Fault fits one datagram (:data:`FAULT_BYTES`).
+EVIDENCE_ITEM_BYTES: Final = 700
+#: The most bytes an encoded Fault may take (a datagram, less the packet's overhead).
+FAULT_BYTES: Final = 820
+
+
+class Head(Struct, tag="head", array_like=True, frozen=True):
+    """Evidence only (never sent as a frame): entry ``index`` of game ``game`` as the host
+    signed it, without the entry itself: the link hash before it (``prev``), the
+    entry's digest and the host's signature.  Two heads that do not make one log prove
+    that the host told seats different logs (see :mod:`durak_net.entry_sig`)."""
+
+    game: Count
+    index: Count
+    prev: LinkHash
+    digest: Key
+    sig: Signature
 
 
 class Fault(Struct, tag="fault", array_like=True, frozen=True):
@@ -382,7 +411,8 @@ class Fault(Struct, tag="fault", array_like=True, frozen=True):
     detail: Reason
     by: Seat
     sig: MaybeSignature = b""
-    evidence: Annotated[list[Annotated[bytes, Meta(max_length=200)]], Meta(max_length=3)] = []
+    evidence: Annotated[list[Annotated[bytes, Meta(max_length=EVIDENCE_ITEM_BYTES)]],
+                        Meta(max_length=3)] = []
 
 
 class Status(Struct, tag="status", array_like=True, frozen=True):
@@ -530,7 +560,13 @@ def decode_old_announce(data: bytes) -> OldAnnounce | None:
             or data[3:4] != KIND_DISCOVERY):
         return None
     try:
-        message = _old_announce_decoder.decode(data[4:])
+        if data[2] == 4:  # version 4 announces as this one does (signed), other frames
+            v4 = _discovery_decoder.decode(data[4:-DISCOVERY_SIGNATURE])
+            if not isinstance(v4, Announce):
+                return None
+            message = OldAnnounce("announce", v4.proto, v4.version, v4.node, v4.name)
+        else:
+            message = _old_announce_decoder.decode(data[4:])
     except (msgspec.DecodeError, ValueError):
         return None
     return message if message.tag == "announce" and message.proto == PROTOCOL else None

@@ -24,7 +24,7 @@ sys.path.insert(0, str(REPO))
 
 from durak_core import Card, Game, Rules, parse_action  # noqa: E402
 from durak_core.cards import new_deck  # noqa: E402
-from durak_net import escrow, mental, online_code, relay  # noqa: E402
+from durak_net import entry_sig, escrow, mental, online_code, relay  # noqa: E402
 from durak_net.crypto import (  # noqa: E402
     KeyPair,
     Pin,
@@ -241,8 +241,13 @@ def datagrams(pair: dict[str, Any], dealt: dict[str, Any]) -> dict[str, Any]:
     assert game.attacker == 0 and dealt["shown_trump"] != [0, str(deck[0])]
     action = f"0 attack {deck[0]}"
     game.apply(parse_action(action))
-    entry = Entry(7, 1, 0, action, bytes.fromhex(game.public_hash()), 0,
-                  [(0, mental.card_key(bytes.fromhex(dealt["seeds"][0]), 0))], 0, b"", b"")
+    unsigned = Entry(7, 1, 0, action, bytes.fromhex(game.public_hash()), 0,
+                     [(0, mental.card_key(bytes.fromhex(dealt["seeds"][0]), 0))], 0, b"", b"")
+    # Version 5: the host signs it (seat 0's signing key of the signatures vector, table
+    # id the invitation's), over the empty link hash before entry 0.
+    host_key = Identity.from_private(_seed("seat 0 signing key"))
+    entry = entry_sig.sign(host_key, invite, unsigned, b"")
+    entry_parts = entry_sig.entry_signed(invite, 1, 0, b"", entry_sig.digest(unsigned))
     body = encode_packet_body(Packet(1, 1, 5, 6, [8], [entry]))
     header = session_header(invite)
     tag = mac(key, header, bytes([0]), body)
@@ -252,6 +257,10 @@ def datagrams(pair: dict[str, Any], dealt: dict[str, Any]) -> dict[str, Any]:
         "key": key.hex(),
         "packet": {"epoch": 1, "peer_epoch": 1, "pn": 5, "ack": 6, "sack": [8]},
         "entry": _fields(entry),
+        "entry_table": invite,
+        "entry_digest": entry_sig.digest(unsigned).hex(),
+        "entry_signed_bytes": b"".join(entry_parts).hex(),
+        "entry_link": entry_sig.link(b"", entry_sig.digest(unsigned)).hex(),
         "action": action,
         "public_hash_after": game.public_hash(),
         "header": header.hex(),
@@ -278,10 +287,11 @@ def signatures(dealt: dict[str, Any]) -> dict[str, Any]:
     reveal = (2, mental.card_key(bytes.fromhex(dealt["seeds"][1]), 1))
     salt = bytes(range(100, 116))
     commit = proposal_commit(salt, "1 take", [reveal])
-    proposal_parts = proposal_signed(table, 1, 1, 1, commit, 3, bytes(range(16)))
+    proposal_parts = proposal_signed(table, 1, 1, 1, commit, 3, bytes(range(32)))
     order_parts = order_signed(table, 1, 1, 1, commit, 3)
     refused_parts = refused_signed(table, 1, 1, 1, 4)
-    fault_parts = fault_signed(table, 1, 3, 0, "forged", "sent entry 3", 1)
+    evidence = [bytes(range(5)), b"head"]
+    fault_parts = fault_signed(table, 1, 3, 0, "forged", "sent entry 3", 1, evidence)
     return {
         "table": table,
         "seat0_private": host.private.hex(),
@@ -294,7 +304,7 @@ def signatures(dealt: dict[str, Any]) -> dict[str, Any]:
         "proposal_inputs": {"table": table, "game": 1, "seat": 1, "pid": 1,
                             "action": "1 take", "reveals": [[reveal[0], reveal[1].hex()]],
                             "salt": salt.hex(), "seen": 3,
-                            "seen_hash": bytes(range(16)).hex()},
+                            "seen_hash": bytes(range(32)).hex()},
         "proposal_commit": commit.hex(),
         "proposal_signed_bytes": b"".join(proposal_parts).hex(),
         "proposal_signature": member.sign(*proposal_parts).hex(),
@@ -307,7 +317,8 @@ def signatures(dealt: dict[str, Any]) -> dict[str, Any]:
         "refused_signature": host.sign(*refused_parts).hex(),
         "table_words_2": table_words(table, [host.public, member.public]),
         "fault_inputs": {"table": table, "game": 1, "index": 3, "seat": 0, "code": "forged",
-                         "detail": "sent entry 3", "by": 1},
+                         "detail": "sent entry 3", "by": 1,
+                         "evidence": _hex(evidence)},
         "fault_signed_bytes": b"".join(fault_parts).hex(),
         "fault_signature": member.sign(*fault_parts).hex(),
         "pairing_words": PAIRING_WORDS,
@@ -368,9 +379,9 @@ def build() -> dict[str, Any]:
     dealt = deal()
     pair = pairing()
     return {
-        "about": "Test vectors of docs/lan-protocol.md (version 4); made by "
+        "about": "Test vectors of docs/lan-protocol.md (version 5); made by "
                  "scripts/lan_vectors.py, checked by tests/net/test_net_vectors.py.",
-        "version": 4,
+        "version": 5,
         "cards": cards(),
         "seed_derivations": seed_derivations(),
         "deal": dealt,

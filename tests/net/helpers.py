@@ -16,6 +16,7 @@ from typing import Any
 
 from durak_core import Rules
 from durak_core.bots import RandomBot
+from durak_net import entry_sig
 from durak_net import events as ev
 from durak_net.botplay import BotDriver
 from durak_net.proposals import proposal_commit, proposal_signed, salt_for
@@ -184,9 +185,14 @@ def propose(session: Session, pid: int, action: str,
 
 
 def entry(game: int, index: int, action: str, digest: bytes, pid: int = 0,
-          reveals: list[tuple[int, bytes]] | None = None) -> Entry:
-    """A host's entry for its own seat's action (no proposal to carry)."""
-    return Entry(0, game, index, action, digest, pid, list(reveals or []), 0, b"", b"")
+          reveals: list[tuple[int, bytes]] | None = None, *,
+          host: Session | None = None) -> Entry:
+    """A host's entry for its own seat's action (no proposal to carry); signed by
+    ``host`` (on its log's link hash before ``index``) as every entry must be, or not."""
+    frame = Entry(0, game, index, action, digest, pid, list(reveals or []), 0, b"", b"")
+    if host is None:
+        return frame
+    return entry_sig.sign(host.identity, host.table, frame, host.game_log.link(game, index))
 
 
 def deal(session: Session, game: int, data: bytes) -> Deal:

@@ -281,11 +281,11 @@ def test_a_journal_that_cannot_be_resumed_says_why_in_russian(tmp_path: Path) ->
               _raised(lambda: Session.restore([{"t": "session", "version": 1}], 0.0))]
     assert [str(e).replace(str(damaged), "PATH") for e in errors] == [
         "PATH: line 2 is not JSON", "not a session journal (no header record)",
-        "a journal of version 1 (this durak writes version 4); it cannot be resumed"]
+        "a journal of version 1 (this durak writes version 5); it cannot be resumed"]
     i18n.use("ru")
     assert [say_error(e).replace(str(damaged), "PATH") for e in errors] == [
         "PATH: строка 2 — не JSON", "это не журнал сеанса (нет заголовка)",
-        "журнал версии 1 (эта программа пишет версию 4); его нельзя продолжить"]  # noqa: RUF001
+        "журнал версии 1 (эта программа пишет версию 5); его нельзя продолжить"]  # noqa: RUF001
 
 
 def test_a_bot_the_prompt_cannot_seat_is_refused_in_russian() -> None:

@@ -19,13 +19,24 @@ def _log() -> GameLog:
     return part
 
 
-def test_a_proposal_names_its_log_by_length_and_last_hash_and_a_fork_is_seen() -> None:
+def test_a_proposal_names_its_log_by_length_and_link_hash_and_a_fork_is_seen() -> None:
     part = _log()
-    assert part.head(1) == (2, H2) and part.head(2) == (0, b"")
-    assert not part.forks(1, 2, H2) and not part.forks(1, 1, H1) and not part.forks(1, 0, b"")
-    assert part.forks(1, 2, H1)  # another hash at entry 1: the host showed another log
-    assert part.forks(1, 3, H2)  # longer than ours
-    assert part.forks(1, 0, H1)  # no entry, but a hash
+    seen, link2 = part.head(1)
+    link1 = part.link(1, 1)
+    assert seen == 2 and len(link2) == 32 and link1 != link2 and part.head(2) == (0, b"")
+    assert not part.forks(1, 2, link2) and not part.forks(1, 1, link1)
+    assert not part.forks(1, 0, b"")
+    assert part.forks(1, 2, link1)  # another hash at entry 1: the host showed another log
+    assert part.forks(1, 2, H2)  # the entry's public hash is not its link
+    assert part.forks(1, 3, link2)  # longer than ours
+    assert part.forks(1, 0, link1)  # no entry, but a hash
+    # The link hash chains the whole log: another first entry changes the second's link.
+    other = GameLog()
+    other.begin(1)
+    other.add(1, LogEntry("0 attack 7♠", H1))
+    other.add(1, LogEntry("1 take", H2, pid=3, seen=1, seen_hash=H1, sig=bytes(64),
+                          salt=bytes(16)))
+    assert other.head(1)[1] != link2
 
 
 def test_only_a_bot_entry_for_the_seat_makes_its_proposal_stale() -> None:

@@ -35,8 +35,9 @@ def _keys() -> tuple[Identity, Identity]:
 def _proposal(seat: Identity, seen: int = 4) -> tuple[Propose, bytes]:
     salt = salt_for(seat.private, TABLE, GAME, PID)
     commit = proposal_commit(salt, "1 take", [])
-    sig = seat.sign(*proposal_signed(TABLE, GAME, SEAT, PID, commit, seen, bytes(16)))
-    return Propose(0, PID, GAME, commit, seen, bytes(16), sig), salt
+    seen_hash = _log(4).link(GAME, 4)  # the link hash of entries 0 to 3
+    sig = seat.sign(*proposal_signed(TABLE, GAME, SEAT, PID, commit, seen, seen_hash))
+    return Propose(0, PID, GAME, commit, seen, seen_hash, sig), salt
 
 
 def test_a_commitment_hides_the_move_behind_a_salt_only_its_seat_can_make() -> None:
@@ -114,7 +115,7 @@ def test_outcomes_keep_each_games_stop_and_verdict() -> None:
 
 def _log(length: int, bot_for: int | None = None) -> GameLog:
     """Game ``GAME``'s log of ``length`` entries (entry 4 by a bot for ``bot_for``); a
-    proposal's ``seen_hash`` is entry 3's hash."""
+    proposal's ``seen_hash`` is the link hash of entries 0 to 3."""
     log = GameLog()
     log.begin(GAME)
     for index in range(length):

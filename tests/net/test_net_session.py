@@ -157,7 +157,7 @@ def test_an_entry_playing_the_followers_seat_without_its_proposal_stops_the_game
         forged = fol.game.legal_actions(1)
     action = forged[0]
     seq.channel.push(
-        entry(seq.game_no, len(seq.log), str(action), bytes(16)), pair.net.now
+        entry(seq.game_no, len(seq.log), str(action), bytes(16), host=seq), pair.net.now
     )
     _settle(pair)
     assert fol.game.public_hash() == before
@@ -177,7 +177,7 @@ def test_an_illegal_entry_stops_the_game_and_is_not_applied() -> None:
     before = fol.game.public_hash()
     bogus = Take(0)  # seat 0 is not defending at the start
     assert fol.game.why_illegal(bogus)
-    seq.channel.push(entry(seq.game_no, 0, str(bogus), bytes(16)), pair.net.now)
+    seq.channel.push(entry(seq.game_no, 0, str(bogus), bytes(16), host=seq), pair.net.now)
     _settle(pair)
     assert fol.game.public_hash() == before and fol.log == []
     assert "illegal" in _events(pair.fol, ev.GameStopped)[0].detail
@@ -191,7 +191,7 @@ def test_a_different_state_hash_is_reported_as_a_desync() -> None:
     action = seq.game.legal_actions(seq.seat)[0]
     reveal = seq.dealer.reveal(action.card)  # a proper entry, but for its hash
     seq.channel.push(entry(seq.game_no, 0, str(action), bytes(16),
-                           reveals=[(reveal.position, reveal.key)]), pair.net.now)
+                           reveals=[(reveal.position, reveal.key)], host=seq), pair.net.now)
     _settle(pair)
     (desync,) = _events(pair.fol, ev.DesyncDetected)
     assert "hash" in desync.detail

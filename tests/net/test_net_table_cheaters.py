@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from durak_core import Rules, Take
+from durak_net import entry_sig
 from durak_net import events as ev
 from durak_net.wire import Deal, Entry, Propose, SeatInfo, Seating
 
@@ -39,8 +40,8 @@ def _forge_take_for(table: Table, victim: int) -> bool:
     take = Take(victim)
     if game.why_illegal(take) is not None:
         return False
-    fake = Propose(0, 4242, host.game_no, bytes(32), len(host.log),
-                   host.log[-1].hash if host.log else b"", bytes(64))
+    seen, seen_hash = host.game_log.head(host.game_no)  # (a careful liar: on its log)
+    fake = Propose(0, 4242, host.game_no, bytes(32), seen, seen_hash, bytes(64))
     host._append(take, 4242, [], table.net.now, proposal=fake, salt=bytes(16))
     return True
 
@@ -92,8 +93,9 @@ def test_a_host_that_tells_two_seats_different_moves_is_caught_by_the_next_propo
         if isinstance(frame, Entry) and frame.index == 0 and frame.action == str(first):
             key = host.dealer.reveal(other.card) if hasattr(other, "card") else None
             reveals = [(key.position, key.key)] if key is not None else []
-            frame = Entry(frame.seq, frame.game, 0, str(other),
-                          bytes.fromhex(lie.public_hash()), 0, reveals, 0, b"", b"")
+            frame = entry_sig.sign(host.identity, host.table, Entry(
+                frame.seq, frame.game, 0, str(other), bytes.fromhex(lie.public_hash()), 0,
+                reveals, 0, b"", b""), b"")
         honest_push(frame, now)
 
     link.push = push  # type: ignore[method-assign]
@@ -111,7 +113,9 @@ def test_a_host_that_tells_two_seats_different_moves_is_caught_by_the_next_propo
     assert net.run(lambda: any(isinstance(e, ev.GameStopped) for e in table.seats[2].events),
                    limit=60.0)
     stopped = next(e for e in table.seats[2].events if isinstance(e, ev.GameStopped))
-    assert stopped.culprit == 0 and "differs from ours" in stopped.detail
+    # It holds the host's signatures on both logs (tests/net/test_net_signed_entries.py
+    # checks the proof every other seat draws from them).
+    assert stopped.culprit == 0 and "signed two logs" in stopped.detail
 
 
 def test_a_host_that_forges_a_seats_deal_message_is_named_by_the_audit() -> None:

@@ -243,9 +243,9 @@ def test_datagrams() -> None:
     invite = pair["invite"]
     a, b = bytes.fromhex(pair["inviter_public"]), bytes.fromhex(pair["invitee_public"])
     expected = {
-        "announce": ("alice", ["announce", "durak-lan", 4, alice, ak, 1, "Alice", 40123, rules,
+        "announce": ("alice", ["announce", "durak-lan", 5, alice, ak, 1, "Alice", 40123, rules,
                                False, [], None]),
-        "announce_table": ("alice", ["announce", "durak-lan", 4, alice, ak, 2, "Alice", 40123,
+        "announce_table": ("alice", ["announce", "durak-lan", 5, alice, ak, 2, "Alice", 40123,
                                      Rules(players=3).to_dict(), True, [],
                                      [0x7AB1E, ["Alice", "", ""], 30, 60, False, True]]),
         "join": ("bob", ["join", bob, bk, alice, 0x7AB1E, "Bob", -1]),
@@ -260,7 +260,7 @@ def test_datagrams() -> None:
     }
     for name, (who, fields) in expected.items():
         data = bytes.fromhex(v[name])
-        assert data[:4] == b"DK\x04D" and len(data) <= 1200
+        assert data[:4] == b"DK\x05D" and len(data) <= 1200
         signed, signature = data[:-64], data[-64:]
         assert msgspec.msgpack.decode(signed[4:]) == fields, name
         # Pure Ed25519 is deterministic: the node key's signature over the label and
@@ -272,7 +272,7 @@ def test_datagrams() -> None:
     s = v["session"]
     data = bytes.fromhex(s["datagram"])
     header, tag, body = data[:12], data[12:28], data[28:]
-    assert header == b"DK\x04S" + u64(invite) and header.hex() == s["header"]
+    assert header == b"DK\x05S" + u64(invite) and header.hex() == s["header"]
     key = bytes.fromhex(pair["session_key"])
     assert h(header + bytes([s["seat"]]) + body, 128, key=key) == tag
     # A real first entry of the vector deal: seat 0 attacks with its card at position 0.
@@ -283,11 +283,24 @@ def test_datagrams() -> None:
     assert s["action"] == action
     game.apply(parse_action(action))
     assert game.public_hash() == s["public_hash_after"]
-    assert msgspec.msgpack.decode(body) == [
-        1, 1, 5, 6, [8],
-        [["entry", 7, 1, 0, action, bytes.fromhex(game.public_hash()), 0,
-          [[0, card_key(seed0, 0)]], 0, b"", b"", "", b""]],
-    ]
+    unsigned = ["entry", 0, 1, 0, action, bytes.fromhex(game.public_hash()), 0,
+                [[0, card_key(seed0, 0)]], 0, b"", b"", "", b"", b"", b""]
+    # Version 5: the host signs it.  digest = BLAKE2b-256(msgpack(the entry with seq 0,
+    # prev and host_sig empty)); signed = "durak-lan v5 entry" || u64be(table) ||
+    # u32be(game) || u32be(index) || [len(prev)] || prev || digest.
+    digest = h(msgspec.msgpack.encode(unsigned), 256)
+    assert digest.hex() == s["entry_digest"]
+    table = s["entry_table"]
+    signed = (b"durak-lan v5 entry" + u64(table) + (1).to_bytes(4, "big")
+              + (0).to_bytes(4, "big") + bytes([0]) + digest)
+    assert signed.hex() == s["entry_signed_bytes"]
+    assert h(b"durak-lan v5 link" + digest, 256).hex() == s["entry_link"]
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    host = Ed25519PrivateKey.from_private_bytes(
+        bytes.fromhex(VECTORS["signatures"]["seat0_private"]))
+    packet = msgspec.msgpack.decode(body)
+    assert packet == [1, 1, 5, 6, [8], [["entry", 7, *unsigned[2:-1], host.sign(signed)]]]
 
 
 def test_signatures_and_table_words() -> None:
@@ -319,7 +332,7 @@ def test_signatures_and_table_words() -> None:
                256)
     assert commit.hex() == v["proposal_commit"]
     signed = (b"durak-lan v4 propose" + u64(table) + (1).to_bytes(4, "big") + bytes([1])
-              + u64(1) + commit + (3).to_bytes(4, "big") + bytes(range(16)))
+              + u64(1) + commit + (3).to_bytes(4, "big") + bytes(range(32)))
     assert signed.hex() == v["proposal_signed_bytes"]
     assert keys[1][0].sign(signed).hex() == v["proposal_signature"]
     signed = (b"durak-lan v4 order" + u64(table) + (1).to_bytes(4, "big") + bytes([1])
@@ -334,11 +347,14 @@ def test_signatures_and_table_words() -> None:
               + u64(1) + (4).to_bytes(4, "big"))
     assert signed.hex() == v["refused_signed_bytes"]
     assert keys[0][0].sign(signed).hex() == v["refused_signature"]
-    # A fault: "durak-lan v4 fault" || u64be(table) || u32be(game) || u32be(index) ||
-    # [seat] || code || 0x00 || detail || 0x00 || [by].
-    signed = (b"durak-lan v4 fault" + u64(table) + (1).to_bytes(4, "big")
+    # A fault: "durak-lan v5 fault" || u64be(table) || u32be(game) || u32be(index) ||
+    # [seat] || code || 0x00 || detail || 0x00 || [by] || BLAKE2b-256((u32be(len(item))
+    # || item)*) over its evidence.
+    evidence = [bytes.fromhex(e) for e in v["fault_inputs"]["evidence"]]
+    assert evidence
+    signed = (b"durak-lan v5 fault" + u64(table) + (1).to_bytes(4, "big")
               + (3).to_bytes(4, "big") + bytes([0]) + b"forged\x00" + b"sent entry 3\x00"
-              + bytes([1]))
+              + bytes([1]) + h(b"".join(len(e).to_bytes(4, "big") + e for e in evidence), 256))
     assert signed.hex() == v["fault_signed_bytes"]
     assert keys[1][0].sign(signed).hex() == v["fault_signature"]
     digest = h(b"durak-lan v3 table" + u64(table) + bytes([0]) + keys[0][1] + bytes([1])
@@ -391,7 +407,8 @@ def test_escrow() -> None:
      "durak-lan v2 inviter", "durak-lan v2 invitee", "durak-lan v3 deal",
      "durak-lan v4 propose", "durak-lan v4 proposal", "durak-lan v4 order",
      "durak-lan v4 salt", "durak-lan v4 refused", "durak-lan v3 table", "durak-lan v4 table of two",
-     "durak-lan v4 fault", "durak-lan v4 address", "durak-lan v4 beacon",
+     "durak-lan v5 fault", "durak-lan v5 entry", "durak-lan v5 link", "durak-lan v4 address",
+     "durak-lan v4 beacon",
      "durak-lan v3 escrow share",
      "durak-lan v3 escrow seed", "durak-lan v3 escrow nonce", "durak-lan v4 node",
      "durak-lan v4 lobby"],
@@ -445,7 +462,7 @@ def test_an_invitation_and_a_reply_code_from_the_page(index: int) -> None:
         related = " raddr 0.0.0.0 rport 0" if kind != "host" else ""
         lines.append(f"a=candidate:{i + 1} 1 udp {pref << 24 | (65535 - i) << 8 | 255} "
                      f"{address} {port} typ {kind}{related} generation 0")
-    data = bytes([4, flags]) + v["expires"].to_bytes(4, "big") + body
+    data = bytes([5, flags]) + v["expires"].to_bytes(4, "big") + body
     data += h(data, 24)
     assert data.hex() == v["data_hex"]
     assert base58(data) == v["code"]
@@ -468,5 +485,5 @@ def test_an_invitation_and_a_reply_code_from_the_page(index: int) -> None:
 def test_a_rooms_topics_from_the_page() -> None:
     v = VECTORS["relay_room"]
     digest = h(b"durak room " + v["room"].encode(), 128).hex()
-    assert v["offer_topic"] == f"durak/4/{digest}/offer"
-    assert v["answer_topic"] == f"durak/4/{digest}/answer"
+    assert v["offer_topic"] == f"durak/5/{digest}/offer"
+    assert v["answer_topic"] == f"durak/5/{digest}/answer"
