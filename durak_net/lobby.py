@@ -409,9 +409,10 @@ class Lobby:
         try:
             message = decode_discovery(data)
         except WireError as exc:
-            self.drops[exc.counter] += 1
-            if exc.counter == "old_version":
+            if exc.counter == "old_version":  # counted once there, by what it turns out to be
                 self._on_old_announce(data, addr, now)
+            else:
+                self.drops[exc.counter] += 1
             return
         if message.node == self.node:
             self.drops["own"] += 1
@@ -626,8 +627,12 @@ class Lobby:
             self._emit(ev.PeerSeen(info, now))
 
     def _on_old_announce(self, data: bytes, addr: Addr, now: float) -> None:
+        """An announcement of an older protocol: counted ``old_version`` and listed as
+        an older durak, or counted as what else it is (a claim on a current peer's node
+        id, or no room): one count a datagram."""
         old = decode_old_announce(data)
         if old is None or old.node == self.node:
+            self.drops["old_version"] += 1
             return
         known = self.peers.get(old.node)
         if known is not None and not known.info.incompatible:
@@ -636,6 +641,7 @@ class Lobby:
         if known is None and len(self.peers) >= self.config.max_peers:
             self.drops["peers_full"] += 1
             return
+        self.drops["old_version"] += 1
         info = ev.PeerInfo(old.node, _name(old.name), addr, {},
                            incompatible=OLDER_PEER.format(version=old.version))
         self._seen(old.node, info, self.peers.get(old.node), now)

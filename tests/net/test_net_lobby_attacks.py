@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 import msgspec
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from durak_core import Rules
@@ -173,6 +173,8 @@ BOB_BEFORE, FROM_ALICE = _corpus()
 
 
 @settings(max_examples=300, deadline=None)
+@example(pick=0, flips=[(2, 1)], cut=None)  # the version byte 5 made 4: an older durak's
+# announcement under a current peer's node id, counted once (it was counted twice)
 @given(pick=st.integers(0, len(FROM_ALICE) - 1),
        flips=st.lists(st.tuples(st.integers(0, 1199), st.integers(1, 255)), min_size=1,
                       max_size=3),
