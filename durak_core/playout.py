@@ -461,3 +461,37 @@ def cut_finish(game: Game, seat: int, weights: list[float], bouts: int) -> list[
             break
         game._apply(greedy_choice(game, actor), actor)
     return outcome(game)
+
+
+def blend_finish(
+    game: Game, seat: int, weights: list[float], share: float
+) -> tuple[list[float], list[float]]:
+    """Play ``game`` (a full game) to its end with the greedy policy, as :func:`playout`,
+    noting the value model's score at the first empty table after a bout has ended
+    (two seats, the talon still holding cards): the rewards ``share`` of that score and
+    ``1 - share`` of the result, and the result itself (:func:`outcome`).
+
+    The value model beside a full rollout rather than in its place (``cutoff``): the
+    result says how this deal's talon order played out, the score what positions like
+    the one reached give on average over the talon orders, so the blend is a less noisy
+    reward at the cost of one evaluation.  A game whose talon runs out (or that ends)
+    before a bout has ended is scored by its result alone."""
+    if game._viewer is not None:
+        raise ValueError("blend_finish needs a full game; determinize a seat's view first")
+    stop = game._bouts + 1
+    v = -1.0
+    while True:
+        if v < 0.0 and game._bouts >= stop and between_bouts(game):
+            v = value_of(game, seat, weights)
+        actor = next_seat(game)
+        if actor < 0:
+            break
+        game._apply(greedy_choice(game, actor), actor)
+    result = outcome(game)
+    if v < 0.0:
+        return result, result
+    rewards = [0.0] * game._n
+    for s in range(game._n):
+        scored = v if s == seat else 1.0 - v
+        rewards[s] = share * scored + (1.0 - share) * result[s]
+    return rewards, result

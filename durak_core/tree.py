@@ -29,6 +29,7 @@ from .actions import Action
 from .endgame import EndgameSolver
 from .game import Game
 from .playout import (
+    blend_finish,
     cut_finish,
     finish,
     greedy_choice,
@@ -90,7 +91,10 @@ class Walk:
     (:func:`durak_core.playout.finish`; ``tail`` 0 and ``throw`` False: none).
     ``cutoff`` and ``weights``: compiled rollouts stop after ``cutoff`` bouts and the
     value model of those weights scores the position
-    (:func:`durak_core.playout.cut_finish`; 0 or None: off).
+    (:func:`durak_core.playout.cut_finish`; 0 or None: off).  ``blend``: with
+    ``weights``, compiled rollouts play to the end and their reward is this share of the
+    value model's score at the first bout's end and the rest the result
+    (:func:`durak_core.playout.blend_finish`; 0: off; ``cutoff`` wins over it).
     """
 
     def __init__(
@@ -117,6 +121,7 @@ class Walk:
         reply_view: float = 0.0,
         cutoff: int = 0,
         weights: list[float] | None = None,
+        blend: float = 0.0,
     ) -> None:
         if not compiled and (greedy is None or next_to_act is None or rollout is None):
             raise ValueError("a walk without the compiled policy needs greedy, next_to_act "
@@ -150,6 +155,8 @@ class Walk:
         # compiled rollout only).
         self.cutoff = cutoff if weights is not None else 0
         self.weights: list[float] = weights if weights is not None else []
+        # The learnt value beside the rollout's result (two seats; compiled rollouts).
+        self.blend = blend if weights is not None and not self.cutoff else 0.0
 
     def choice(self, game: Game, actor: int, legal: Sequence[Action]) -> Action:
         """The greedy policy's choice (the same either way; compiled is faster)."""
@@ -303,14 +310,30 @@ class Walk:
                     break
                 actor = nxt
             legal = game.legal_actions(actor)
-        rewards = self.rewards(game, rng)
-        seen = rewards if shadow is None else self.rewards(shadow, rng)
+        rewards, results = self.scored(game, rng)
+        if shadow is None:
+            seen, seen_results = rewards, results
+        else:
+            seen, seen_results = self.scored(shadow, rng)
         for child, who in path:
             child.visits += 1
-            reward = seen[who] if child is shadow_node else rewards[who]
+            if child is shadow_node:
+                reward, result = seen[who], seen_results[who]
+            else:
+                reward, result = rewards[who], results[who]
             child.reward += reward
-            if reward >= 0.5:  # safe or a draw (a learnt value counts when it says so)
+            # Safe or a draw: by the result (a learnt value in place of one counts when
+            # it says so; a blended reward does not decide it).
+            if result >= 0.5:
                 child.safe += 1
+
+    def scored(self, game: Game, rng: Lazy) -> tuple[list[float], list[float]]:
+        """Play ``game`` out: every seat's reward, and what decides whether a seat
+        counts as safe (the result; the same list unless ``blend``)."""
+        if self.blend and self.rollout is None and not self.refined:
+            return blend_finish(game, self.seat, self.weights, self.blend)
+        rewards = self.rewards(game, rng)
+        return rewards, rewards
 
     def rewards(self, game: Game, rng: Lazy) -> list[float]:
         """Play ``game`` out with the rollout policy: every seat's reward."""

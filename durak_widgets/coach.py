@@ -28,7 +28,7 @@ from typing import Any
 
 from durak_core import Event
 from durak_core.bots import MoveEstimate
-from durak_core.bots.coach import ITERATIONS, hint, hint_reasons
+from durak_core.bots.coach import ITERATIONS, hint, hint_reasons, search_choice
 from durak_core.bots.coach import review as review_of
 from durak_core.bots.reasons import Reason
 
@@ -54,7 +54,12 @@ def hint_table(
 ) -> str:
     """The hint as HTML: the AI's move (with the top of ``reasons``, why), then each move
     with its chance, in the table's words (:func:`~durak_widgets.words.say_action`;
-    ``moment``: the position's table)."""
+    ``moment``: the position's table).
+
+    ``estimates`` come highest chance first (:func:`durak_core.bots.coach.hint`), and the
+    move suggested is the first, so no move listed below it shows a higher chance.  When
+    the search's own score (a draw counts half) ranks another move first, a line says
+    so and why, rather than suggest one move and show another as likelier."""
     esc = html.escape
     if not estimates:
         return words.HINT_NOTHING
@@ -71,6 +76,9 @@ def hint_table(
     if more > 0:
         rows.append(f"<tr><td>{esc(words.more_moves(more))}</td><td></td></tr>")
     why = f" {words.hint_why(esc(words.say_reason(reasons[0])))}" if reasons else ""
+    searched = search_choice(estimates)
+    if searched is not best and searched.score > best.score:
+        why += f" {words.hint_search_prefers(esc(say_action(searched.action, moment)))}"
     return (
         f"{words.hint_best(esc(say_action(best.action, moment)))}{why} "
         f"{esc(words.HINT_CHANCES)}"

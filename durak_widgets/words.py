@@ -690,6 +690,14 @@ def hint_best(move: str) -> str:
     return _("<b>Hint:</b> the AI would <b>{move}</b>.").format(move=move)
 
 
+def hint_search_prefers(move: str) -> str:
+    """Said when the search's own score ranks ``move`` (:func:`say_action`'s words,
+    escaped) first although the hint's first move shows a higher chance: the score
+    counts a draw as half a win, the chance shown counts it in full."""
+    return _("(The AI's search, which counts a draw as half a win, ranks <b>{move}</b> "
+             "first.)").format(move=move)
+
+
 def more_moves(count: int) -> str:
     return n_("… {n} more move", "… {n} more moves", count).format(n=count)
 

@@ -43,6 +43,32 @@ def coach_bot(
     return IsmctsBot(seed=seed, iterations=iterations, ms=ms)
 
 
+def shown_order(estimates: Sequence[MoveEstimate]) -> list[MoveEstimate]:
+    """``estimates`` as the coach shows them: the highest chance of not being the durak
+    first (then the search's score, then the deals tried), so no move is listed above
+    one that shows a higher chance.
+
+    The search ranks by its score (:attr:`MoveEstimate.score`: a draw counts half)
+    and the coach shows the chance (:attr:`MoveEstimate.safe`: a draw counts as safe);
+    the two orders can differ, and a list in the search's order would show a lower
+    chance above a higher one.  :func:`search_choice` is the search's own first.
+
+    >>> from durak_core import parse_action
+    >>> win = MoveEstimate(parse_action("0 attack 9c"), 0.60, 0.60, 40)
+    >>> draws = MoveEstimate(parse_action("0 attack 6h"), 0.575, 0.65, 40)
+    >>> [str(e.action) for e in shown_order([win, draws])]
+    ['0 attack 6h', '0 attack 9c']
+    >>> str(search_choice([win, draws]).action)
+    '0 attack 9c'
+    """
+    return sorted(estimates, key=lambda e: (-e.safe, -e.score, -e.samples))
+
+
+def search_choice(estimates: Sequence[MoveEstimate]) -> MoveEstimate:
+    """The move the search itself ranks first: the best score (then the most deals)."""
+    return max(estimates, key=lambda e: (e.score, e.samples))
+
+
 def hint(
     observation: dict[str, Any],
     events: Sequence[Event] = (),
@@ -51,7 +77,8 @@ def hint(
     ms: float | None = None,
     seed: int | None = 0,
 ) -> list[MoveEstimate]:
-    """Every legal move of the observing seat with the AI's estimate, best first.
+    """Every legal move of the observing seat with the AI's estimate, the highest
+    chance of not being the durak first (:func:`shown_order`).
 
     events: what the seat saw happen in this game so far (its view, as
         :func:`~durak_core.bots.seat_events` gives it): the AI reads the
@@ -64,7 +91,7 @@ def hint(
     bot = coach_bot(seed, iterations, ms)
     bot.start(int(observation["seat"]), Game.from_observation(observation).rules)
     bot.on_events(events)
-    return bot.analyse(observation, legal)
+    return shown_order(bot.analyse(observation, legal))
 
 
 def hint_reasons(
@@ -83,7 +110,8 @@ class Decision:
     """One decision of the reviewed seat: what it played and what the AI thought.
 
     number: the move's number in the game (1 for the first action of the game).
-    estimates: every legal move with its estimate, the AI's preference first.
+    estimates: every legal move with its estimate, the highest chance of not being
+        the durak first (:func:`shown_order`).
     reasons: why the AI's move is better than the move played, strongest first
         (:func:`~durak_core.bots.reasons.explain`); empty when the seat played the
         AI's move or no reason applies.
@@ -96,7 +124,7 @@ class Decision:
 
     @property
     def best(self) -> MoveEstimate:
-        """The move the AI preferred."""
+        """The move the AI preferred: the highest chance shown (:func:`shown_order`)."""
         return self.estimates[0]
 
     @property
@@ -170,7 +198,7 @@ def review(
             bot.start(seat, game.rules)
             bot.on_events(seen)
             observation = replay.observation(seat)
-            estimates = bot.analyse(observation, legal)
+            estimates = shown_order(bot.analyse(observation, legal))
             why: list[Reason] = []
             if estimates and estimates[0].action != action:
                 why = explain(Game.from_observation(observation), seat, seen, estimates,

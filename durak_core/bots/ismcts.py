@@ -513,7 +513,8 @@ class IsmctsBot(Bot):
             widen=self.config.widen,
             reply_view=self.config.reply_view,
             cutoff=self.config.cutoff,
-            weights=value_weights() if self.config.cutoff else None,
+            weights=value_weights() if self.config.cutoff or self.config.blend else None,
+            blend=self.config.blend,
         )
 
     def _iterate(
@@ -639,7 +640,7 @@ V2_OPTIONS: dict[str, Any] = {
     "adapt": False, "infer": True, "particles": 0,
     # the rollouts
     "epsilon": 0.0, "compiled": True, "tail": 0, "tail_nodes": 2000, "throw": False,
-    "cutoff": 0,
+    "cutoff": 0, "blend": 0.0,
     # the endgame
     "solver": 1, "near": 0, "solver_nodes": 2000, "endgame_ms": 0.5, "endgame_nodes": 100_000,
 }

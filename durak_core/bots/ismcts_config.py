@@ -127,6 +127,13 @@ class IsmctsConfig:
     #: :func:`durak_core.playout.cut_finish`, :mod:`durak_core.bots.value`); shorter
     #: rollouts, so more of them in the same time.  0: off, every rollout to the end.
     cutoff: int = 0
+    #: At tables of two, each rollout still plays to the end, but its reward is this
+    #: share of the learnt value model's score at the first bout's end (the chance a
+    #: greedy playout from there leaves the seat safe, over every talon order) and the
+    #: rest the rollout's result (:func:`durak_core.playout.blend_finish`): the value
+    #: beside the rollouts, not in their place.  Whether a move is counted safe (the
+    #: coach's chance) still goes by the result.  0: off; ``cutoff`` overrides it.
+    blend: float = 0.0
 
     # ---------------------------------------------------------------- the endgame
     #: 0: never solve; 1: play an endgame (empty talon, two seats left) exactly
@@ -180,6 +187,8 @@ class IsmctsConfig:
             raise ValueError(f"reply_greedy is a probability, in 0..1, not {self.reply_greedy!r}")
         if not _number(self.reply_view) or not 0 <= self.reply_view <= 1:
             raise ValueError(f"reply_view is a share, in 0..1, not {self.reply_view!r}")
+        if not _number(self.blend) or not 0 <= self.blend <= 1:
+            raise ValueError(f"blend is a share, in 0..1, not {self.blend!r}")
         if not _number(self.endgame_ms) or not 0 < self.endgame_ms <= 1:
             raise ValueError(f"endgame_ms is a share of ms, in (0, 1], not {self.endgame_ms!r}")
         if not _number(self.widen) or not self.widen >= 0:
@@ -187,6 +196,7 @@ class IsmctsConfig:
         object.__setattr__(self, "reply_greedy", float(self.reply_greedy))
         object.__setattr__(self, "reply_view", float(self.reply_view))
         object.__setattr__(self, "widen", float(self.widen))
+        object.__setattr__(self, "blend", float(self.blend))
 
     def _at_least(self, low: int, name: str, wants: str) -> None:
         value = getattr(self, name)

@@ -19,6 +19,7 @@ from durak_core.bots.value import MODEL_FILE, evaluate, load_model, value_weight
 from durak_core.playout import (
     VALUE_FEATURES,
     between_bouts,
+    blend_finish,
     cut_finish,
     outcome,
     playout,
@@ -162,3 +163,44 @@ def test_the_generator_writes_the_same_file_twice(tmp_path: Path, monkeypatch) -
         texts.append((tmp_path / name).read_text())
     assert texts[0] == texts[1]
     assert json.loads(texts[0])["features"] == list(VALUE_FEATURES)
+
+
+def test_a_blended_rollout_plays_to_the_end_and_mixes_in_the_value() -> None:
+    weights = value_weights()
+    game = Game.new(Rules(), seed=7)
+    full = game.copy()
+    playout(full)
+    # The value where the first bout ends (as a rollout cut after one bout stops).
+    cut = game.copy()
+    cut_finish(cut, 0, weights, 1)
+    v = value_of(cut, 0, weights)
+    played = game.copy()
+    rewards, result = blend_finish(played, 0, weights, 0.25)
+    assert played.is_over and played.log == full.log  # the rollout itself is unchanged
+    assert result == outcome(full)
+    assert rewards == [pytest.approx(0.25 * v + 0.75 * result[0]),
+                       pytest.approx(0.25 * (1 - v) + 0.75 * result[1])]
+    three = Game.new(Rules(players=3), seed=7)  # the model is for two seats only
+    assert blend_finish(three, 0, weights, 0.5) == (outcome(three), outcome(three))
+
+
+def test_blend_is_off_by_default_checked_and_counts_safe_by_the_result() -> None:
+    assert IsmctsConfig().blend == 0.0
+    with pytest.raises(ValueError, match="blend"):
+        IsmctsConfig(blend=1.5)
+    game = Game.new(Rules(), seed=5)
+    seat = game.attacker
+    roots = []
+    for blend in (0.0, 0.5):
+        # depth=1: flat Monte Carlo, so both searches play the very same rollouts.
+        bot = IsmctsBot(seed=1, iterations=60, blend=blend, depth=1)
+        bot.start(seat, game.rules)
+        bot.choose(game.observation(seat), game.legal_actions(seat))
+        assert bot.last_root is not None
+        roots.append(list(bot.last_root.children.values()))
+    # Without the value every rollout ends in 0, 0.5 or 1; with it mostly in between.
+    assert all(2 * c.reward == int(2 * c.reward) for c in roots[0])
+    assert any(2 * c.reward != int(2 * c.reward) for c in roots[1])
+    # The same deals and rollouts: the safe counts (by the result) are the same.
+    assert [c.safe for c in roots[0]] == [c.safe for c in roots[1]]
+    assert [c.visits for c in roots[0]] == [c.visits for c in roots[1]]

@@ -5,14 +5,14 @@ from __future__ import annotations
 import html
 import re
 
-from durak_core import Game, Rules
-from durak_core.bots import GreedyBot, RandomBot, play_game
-from durak_core.bots.coach import hint, hint_reasons, review
+from durak_core import Game, Rules, parse_action
+from durak_core.bots import GreedyBot, MoveEstimate, RandomBot, play_game
+from durak_core.bots.coach import hint, hint_reasons, review, shown_order
 from durak_core.bots.reasons import KeepTrumps
 from durak_widgets import TableController, words
 from durak_widgets.coach import hint_table
 from durak_widgets.review import review_html, review_text
-from durak_widgets.words import Moment
+from durak_widgets.words import Moment, say_action
 
 from .widget_helpers import deal, sync_table
 
@@ -87,3 +87,23 @@ def test_every_kind_of_reason_has_words_and_no_seat_numbers() -> None:
         if seat is not None:  # the opponent is "the opponent" or "the defender"
             assert not re.search(rf"(?<![\d%])\b{seat}\b(?!%)", text), text
         assert r.kind  # a stable code for each kind, no words in it
+
+
+def test_the_hint_suggests_the_highest_chance_shown_and_says_what_the_search_ranks_first(
+) -> None:
+    game = Game.new(RULES, seed=7)  # hearts are trumps; seat 1 leads
+    observation = game.observation(1)
+    moment = Moment.of(observation)
+    low, trump = parse_action("1 attack 9c"), parse_action("1 attack 6h")
+    # The search's score puts the low lead first; the trump shows the higher chance
+    # (more of its deals end in a draw, which the score counts half).
+    estimates = shown_order([MoveEstimate(low, 0.60, 0.60, 40),
+                             MoveEstimate(trump, 0.575, 0.65, 40)])
+    text = html.unescape(re.sub(r"<[^>]+>", "", hint_table(estimates, moment)))
+    led_trump, led_low = say_action(trump, moment), say_action(low, moment)
+    assert f"the AI would {led_trump}." in text
+    assert text.index(f"{led_trump}65%") < text.index(f"{led_low}60%")
+    assert f"counts a draw as half a win, ranks {led_low} first" in text
+    # When the two orders agree, no such line.
+    agree = shown_order([MoveEstimate(low, 0.60, 0.70, 40), MoveEstimate(trump, 0.5, 0.6, 40)])
+    assert "ranks" not in hint_table(agree, moment)
