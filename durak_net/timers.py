@@ -32,9 +32,14 @@ def earliest(times: Iterable[float | None]) -> float | None:
     return due
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Deadlines:
-    """Every deadline a session waits for (None or empty: none of that kind)."""
+    """Every deadline a session waits for (None or empty: none of that kind).
+
+    Made afresh each time a driver asks when to wake a session (after every datagram),
+    so not frozen: a frozen dataclass's ``__init__`` sets each field through
+    ``object.__setattr__``, which made making one three times as slow; nothing keeps
+    one or changes it."""
 
     #: Each link's next heartbeat, retransmission or silence check.
     links: tuple[float, ...] = ()
