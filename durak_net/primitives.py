@@ -141,9 +141,25 @@ def ed25519_sign(seed: bytes, message: bytes) -> bytes:
 
 
 def ed25519_verify(public: bytes, signature: bytes, message: bytes) -> bool:
-    """Is ``signature`` the holder of ``public``'s over ``message``?"""
+    """Is ``signature`` the holder of ``public``'s over ``message``?
+
+    The answer for the very same three byte strings is remembered (the last
+    :data:`VERIFIED_KEPT`): it cannot change, and the same signed bytes come to a
+    process more than once: a heartbeat the network duplicated, or, where one process
+    runs several seats (the tests' in-memory tables, where every seat checks the host's
+    signature on each entry), every seat's copy.  Any other bytes, a flipped bit
+    anywhere, are verified afresh."""
     if len(public) != 32 or len(signature) != 64:
         return False
+    return _verified(bytes(public), bytes(signature), bytes(message))
+
+
+#: How many (key, signature, message) answers :func:`ed25519_verify` keeps.
+VERIFIED_KEPT = 2048
+
+
+@lru_cache(maxsize=VERIFIED_KEPT)
+def _verified(public: bytes, signature: bytes, message: bytes) -> bool:
     if signing_backend() == "cryptography":
         from cryptography.exceptions import InvalidSignature
 
@@ -187,3 +203,4 @@ def _reset(name: str | None = None) -> None:
     global _BACKEND, _SIGNING
     _BACKEND = _SIGNING = name
     _signer.cache_clear()
+    _verified.cache_clear()

@@ -139,3 +139,34 @@ def test_a_pairing_across_the_two_libraries_agrees() -> None:
         primitives._reset("cryptography")
     assert crypto.session_key(a.exchange(b.public), b"", 9) == key_b
     primitives._reset()
+
+
+def test_the_same_signed_bytes_are_verified_once_and_any_other_afresh(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    primitives._reset()
+    try:
+        checked: list[bytes] = []
+        sodium = mental.sodium()
+        real = sodium.crypto_sign_verify_detached
+
+        def verify(signature: bytes, message: bytes, public: bytes) -> Any:
+            checked.append(message)
+            return real(signature, message, public)
+
+        monkeypatch.setattr(sodium, "crypto_sign_verify_detached", verify)
+        seed = bytes(range(32))
+        public, signature = primitives.ed25519_public(seed), primitives.ed25519_sign(seed, b"move")
+        for _ in range(3):  # every seat's copy of one entry
+            assert primitives.ed25519_verify(public, signature, b"move")
+        assert checked == [b"move"]
+        forged = bytes([signature[0] ^ 1]) + signature[1:]
+        for _ in range(2):
+            assert not primitives.ed25519_verify(public, forged, b"move")
+            assert primitives.ed25519_verify(public, signature, b"move")
+            assert not primitives.ed25519_verify(public, signature, b"move!")
+        other = primitives.ed25519_public(bytes(32))
+        assert not primitives.ed25519_verify(other, signature, b"move")
+        assert checked == [b"move", b"move", b"move!", b"move"]
+    finally:
+        primitives._reset()
