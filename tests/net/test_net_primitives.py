@@ -170,3 +170,28 @@ def test_the_same_signed_bytes_are_verified_once_and_any_other_afresh(
         assert checked == [b"move", b"move", b"move!", b"move"]
     finally:
         primitives._reset()
+
+
+def test_a_benchmark_of_seats_as_machines_can_have_every_check_made(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    primitives._reset()
+    monkeypatch.setattr(primitives, "REMEMBER_VERIFIED", False)
+    try:
+        checked: list[bytes] = []
+        sodium = mental.sodium()
+        real = sodium.crypto_sign_verify_detached
+
+        def verify(signature: bytes, message: bytes, public: bytes) -> Any:
+            checked.append(message)
+            return real(signature, message, public)
+
+        monkeypatch.setattr(sodium, "crypto_sign_verify_detached", verify)
+        seed = bytes(range(32))
+        public, signature = primitives.ed25519_public(seed), primitives.ed25519_sign(seed, b"move")
+        assert primitives.ed25519_verify(public, signature, b"move")
+        assert primitives.ed25519_verify(public, signature, b"move")
+        assert not primitives.ed25519_verify(public, signature, b"move!")
+        assert checked == [b"move", b"move", b"move!"]
+    finally:
+        primitives._reset()
