@@ -68,6 +68,7 @@ sys.path.insert(0, str(REPO))
 from durak_core import COMPILED, IllegalAction, Rules  # noqa: E402
 from durak_core.bots import RandomBot  # noqa: E402
 from durak_net import events as ev  # noqa: E402
+from durak_net import primitives  # noqa: E402
 from durak_net.botplay import BotDriver  # noqa: E402
 from durak_net.journal import Journal  # noqa: E402
 from durak_net.session import Role, Session, SessionConfig  # noqa: E402
@@ -502,6 +503,9 @@ def main() -> None:
     parser.add_argument("--profile", type=int, nargs=2, metavar=("SEATS", "CARDS"))
     args = parser.parse_args()
     delay = (args.delay[0] / 1000, args.delay[1] / 1000)
+    # Each seat stands for a machine of its own: it pays for every signature it checks,
+    # though another seat in this process checked the same bytes just before.
+    primitives.REMEMBER_VERIFIED = False
     print(f"python {sys.version.split()[0]}, durak_core "
           f"{'compiled (mypyc)' if COMPILED else 'pure Python'}; in memory, every seat "
           "charged its own CPU (thread time) as a machine of its own")

@@ -137,13 +137,13 @@ def audit(
         return Verdict.of(False, "bad_deck", Note.of("bad_deck"), who)  # pragma: no cover
     # 3. Every key sent during the game is the seat's own.
     for (seat, j), key in sorted(dealer.keys.items()):
-        if key != mental.card_key(seeds[seat], j):
+        if key != dealer.key_of(seeds[seat], j):
             holder = dealer.owner.get(j)
             said = (Note.of("bad_key_held", position=j, holder=Seat(holder), card=deck[j])
                     if holder is not None else Note.of("bad_key", position=j, card=deck[j]))
             return _fault(seat, "bad_key", said, who)
     for seat, card, j, key in dealer.reveals:
-        if key != mental.card_key(seeds[seat], j) or deck[j] is not card:
+        if key != dealer.key_of(seeds[seat], j) or deck[j] is not card:
             return _fault(seat, "not_held", Note.of("played_other", card=card, position=j,
                                                     held=deck[j]), who)
     # 4. The trump answers that settled the first attack.
@@ -203,13 +203,13 @@ def _open_deck(dealer: MentalDealer, seeds: dict[int, bytes]) -> list[Card] | No
     """The deck order the locked deck holds under the seeds' keys, or None when it does
     not open to each card of the deck exactly once (or was never completed)."""
     locked = dealer.locked
-    if locked is None or not all(mental.seed_is_usable(seeds[s], dealer.size)
+    if locked is None or not all(mental.seed_is_usable(seeds[s], dealer.size, dealer.key_of)
                                  for s in range(dealer.n)):
         return None
     by_index = {c.index: c for c in dealer.cards}
     deck: list[Card] = []
     for j, point in enumerate(locked):
-        keys = [mental.card_key(seeds[s], j) for s in range(dealer.n)]
+        keys = [dealer.key_of(seeds[s], j) for s in range(dealer.n)]
         try:
             index = mental.card_of_point(mental.unlock(point, keys))
         except mental.MentalError:
@@ -234,7 +234,7 @@ def _check_steps(dealer: MentalDealer, seeds: dict[int, bytes], who: Sequence[st
                 return None  # stopped during the deal: what was sent checks out
             return Verdict.of(False, "incomplete", Note.of("step_missing", step=step), who,
                               seat)
-        if not mental.seed_is_usable(seeds[seat], dealer.size):
+        if not mental.seed_is_usable(seeds[seat], dealer.size, dealer.key_of):
             return _fault(seat, "bad_seed", Note.of("bad_seed"), who)
         if sent != _recompute(dealer, step, seeds[seat]):
             if len(set(sent)) != len(sent):

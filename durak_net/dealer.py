@@ -259,9 +259,11 @@ class MentalDealer:
         self.size = context.deck_size
         self.cards = sorted(new_deck(self.size), key=lambda c: c.index)
         self._by_index: dict[int, Card] = {c.index: c for c in self.cards}
+        self._derived: dict[tuple[bytes, int], bytes] = {}  # see key_of()
         if seed is None:
             seed = context.entropy(mental.SEED_BYTES)
-            while not mental.seed_is_usable(seed, self.size):  # pragma: no cover (2**-246)
+            while not mental.seed_is_usable(  # pragma: no cover (2**-246)
+                    seed, self.size, self.key_of):
                 seed = context.entropy(mental.SEED_BYTES)
         if len(seed) != mental.SEED_BYTES:
             raise ValueError("a seed has 32 bytes")
@@ -515,7 +517,7 @@ class MentalDealer:
         out = []
         for i in range(0, len(fresh), PER_MESSAGE):
             chunk = fresh[i : i + PER_MESSAGE]
-            keys = [mental.card_key(self.seed, j) for j in chunk]
+            keys = [self.key_of(self.seed, j) for j in chunk]
             out.append(self._send(Keys(chunk, keys)))
         return out
 
@@ -531,6 +533,15 @@ class MentalDealer:
                 raise DealFault(sender, "protocol", Note.of("two_keys", position=j))
             self.keys[(sender, j)] = key
 
+    def key_of(self, seed: bytes, position: int) -> bytes:
+        """``mental.card_key(seed, position)``, derived once per game: the deal, the
+        reveals and the audit ask for the same keys again and again (the audit for each
+        of every seat's, up to four times), and each is a keyed hash and a reduction."""
+        key = self._derived.get((seed, position))
+        if key is None:
+            key = self._derived[(seed, position)] = mental.card_key(seed, position)
+        return key
+
     def _others_keys(self, position: int, holder: int) -> list[bytes] | None:
         """Every seat's key for ``position`` except ``holder``'s (None while one is missing)."""
         out = []
@@ -538,7 +549,7 @@ class MentalDealer:
             if s == holder:
                 continue
             if s == self.seat:
-                out.append(mental.card_key(self.seed, position))
+                out.append(self.key_of(self.seed, position))
                 continue
             key = self.keys.get((s, position))
             if key is None:
@@ -565,7 +576,7 @@ class MentalDealer:
                 keys = self._others_keys(j, self.seat)
                 if keys is None:
                     continue
-                keys.append(mental.card_key(self.seed, j))
+                keys.append(self.key_of(self.seed, j))
                 card = self._open(locked[j], keys, j)
             self.mine[j] = card
             if j >= HAND * self.n:
@@ -624,7 +635,7 @@ class MentalDealer:
         if held and held[0] in self.opened:  # the open trump, dealt to us
             return Trump(round_no, held[0])
         if held:
-            return Trump(round_no, held[0], mental.card_key(self.seed, held[0]))
+            return Trump(round_no, held[0], self.key_of(self.seed, held[0]))
         return Trump(round_no, -1)
 
     def _settle_round(self, answers: dict[int, Trump]) -> None:
@@ -746,7 +757,7 @@ class MentalDealer:
             return None
         if commit:
             self.opened[j] = card
-        return Reveal(j, mental.card_key(self.seed, j))
+        return Reveal(j, self.key_of(self.seed, j))
 
     def check_reveal(self, seat: int, card: Card, reveal: Reveal, commit: bool = True) -> None:
         """Seat ``seat`` opens ``card`` from ``reveal.position`` (it plays or shows it).
@@ -941,11 +952,11 @@ class MentalDealer:
         ctx = self.context
         escrowed = self.escrows[seat]
         if escrow.seed_check(ctx.sid, ctx.game, seat, seed) != escrowed.check or (
-            not mental.seed_is_usable(seed, self.size)
+            not mental.seed_is_usable(seed, self.size, self.key_of)
         ):
             raise DealFault(seat, "bad_escrow", Note.of("escrow_not_seed"))
         for (s, j), key in self.keys.items():
-            if s == seat and key != mental.card_key(seed, j):
+            if s == seat and key != self.key_of(seed, j):
                 raise DealFault(seat, "bad_escrow", Note.of("escrow_other_seed"))
         self.adopted[seat] = seed
         old = self.seeds.get(seat)
@@ -953,7 +964,7 @@ class MentalDealer:
             raise DealFault(seat, "bad_escrow", Note.of("seed_not_escrowed"))
         self.seeds[seat] = seed
         for j in range(self.size):
-            self.keys.setdefault((seat, j), mental.card_key(seed, j))
+            self.keys.setdefault((seat, j), self.key_of(seed, j))
         self._partial = {}
         self._learn()
         self._prepare([j for j, s in self.owner.items() if s != self.seat])
@@ -972,7 +983,7 @@ class MentalDealer:
             keys = self._others_keys(j, seat)
             if keys is None:
                 continue  # drawn, and another seat's key is still on its way
-            out.append(self._open(locked[j], [*keys, mental.card_key(seed, j)], j))
+            out.append(self._open(locked[j], [*keys, self.key_of(seed, j)], j))
         return out
 
     def reveal_for(self, seat: int, card: Card) -> Reveal | None:
@@ -986,16 +997,16 @@ class MentalDealer:
             if s != seat or j in self.opened:
                 continue
             keys = self._others_keys(j, seat)
-            if keys is not None and self._open(locked[j], [*keys, mental.card_key(seed, j)],
+            if keys is not None and self._open(locked[j], [*keys, self.key_of(seed, j)],
                                                j) is card:
-                return Reveal(j, mental.card_key(seed, j))
+                return Reveal(j, self.key_of(seed, j))
         return None
 
     def check_own_reveal(self, card: Card, reveal: Reveal) -> bool:
         """Is ``reveal`` our own key for one of our hidden cards, ``card`` (a bot played
         it for us while we were away)?"""
         return (self.mine.get(reveal.position) is card and reveal.position not in self.opened
-                and reveal.key == mental.card_key(self.seed, reveal.position))
+                and reveal.key == self.key_of(self.seed, reveal.position))
 
     # ================================================================ journal
 

@@ -120,6 +120,8 @@ class HandOver:
 
     def waiting_on_silence(self) -> bool:
         """Is a seat lost, or played by a bot (its player may yet come back)?"""
+        if not self.seat_state:  # (the common case: asked whenever the session's timer is)
+            return False
         return any(v in ("lost", "bot") for v in self.seat_state.values())
 
     def silent(self, seeds: Iterable[int]) -> list[int]:

@@ -5,7 +5,7 @@ the other seats' messages on.  A pairwise session key proves only that a message
 over that link, so the host could forge a message "from" another seat (a wrong key, a
 move it did not make).  Every message a seat authors that others will see (its deal
 messages and its proposals) is therefore signed with the seat's own Ed25519 key
-(``cryptography``'s, over OpenSSL; libsodium's in a web page:
+(libsodium's, as the deal's; ``cryptography``'s where libsodium is missing:
 :mod:`durak_net.primitives`), whose public half every seat learns at the start
 (``Hello``, then the host's ``Seating``).  docs/lan-protocol.md spells the bytes signed.
 

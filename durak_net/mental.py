@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any, Final
 
@@ -183,11 +183,13 @@ def permutation(seed: bytes, n: int) -> list[int]:
     return sorted(range(n), key=lambda i: (rank(i), i))
 
 
-def seed_is_usable(seed: bytes, deck_size: int) -> bool:
+def seed_is_usable(seed: bytes, deck_size: int,
+                   key: Callable[[bytes, int], bytes] = card_key) -> bool:
     """Does every scalar this seed gives differ from zero?  (A zero scalar would
-    destroy a card; the chance is about 2**-246 per seed, but a dealer checks.)"""
+    destroy a card; the chance is about 2**-246 per seed, but a dealer checks.)
+    ``key``: :func:`card_key`, or a dealer's memo of it."""
     return shuffle_key(seed) != _ZERO and all(
-        card_key(seed, j) != _ZERO for j in range(deck_size)
+        key(seed, j) != _ZERO for j in range(deck_size)
     )
 
 

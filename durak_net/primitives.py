@@ -9,7 +9,13 @@ under pysodium's names: ``crypto_scalarmult_curve25519(_base)`` for X25519,
 ``crypto_sign_seed_keypair``/``crypto_sign_detached``/``crypto_sign_verify_detached`` for
 Ed25519.  Both libraries implement RFC 7748 and RFC 8032 (pure Ed25519 is
 deterministic), so they give the same bytes; tests/net/test_net_primitives.py checks the
-libsodium route against ``cryptography`` and docs/lan-vectors.json.  HKDF on that route
+libsodium route against ``cryptography`` and docs/lan-vectors.json.
+
+Ed25519 alone prefers libsodium wherever it is there (pysodium on a computer, which LAN
+play needs for the deal anyway): signing and verifying are a seat's crypto on every move
+(each entry, proposal, order and heartbeat), and libsodium verifies in about 60% of
+OpenSSL's time (tests/net/test_net_primitives.py: the same signatures either way).  A
+computer without libsodium signs with ``cryptography``.  HKDF on that route
 is RFC 5869's two HMAC steps over the standard library's ``hmac`` (one output block:
 every key here is 32 bytes); no curve or cipher arithmetic is written here.
 
@@ -28,6 +34,7 @@ from functools import lru_cache
 from typing import Any
 
 _BACKEND: str | None = None
+_SIGNING: str | None = None
 
 
 def backend() -> str:
@@ -41,6 +48,25 @@ def backend() -> str:
         else:
             _BACKEND = "cryptography"
     return _BACKEND
+
+
+def signing_backend() -> str:
+    """Ed25519's library: ``"libsodium"`` where it loads (or :func:`backend` is it),
+    else ``"cryptography"``."""
+    global _SIGNING
+    if _SIGNING is None:
+        if backend() == "libsodium":
+            _SIGNING = "libsodium"
+        else:
+            from .mental import SodiumMissing
+
+            try:
+                _sodium()
+            except SodiumMissing:
+                _SIGNING = "cryptography"
+            else:
+                _SIGNING = "libsodium"
+    return _SIGNING
 
 
 def _sodium() -> Any:
@@ -109,16 +135,38 @@ def ed25519_public(seed: bytes) -> bytes:
 def ed25519_sign(seed: bytes, message: bytes) -> bytes:
     """A pure Ed25519 signature (64 bytes, deterministic) of ``message``."""
     key = _signer(seed)[1]
-    if backend() == "cryptography":
+    if signing_backend() == "cryptography":
         return bytes(key.sign(message))
     return bytes(_sodium().crypto_sign_detached(message, key))
 
 
 def ed25519_verify(public: bytes, signature: bytes, message: bytes) -> bool:
-    """Is ``signature`` the holder of ``public``'s over ``message``?"""
+    """Is ``signature`` the holder of ``public``'s over ``message``?
+
+    The answer for the very same three byte strings is remembered (the last
+    :data:`VERIFIED_KEPT`): it cannot change, and the same signed bytes come to a
+    process more than once: a heartbeat the network duplicated, or, where one process
+    runs several seats (the tests' in-memory tables, where every seat checks the host's
+    signature on each entry), every seat's copy.  Any other bytes, a flipped bit
+    anywhere, are verified afresh."""
     if len(public) != 32 or len(signature) != 64:
         return False
-    if backend() == "cryptography":
+    if not REMEMBER_VERIFIED:
+        return _verified.__wrapped__(public, signature, message)
+    return _verified(bytes(public), bytes(signature), bytes(message))
+
+
+#: How many (key, signature, message) answers :func:`ed25519_verify` keeps.
+VERIFIED_KEPT = 2048
+#: Does :func:`ed25519_verify` reuse them?  A benchmark that runs several seats in one
+#: process as if each were a machine of its own (benchmarks/net_table.py) turns this
+#: off, so that each seat is charged for its own checks.
+REMEMBER_VERIFIED = True
+
+
+@lru_cache(maxsize=VERIFIED_KEPT)
+def _verified(public: bytes, signature: bytes, message: bytes) -> bool:
+    if signing_backend() == "cryptography":
         from cryptography.exceptions import InvalidSignature
 
         try:
@@ -139,7 +187,7 @@ def _signer(seed: bytes) -> tuple[bytes, Any]:
     secret key."""
     if len(seed) != 32:
         raise ValueError("an Ed25519 private key has 32 bytes")
-    if backend() == "cryptography":
+    if signing_backend() == "cryptography":
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
         key = Ed25519PrivateKey.from_private_bytes(seed)
@@ -156,7 +204,9 @@ def _public_key(public: bytes) -> Any:
 
 
 def _reset(name: str | None = None) -> None:
-    """Tests: use the backend ``name`` (None: find it again)."""
-    global _BACKEND
-    _BACKEND = name
+    """Tests: use the backend ``name`` for everything, Ed25519 too (None: find both
+    again)."""
+    global _BACKEND, _SIGNING
+    _BACKEND = _SIGNING = name
     _signer.cache_clear()
+    _verified.cache_clear()

@@ -820,18 +820,20 @@ class Session:
     def _deadlines(self) -> Deadlines:
         """Every deadline we wait for (see :mod:`durak_net.timers`)."""
         config = self.config
-        waiting = self.lost or self.handover.waiting_on_silence()
+        audit_due = self.outcomes.audit_due  # (asked whether a seat is lost only if any)
+        waiting = bool(audit_due) and (self.lost or self.handover.waiting_on_silence())
         clock = self.seat == HOST and self.in_game and self.proposals.slot is None
+        share_wait = self.presence.share_wait
         return Deadlines(
             links=self.linkage.next_timer(config.heartbeat, config.lost_after),
-            audits=() if waiting else tuple(self.outcomes.audit_due.values()),
+            audits=() if waiting else tuple(audit_due.values()),
             closing=None if self._closing_since is None else (
                 self._closing_since + config.close_timeout),
             clock=self.move_clock.next_deadline() if clock else None,
             handover=self._handover_due(), opened_by=self._open_due(),
             abandon=self._abandon_times(),
             beacon=self.beacons.due(bool(self.players[self.seat].addr), self.closing),
-            releases=tuple(self._release_time(s) for s in self.presence.share_wait))
+            releases=tuple([self._release_time(s) for s in share_wait]) if share_wait else ())
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
         """The datagrams to send now: new frames, retransmissions, acks, heartbeats."""

@@ -9,7 +9,9 @@ tests/e2e/test_site_sodium_browser.py through the real one in the site's kernel.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives import hashes
@@ -17,7 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from durak_net import crypto, identity, primitives
+from durak_net import crypto, identity, mental, primitives
 
 from .sodium_check import check_keys
 from .test_net_sodium_backend import VECTORS
@@ -33,6 +35,50 @@ def libsodium() -> Iterator[None]:
 def test_a_computer_with_cryptography_uses_it() -> None:
     primitives._reset()
     assert primitives.backend() == "cryptography"
+
+
+def test_a_computer_with_libsodium_signs_and_verifies_with_it(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ed25519 is a seat's crypto on every move: libsodium's, where LAN play has it."""
+    primitives._reset()
+    try:
+        assert primitives.signing_backend() == "libsodium"
+        calls: list[str] = []
+        sodium = mental.sodium()
+        def counted(name: str) -> Callable[..., Any]:
+            real = getattr(sodium, name)
+
+            def call(*args: Any) -> Any:
+                calls.append(name)
+                return real(*args)
+            return call
+
+        for name in ("crypto_sign_detached", "crypto_sign_verify_detached"):
+            monkeypatch.setattr(sodium, name, counted(name))
+        seed = bytes(range(32))
+        signature = primitives.ed25519_sign(seed, b"move")
+        assert primitives.ed25519_verify(primitives.ed25519_public(seed), signature, b"move")
+        assert not primitives.ed25519_verify(primitives.ed25519_public(seed), signature, b"x")
+        assert calls == ["crypto_sign_detached"] + ["crypto_sign_verify_detached"] * 2
+        assert signature == Ed25519PrivateKey.from_private_bytes(seed).sign(b"move")
+    finally:
+        primitives._reset()
+
+
+def test_a_computer_without_libsodium_signs_with_cryptography(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(mental, "_sodium", None)
+    monkeypatch.setitem(sys.modules, "pysodium", None)
+    primitives._reset()
+    try:
+        assert primitives.signing_backend() == "cryptography"
+        seed = bytes(range(32))
+        signature = primitives.ed25519_sign(seed, b"move")
+        assert primitives.ed25519_verify(primitives.ed25519_public(seed), signature, b"move")
+    finally:
+        primitives._reset()
 
 
 def test_libsodium_gives_the_bytes_cryptography_gives(libsodium: None) -> None:
@@ -93,3 +139,59 @@ def test_a_pairing_across_the_two_libraries_agrees() -> None:
         primitives._reset("cryptography")
     assert crypto.session_key(a.exchange(b.public), b"", 9) == key_b
     primitives._reset()
+
+
+def test_the_same_signed_bytes_are_verified_once_and_any_other_afresh(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    primitives._reset()
+    try:
+        checked: list[bytes] = []
+        sodium = mental.sodium()
+        real = sodium.crypto_sign_verify_detached
+
+        def verify(signature: bytes, message: bytes, public: bytes) -> Any:
+            checked.append(message)
+            return real(signature, message, public)
+
+        monkeypatch.setattr(sodium, "crypto_sign_verify_detached", verify)
+        seed = bytes(range(32))
+        public, signature = primitives.ed25519_public(seed), primitives.ed25519_sign(seed, b"move")
+        for _ in range(3):  # every seat's copy of one entry
+            assert primitives.ed25519_verify(public, signature, b"move")
+        assert checked == [b"move"]
+        forged = bytes([signature[0] ^ 1]) + signature[1:]
+        for _ in range(2):
+            assert not primitives.ed25519_verify(public, forged, b"move")
+            assert primitives.ed25519_verify(public, signature, b"move")
+            assert not primitives.ed25519_verify(public, signature, b"move!")
+        other = primitives.ed25519_public(bytes(32))
+        assert not primitives.ed25519_verify(other, signature, b"move")
+        assert checked == [b"move", b"move", b"move!", b"move"]
+    finally:
+        primitives._reset()
+
+
+def test_a_benchmark_of_seats_as_machines_can_have_every_check_made(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    primitives._reset()
+    monkeypatch.setattr(primitives, "REMEMBER_VERIFIED", False)
+    try:
+        checked: list[bytes] = []
+        sodium = mental.sodium()
+        real = sodium.crypto_sign_verify_detached
+
+        def verify(signature: bytes, message: bytes, public: bytes) -> Any:
+            checked.append(message)
+            return real(signature, message, public)
+
+        monkeypatch.setattr(sodium, "crypto_sign_verify_detached", verify)
+        seed = bytes(range(32))
+        public, signature = primitives.ed25519_public(seed), primitives.ed25519_sign(seed, b"move")
+        assert primitives.ed25519_verify(public, signature, b"move")
+        assert primitives.ed25519_verify(public, signature, b"move")
+        assert not primitives.ed25519_verify(public, signature, b"move!")
+        assert checked == [b"move", b"move", b"move!"]
+    finally:
+        primitives._reset()

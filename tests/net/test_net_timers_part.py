@@ -7,14 +7,12 @@ from durak_net.timers import (
     Deadlines,
     abandoned,
     audits_due,
-    earliest,
     game_to_abandon,
     open_due,
 )
 
 
 def test_the_next_timer_is_the_earliest_deadline_of_any_kind() -> None:
-    assert earliest([None, 3.0, None, 2.0]) == 2.0 and earliest([]) is None
     assert Deadlines().next() is None
     base = Deadlines(links=(20.0, 21.0), audits=(30.0,), closing=25.0, beacon=19.5)
     assert base.next() == 19.5
