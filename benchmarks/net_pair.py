@@ -75,13 +75,18 @@ def play(role: str, node: LanNode, driver: BotDriver, handle: Callable[[Any], bo
     acknowledgements get out.
     """
     sid: int | None = None
+    # One invitation at a time, again only once it ended without a game (InviteClosed):
+    # asking the lobby whether one is pending raced with the SessionAgreed still in the
+    # queue, and a second invitation made a second session, each side playing another.
+    inviting = False
     deadline = time.monotonic() + timeout
     try:
         while time.monotonic() < deadline:
-            if role == "seq" and sid is None and not node.lobby.pending_invites():
+            if role == "seq" and sid is None and not inviting:
                 peer = node.find_peer("fol")
                 if peer is not None:
                     node.invite(peer.node)
+                    inviting = True
             try:
                 event = node.events.get(timeout=poll)
             except queue.Empty:
@@ -90,6 +95,8 @@ def play(role: str, node: LanNode, driver: BotDriver, handle: Callable[[Any], bo
                 break
             if isinstance(event, ev.InviteReceived):
                 node.accept(event.invite)
+            elif isinstance(event, ev.InviteClosed) and event.outgoing:
+                inviting = False
             elif isinstance(event, ev.SessionAgreed):
                 sid = event.sid
             elif isinstance(event, fatal):
