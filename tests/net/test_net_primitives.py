@@ -141,20 +141,26 @@ def test_a_pairing_across_the_two_libraries_agrees() -> None:
     primitives._reset()
 
 
+def _count_checks(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """The messages libsodium is asked to check a signature over, from now on."""
+    checked: list[bytes] = []
+    sodium = mental.sodium()
+    real = sodium.crypto_sign_verify_detached
+
+    def verify(signature: bytes, message: bytes, public: bytes) -> Any:
+        checked.append(message)
+        return real(signature, message, public)
+
+    monkeypatch.setattr(sodium, "crypto_sign_verify_detached", verify)
+    return checked
+
+
 def test_the_same_signed_bytes_are_verified_once_and_any_other_afresh(
     monkeypatch: pytest.MonkeyPatch
 ) -> None:
     primitives._reset()
     try:
-        checked: list[bytes] = []
-        sodium = mental.sodium()
-        real = sodium.crypto_sign_verify_detached
-
-        def verify(signature: bytes, message: bytes, public: bytes) -> Any:
-            checked.append(message)
-            return real(signature, message, public)
-
-        monkeypatch.setattr(sodium, "crypto_sign_verify_detached", verify)
+        checked = _count_checks(monkeypatch)
         seed = bytes(range(32))
         public, signature = primitives.ed25519_public(seed), primitives.ed25519_sign(seed, b"move")
         for _ in range(3):  # every seat's copy of one entry
@@ -178,15 +184,7 @@ def test_a_benchmark_of_seats_as_machines_can_have_every_check_made(
     primitives._reset()
     monkeypatch.setattr(primitives, "REMEMBER_VERIFIED", False)
     try:
-        checked: list[bytes] = []
-        sodium = mental.sodium()
-        real = sodium.crypto_sign_verify_detached
-
-        def verify(signature: bytes, message: bytes, public: bytes) -> Any:
-            checked.append(message)
-            return real(signature, message, public)
-
-        monkeypatch.setattr(sodium, "crypto_sign_verify_detached", verify)
+        checked = _count_checks(monkeypatch)
         seed = bytes(range(32))
         public, signature = primitives.ed25519_public(seed), primitives.ed25519_sign(seed, b"move")
         assert primitives.ed25519_verify(public, signature, b"move")
