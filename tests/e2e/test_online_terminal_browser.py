@@ -10,10 +10,7 @@ The same session protocol on both sides, one carried by a page, the other by aio
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -23,16 +20,14 @@ pytest.importorskip("aiortc", reason="the terminal's WebRTC peer needs the onlin
 
 from browser_support import (
     PATH_CELL,
-    REPO_ROOT,
     LabTabs,
     run_notebooks_in_lab,
     write_notebook,
 )
+from online_support import LOBBY, played_fair, terminal_peer
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-LOBBY = ".durak-online"
 
 
 def test_a_notebook_page_and_an_aiortc_terminal_play_a_game_through_codes(
@@ -46,14 +41,7 @@ def test_a_notebook_page_and_an_aiortc_terminal_play_a_game_through_codes(
     run_notebooks_in_lab([(ann, relative)], jupyterlab_server)
     invitation = ann.locator(f"{LOBBY} .durak-online-code textarea")
     expect(invitation).to_have_value(re.compile(r"^\w{40,}$"), timeout=60_000)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])))
-    ben = subprocess.Popen(
-        [sys.executable, "-m", "durak_net", "--online", "--code", invitation.input_value(),
-         "--name", "Ben", "--bot", "greedy", "--seed", "2", "--games", "1", "--json",
-         "--lang", "en"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-        env=env)
+    ben = terminal_peer("--code", invitation.input_value(), "--name", "Ben", "--seed", "2")
     try:
         assert ben.stdout is not None
         reply = json.loads(ben.stdout.readline())
@@ -62,16 +50,8 @@ def test_a_notebook_page_and_an_aiortc_terminal_play_a_game_through_codes(
         ann.locator(f"{LOBBY} .durak-online-connect").click()
         expect(ann.locator(f"{LOBBY} .durak-lan-sas b")).to_have_text(
             re.compile(r"^\S+ \S+ \S+ \S+$"), timeout=60_000)
-        expect(ann.locator(f"{LOBBY} .durak-lan-badge")).to_contain_text(
-            "audited: fair", timeout=240_000)
-        out, err = ben.communicate(timeout=120)
+        played_fair(ann, ben)  # both audited fair, the terminal printed the same words
     finally:
         if ben.poll() is None:
             ben.kill()
             ben.wait(timeout=30)
-    games = [record for record in map(json.loads, filter(str.strip, out.splitlines()))
-             if "audit" in record]
-    assert ben.returncode == 0, err
-    assert [g["audit"] for g in games] == ["fair"], games
-    words = ann.locator(f"{LOBBY} .durak-lan-sas b").inner_text()
-    assert words in err  # the terminal printed the same pairing words
