@@ -114,7 +114,7 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
             if session.seat != HOST:
                 action_, proposal = session.proposals.replay_refused(pid)
                 if action_ is not None and proposal is not None:
-                    session.note_refusal(action_, reason, (proposal.game, proposal.seen))
+                    session.play.note_refusal(action_, reason, (proposal.game, proposal.seen))
             else:
                 session.proposals.refused(int(rec["seat"]), pid, reason, int(rec.get("at", 0)))
         elif kind == "share":  # we published our share of a seat's seed (it went to a bot)

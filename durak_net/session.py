@@ -55,9 +55,13 @@ what a Hello or a Seating changes); :mod:`durak_net.links` (``linkage``: the lin
 seat and pairing id; ``beacons``: the heartbeats between seated players);
 :mod:`durak_net.dealing` (``dealing``: each game's dealer and signed deal messages, when
 the next game is asked for and dealt, the cards a move opens); :mod:`durak_net.resync`
-(``resync``: what a restarted seat is resent); and :mod:`durak_net.timers` (the next
-timer and which deadline fires, as pure functions).  The session routes frames to them,
-applies the log's entries, and does what they decide.
+(``resync``: what a restarted seat is resent); :mod:`durak_net.play` (``play``: our view
+of the current game and the log's entries applied to it, the host's ordering and a seat's
+side of its proposals); and :mod:`durak_net.timers` (the next timer and which deadline
+fires, as pure functions).  The session routes frames to them and does what they decide;
+a part that needs something done around it (a frame sent, an event, a journal record, a
+game stopped) is passed the session as its effects (:class:`durak_net.play.Effects`),
+never holds it.
 """
 
 from __future__ import annotations
@@ -71,22 +75,18 @@ from typing import Any
 from durak_core import (
     Action,
     Attack,
-    Card,
     Game,
     IllegalAction,
     Pass,
     Rules,
     Take,
-    parse_action,
 )
-from durak_core.events import Drew
 
-from . import entry_sig
 from . import events as ev
 from .audit import Stop, Verdict, audit
 from .clock import MoveClock
 from .crypto import Entropy
-from .dealer import DealFault, MentalDealer, Reveal
+from .dealer import DealFault, MentalDealer
 from .dealing import DealerFactory, Dealing, action_cards, mental_dealer
 from .gamelog import GameLog, LogEntry, log_hash
 from .handover import HandOver
@@ -95,23 +95,16 @@ from .i18n import N_, Said
 from .identity import Identity
 from .link import Addr, Link
 from .links import Beacons, Links
-from .notes import Note, Rule, Seat, Theirs
+from .notes import Note, Seat, Theirs
 from .outcomes import HOST, Outcomes, fault_signed, fitted_detail
 from .outcomes import deal_signed as deal_signed  # (for scripts/lan_vectors.py)
+from .play import Play
 from .presence import Presence, abandon_after
 from .proposals import (
     OPEN_WITHIN,
-    Finding,
-    OwnProposal,
     Proposals,
-    Slot,
     evidence,
     opened_as_committed,
-    order_signed,
-    proposal_commit,
-    proposal_signed,
-    refused_signed,
-    salt_for,
 )
 from .reliable import RtoConfig
 from .restore import JOURNAL_VERSION, replay_journal
@@ -287,10 +280,6 @@ class Session:
         self._ending = ""
         #: How often each seat was the durak in this table's finished games.
         self.duraks: Counter[int] = Counter()
-        # games
-        self.game_no = 0
-        #: Our seat's view of the current game (never the full game).
-        self.game: Game | None = None
         #: The game log part: every game's entries, as we applied them.
         self.game_log = GameLog()
         #: The deal part: every game's dealer and deal messages, the cards a move opens.
@@ -301,10 +290,10 @@ class Session:
         #: The proposals part: ours on their way (a seated player), each seat's and the
         #: one placed in the log (the host).
         self.proposals = Proposals()
-        # Actions the host refused, and the state (game, log length) they were refused in.
-        self._refused: dict[str, str] = {}
-        self._refused_state: tuple[int, int] = (0, -1)
-        self._last_events: list[Any] = []
+        #: The play part: our view of the current game, the log's entries applied to it,
+        #: the host's ordering of proposals and a seat's side of them.
+        self.play = Play(table, seat, rules.players, self.identity, self.game_log,
+                         self.proposals, self.dealing)
         self._finished_reported = 0
         self._replaying = restoring
         self._events: list[Any] = []
@@ -461,6 +450,16 @@ class Session:
         return self.proposals.pending
 
     @property
+    def game(self) -> Game | None:
+        """Our seat's view of the current game (never the full game; the play part's)."""
+        return self.play.game
+
+    @property
+    def game_no(self) -> int:
+        """The current game's number (0: none dealt yet)."""
+        return self.play.game_no
+
+    @property
     def logs(self) -> dict[int, list[LogEntry]]:
         """Every game's log, by game number (the game log part's)."""
         return self.game_log.logs
@@ -497,25 +496,8 @@ class Session:
     def refused(self) -> dict[str, str]:
         """The actions the host refused in the current state: text -> reason.  Empty
         once the table has moved on (another entry, another game): a move refused in a
-        race may be legal, or the only move, now."""
-        if self._refused_state != (self.game_no, len(self.log)):
-            return {}
-        return self._refused
-
-    def note_refusal(self, action: Action, reason: str, made_on: tuple[int, int]) -> None:
-        """The host refused ``action``, which we proposed on the log ``made_on`` (game,
-        log length); also when replaying.  It is held against the move only while that
-        is the state: a proposal made on an older log was refused for that log (say as
-        stale: a seat back from its journal proposes on the view it left, before the
-        entries of the host's bot that played for it), and the same move may be legal
-        now, even the only one."""
-        state = (self.game_no, len(self.log))
-        if made_on != state:
-            return
-        if self._refused_state != state:
-            self._refused_state = state
-            self._refused = {}
-        self._refused[str(action)] = reason
+        race may be legal, or the only move, now (the play part's)."""
+        return self.play.refused
 
     @property
     def waiting_for_cards(self) -> bool:
@@ -652,7 +634,7 @@ class Session:
         if reason is not None:
             raise IllegalAction(reason, action)
         if self.seat != HOST:
-            self._check_proposal_allowed(action)
+            self.play.check_proposal_allowed(action, self.players[HOST].name)
         elif self.proposals.slot is not None:
             # A seat's move is placed and being opened: ours follows it (or, if that
             # move makes ours illegal, is refused like a proposal overtaken).
@@ -672,7 +654,7 @@ class Session:
         if self.seat == HOST:
             self._append(action, 0, pairs, now)
         else:
-            self._propose(action, pairs, now)
+            self.play.propose(self, action, pairs, now)
 
     def start_next_game(self, now: float, game: int | None = None) -> int:
         """Agree to deal the next game (a rematch); returns its number.
@@ -1102,10 +1084,9 @@ class Session:
             return
         if dealer is None:
             return
-        self.game_no = number
-        self.game = dealer.deal(self.rules)
-        self.game_log.begin(number)
-        self._emit(ev.GameStarted(self.sid, number, self.seat, self.game.public_hash(), now,
+        game = dealer.deal(self.rules)
+        self.play.begin(number, game)
+        self._emit(ev.GameStarted(self.sid, number, self.seat, game.public_hash(), now,
                                   shown=dealer.shown_trump))
         self._restart_clock(now)
         self._after_change(now)
@@ -1115,52 +1096,9 @@ class Session:
     def _append(self, action: Action, pid: int, reveals: list[tuple[int, bytes]],
                 now: float, proposal: Propose | None = None, forced: str = "",
                 salt: bytes = b"") -> None:
-        """Host: apply a checked action (its reveals checked too) and log it."""
-        assert self.game is not None
-        index = len(self.log)
-        digest, keys = self._apply(action)
-        seen, seen_hash, sig = (proposal.seen, proposal.seen_hash, proposal.sig) if (
-            proposal is not None) else (0, b"", b"")
-        entry = self.game_log.signed(self.game_no, LogEntry(
-            str(action), bytes.fromhex(digest), pid, tuple(reveals), seen, seen_hash, sig,
-            forced, salt), self.identity, self.table)
-        self.game_log.add(self.game_no, entry)
-        if pid:
-            self.proposals.applied(action.player, pid)
-        self._record(**entry.record(self.game_no, index))
-        self._broadcast(entry.frame(self.game_no, index), now)
-        voided, self.proposals.voided = self.proposals.voided, []
-        for seat, frame in voided:
-            link = self.links.get(seat)
-            if link is None:
-                continue
-            self._refuse(link, frame.pid, f"placed at entry {index}, which a bot played for "
-                         "this seat while it was away", now)
-        self._deal_out(self.game_no, keys, now)  # our keys for the cards others drew
-        self._after_apply(action, index, digest, now, forced)
-
-    def _apply(self, action: Action) -> tuple[str, list[bytes]]:
-        """Apply an action to our view: the public hash after it, and the dealer messages
-        with our keys for the cards another seat drew (to send after the entry)."""
-        assert self.game is not None
-        self._last_events = self.game.apply(action)
-        dealer = self.dealer
-        assert dealer is not None
-        keys: list[bytes] = []
-        for e in self._last_events:
-            if isinstance(e, Drew):
-                keys += dealer.drawn(e.player, len(e.cards))
-        return self.game.public_hash(), keys
-
-    def _after_apply(self, action: Action, index: int, digest: str, now: float,
-                     forced: str = "") -> None:
-        self._emit(
-            ev.ActionApplied(self.sid, self.game_no, index, action, tuple(self._last_events),
-                             action.player == self.seat, digest, now, forced)
-        )
-        self._take_new_cards(now)
-        self._restart_clock(now)
-        self._after_change(now)
+        """Host: apply a checked action (its reveals checked too) and log it (see
+        :meth:`Play.append`)."""
+        self.play.append(self, action, pid, reveals, now, proposal, forced, salt)
 
     # ------------------------------------------------------------- the clock
 
@@ -1221,7 +1159,7 @@ class Session:
         waited = round(now - slot.since)
         self._stop(self.game_no, slot.seat, "unopened", Note.of(
             "never_opened", index=slot.index, seconds=waited), now,
-            proof=evidence(slot.frame, self._order(slot)))
+            proof=evidence(slot.frame, self.play.order(slot)))
 
     def _handover_due(self) -> tuple[int, float] | None:
         """Host: the lost seat whose grace period ends first, and when (None: none can
@@ -1342,7 +1280,7 @@ class Session:
                 self.proposals.held.append((seat, action))
             return
         hidden = set(dealer.hand_of(seat))
-        known = self._open_to_all(seat)
+        known = self.play.open_to_all(seat)
         reveals: list[tuple[int, bytes]] = []
         for card in action_cards(action):
             if card not in hidden and card not in known:
@@ -1383,127 +1321,23 @@ class Session:
         more than the allowance (see :meth:`MoveClock.early`)."""
         return None if self._replaying else self.move_clock.early(self.seat, now)
 
-    def _check_reveals(self, seat: int, action: Action, reveals: list[tuple[int, bytes]],
-                       now: float, commit: bool = True, proof: list[bytes] | None = None
-                       ) -> bool:
-        """Check the cards another seat opens with ``action``; a fault stops the game
-        (its Fault carrying ``proof``).  ``commit=False``: only check (a proposal, which
-        may yet be refused)."""
-        fault = self._reveal_fault(seat, action, reveals, commit)
-        if fault is not None:
-            self._fault(self.game_no, fault, now, proof)
-            return False
-        return True
-
-    def _reveal_fault(self, seat: int, action: Action, reveals: list[tuple[int, bytes]],
-                      commit: bool) -> DealFault | None:
-        """What is wrong with the cards ``seat`` opens with ``action`` (None: nothing)."""
-        assert self.game is not None and self.dealer is not None
-        return self.dealing.reveal_fault(self.dealer, self.game, seat, action, reveals, commit)
-
-    def _opening_fault(self, seat: int, frame: Open) -> bool:
-        """Is seat ``seat``'s opening ``frame`` (proven its own: see
-        :func:`~durak_net.proposals.opened_as_committed`) at fault on our own log: an
-        unreadable move, another seat's, a card not proven, or a move the rules refuse?"""
-        if self.game is None or not self.in_game:
-            return False
-        try:
-            action = parse_action(frame.action)
-        except ValueError:
-            return True
-        if action.player != seat:
-            return True
-        reveals = [(p, bytes(k)) for p, k in frame.reveals]
-        if self._reveal_fault(seat, action, reveals, commit=False) is not None:
-            return True
-        return self.game.why_illegal(action) is not None
-
-    def _check_own_bot_move(self, action: Action, reveals: list[tuple[int, bytes]],
-                            index: int, now: float) -> bool:
-        """A bot played our seat while we were away: its cards must be ours, opened with
-        our own keys (the others rebuilt our seed)."""
-        dealer = self.dealer
-        assert dealer is not None and self.game is not None
-        pending = list(reveals)
-        for card in action_cards(action):
-            if dealer.hidden_position(card) is None:
-                continue  # open to all already (picked up, shown)
-            if not pending or not dealer.check_own_reveal(card, Reveal(*pending.pop(0))):
-                self._stop(self.game_no, HOST, "forged", Note.of(
-                    "bot_cards_not_ours", index=index, move=action), now)
-                return False
-        if pending:
-            self._stop(self.game_no, HOST, "forged", Note.of("bot_opens_more", index=index),
-                       now)
-            return False
-        for card in action_cards(action):
-            dealer.reveal(card)
-        return True
-
-    def _open_to_all(self, seat: int) -> set[Card]:
-        """The cards of ``seat``'s hand every seat knows without a reveal (picked up
-        from the table, shown, the open trump): what our view knows of that hand, but
-        for the cards of an open hand (a seat handed to a bot) that were never opened."""
-        assert self.game is not None and self.dealer is not None
-        return self.dealing.open_to_all(self.dealer, self.game, seat)
-
     def _refuse(self, link: Link, pid: int, reason: str, now: float,
                 game: int | None = None) -> None:
-        """Refuse a proposal (before it is opened), saying at which log length (of the
-        proposal's ``game``)."""
-        seat = link.peer_seat
-        at = len(self.logs.get(self.game_no if game is None else game, []))
-        self.proposals.refused(seat, pid, reason, at)
-        self._record(t="refused", seat=seat, pid=pid, reason=reason[:200], at=at)
-        self._push_to(link, self._refusal(seat, pid, reason, at,
-                                          self.game_no if game is None else game), now)
-        self._emit(ev.PeerActionRefused(self.sid, "", reason, now, seat=seat, pid=pid))
-
-    def _refusal(self, seat: int, pid: int, reason: str, at: int, game: int) -> Refused:
-        """Host: a Refused, signed (the proposer may show it to every seat)."""
-        sig = self.identity.sign(*refused_signed(self.table, game, seat, pid, at))
-        return Refused(0, pid, reason[:200], at, sig)
+        """Host: refuse a proposal (before it is opened; see :meth:`Play.refuse`)."""
+        self.play.refuse(self, link.peer_seat, pid, reason, now, game)
 
     def _on_propose(self, link: Link, frame: Propose, now: float) -> None:
-        """A seat's commitment to a move: placed at the next index of our log if it was
-        made on our log, else refused (unopened: we see no card of a proposal we refuse);
-        the proposals part decides (:meth:`Proposals.answer`)."""
-        seat = link.peer_seat
+        """Host: a seat's commitment to a move (see :meth:`Play.on_propose`)."""
         if self.seat != HOST:
             self._violation(Note.of("proposal_from_host"), now)
             return
-        answer = self.proposals.answer(seat, frame, table=self.table,
-                                       key=self.players[seat].sign_key, game=self.game_no,
-                                       in_game=self.in_game, log=self.game_log, now=now)
-        kind = answer.kind
-        if kind == "reused":
-            self._push_to(link, Refused(0, frame.pid, answer.reason), now)
-        elif kind == "order" and answer.slot is not None:
-            self._push_to(link, self._order(answer.slot), now)
-        elif kind == "refused":
-            self._push_to(link, self._refusal(seat, frame.pid, answer.reason, answer.at,
-                                              answer.game), now)
-        elif kind == "refuse":
-            self._refuse(link, frame.pid, answer.reason, now, answer.game)
-        elif kind == "forked":
-            self._check_seen(seat, frame.seen, frame.seen_hash, now)
-        elif kind == "place" and answer.slot is not None:
-            self._record(t="proposal", seat=seat, pid=frame.pid, game=frame.game,
-                         commit=frame.commit.hex(), seen=frame.seen,
-                         seen_hash=frame.seen_hash.hex(), sig=frame.sig.hex())
-            self._push_to(link, self._order(answer.slot), now)
-
-    def _order(self, slot: Slot) -> Order:
-        """Host: our signed word that ``slot``'s proposal is entry ``slot.index``."""
-        frame = slot.frame
-        sig = self.identity.sign(*order_signed(self.table, slot.game, slot.seat, frame.pid,
-                                               frame.commit, slot.index))
-        return Order(0, frame.pid, slot.game, slot.index, sig)
+        seat = link.peer_seat
+        self.play.on_propose(self, seat, frame, now, key=self.players[seat].sign_key,
+                             in_game=self.in_game)
 
     def _on_open(self, link: Link, frame: Open, now: float) -> None:
-        """Host: the proposer opens its placed proposal.  What it opens must be what it
-        committed to, its cards proven, and the move legal on the log it was made on
-        (ours, up to its place): anything else is the proposer's fault, not a refusal."""
+        """Host: the proposer opens its placed proposal (see :meth:`Play.on_open`); then
+        the moves held meanwhile follow."""
         seat = link.peer_seat
         slot = self.proposals.slot
         if self.seat != HOST:
@@ -1512,34 +1346,9 @@ class Session:
         if slot is None or (slot.seat, slot.frame.pid) != (seat, frame.pid):
             self._drops["stale_open"] += 1  # (a copy, after a restart)
             return
-        self.proposals.slot = None
-        if slot.game != self.game_no or not self.in_game or slot.index != len(self.log):
+        if self.play.on_open(self, seat, frame, now, in_game=self.in_game,
+                             was_nudged=self.handover.was_nudged):
             self._drain(now)
-            return
-        assert self.game is not None
-        # What a seat opened as it committed to is its own word (only it knows the
-        # salt): a fault in it carries its Propose and the Open, and every seat checks
-        # it on its own log.
-        proof = evidence(slot.frame, frame)
-        opened = self.proposals.opening(slot, frame)
-        if isinstance(opened, Finding):
-            self._stop(self.game_no, opened.culprit, opened.code, opened.note, now,
-                       proof=proof)
-            return
-        action = opened
-        reveals = [(p, bytes(k)) for p, k in frame.reveals]
-        if not self._check_reveals(seat, action, reveals, now, commit=False, proof=proof):
-            return
-        reason = self.game.why_illegal(action)
-        if reason is not None:
-            self._stop(self.game_no, seat, "illegal", Note.of(
-                "committed_illegal", move=action, reason=Rule(reason)), now, proof=proof)
-            return
-        self._commit_reveals(seat, action, reveals)
-        nudged = self.handover.was_nudged(seat, (self.game_no, len(self.log)))
-        self._append(action, frame.pid, reveals, now, proposal=slot.frame,
-                     forced="timeout" if nudged else "", salt=frame.salt)
-        self._drain(now)
 
     def _drain(self, now: float) -> None:
         """Host: the placed move is in (or void): the moves held meanwhile follow it, in
@@ -1569,205 +1378,33 @@ class Session:
             if link is not None:
                 self._on_propose(link, frame, now)
 
-    def _commit_reveals(self, seat: int, action: Action, reveals: list[tuple[int, bytes]]
-                        ) -> None:
-        """A checked proposal is logged: its cards are open from now on."""
-        assert self.game is not None and self.dealer is not None
-        self.dealing.commit_reveals(self.dealer, self.game, seat, action, reveals)
-
-    def _check_seen(self, seat: int, seen: int, seen_hash: bytes, now: float) -> bool:
-        """A proposal names the log it was made on: it must be a prefix of ours.  (A host
-        that shows seats different logs is caught when any of them proposes.)"""
-        if self.game_log.forks(self.game_no, seen, seen_hash):
-            culprit = seat if self.seat == HOST else HOST
-            self._stop(self.game_no, culprit, "forked", Note.of(
-                "proposed_forked", index=max(seen - 1, 0)) if culprit == seat else Note.of(
-                "forked", seat=Seat(seat), index=max(seen - 1, 0)), now)
-            return False
-        return True
-
-    def _check_proposal_allowed(self, action: Action) -> None:
-        """The proposal rate limit: only one proposal is on its way at a time (so at most
-        one per round trip), and an action the host refused is not proposed again
-        until the state changes (so at most one per legal move and state)."""
-        if self.pending:
-            raise IllegalAction("your previous move is still on its way", action)
-        reason = self.refused.get(str(action))
-        if reason is not None:
-            raise IllegalAction(f"{self.players[HOST].name or 'the host'} refused this move: "
-                                f"{reason}", action)
-
-    def _propose(self, action: Action, reveals: list[tuple[int, bytes]], now: float,
-                 automatic: bool = False) -> None:
-        """Send the host a commitment to ``action`` as proposal ``pid`` (its cards open
-        only once the host has placed it: :meth:`_on_order`); ``automatic``: our seat's
-        automatic pass, which no player chose (journaled, so a refusal after a restart
-        is still known as one)."""
-        pid = self.proposals.new_pid()
-        seen, seen_hash = self.game_log.head(self.game_no)
-        text = str(action)
-        salt = salt_for(self.identity.private, self.table, self.game_no, pid)
-        commit = proposal_commit(salt, text, reveals)
-        sig = self.identity.sign(*proposal_signed(self.table, self.game_no, self.seat, pid,
-                                                   commit, seen, seen_hash))
-        frame = Propose(0, pid, self.game_no, commit, seen, seen_hash, sig)
-        self.proposals.sent(OwnProposal(action, list(reveals), salt, frame, automatic))
-        extra: dict[str, Any] = {"auto": True} if automatic else {}
-        self._record(t="propose", pid=pid, game=self.game_no, action=text,
-                     reveals=[[p, k.hex()] for p, k in reveals], seen=seen,
-                     seen_hash=seen_hash.hex(), sig=sig.hex(), salt=salt.hex(), **extra)
-        self._push_to(self.links[HOST], frame, now)
-
     def _on_order(self, link: Link, frame: Order, now: float) -> None:
-        """The host placed our proposal: open it, if the place is the log we made it on
-        (entry ``seen``, and no entry of ours beyond it) and the host signed it.  The
-        signed place is our evidence: a host that refuses the move now, or puts another
-        entry there, is named (``bad_refusal``, ``bad_order``)."""
+        """The host placed our proposal: open it (see :meth:`Play.on_order`)."""
         if link.peer_seat != HOST:
             return
-        kind, own, finding = self.proposals.check_order(
-            frame, table=self.table, seat=self.seat, host_key=self.players[HOST].sign_key,
-            game=self.game_no, in_game=self.in_game, log_len=len(self.log))
-        if finding is not None:
-            self._finding(finding, now)
-            return
-        if own is None or kind == "ignore":
-            return
-        if kind == "open":
-            self._record(t="order", pid=frame.pid, index=frame.index, sig=frame.sig.hex())
-        self._push_to(link, own.opening, now)
+        self.play.on_order(self, frame, now, host_key=self.players[HOST].sign_key,
+                           in_game=self.in_game)
 
     def _on_refused(self, link: Link, frame: Refused, now: float) -> None:
-        """The host did not log our proposal.  It may refuse only a proposal the table
-        has moved past (:meth:`Proposals.check_refusal`); a refusal of a move we made on
-        the host's own log (legal in our view, signed by us) is a fault of the host."""
-        if link.peer_seat != HOST or frame.pid not in self.pending:
+        """The host did not log our proposal (see :meth:`Play.on_refused`)."""
+        if link.peer_seat != HOST:
             return
-        proposal = self.proposals.frames.get(frame.pid)
-        finding = self.proposals.check_refusal(
-            frame, table=self.table, seat=self.seat, host_key=self.players[HOST].sign_key,
-            game=self.game_no, in_game=self.in_game and not self._replaying,
-            log_len=len(self.log))
-        if finding is not None:
-            self._finding(finding, now)
-            return
-        automatic = frame.pid in self.proposals.automatic
-        action = self.proposals.done(frame.pid)
-        assert action is not None  # (it was pending)
-        self._record(t="refused", seat=self.seat, pid=frame.pid, reason=frame.reason)
-        if proposal is not None:  # (always: a proposal is pending with its frame)
-            self.note_refusal(action, frame.reason, (proposal.game, proposal.seen))
-        self._emit(ev.ActionRefused(self.sid, action, frame.reason, now, automatic))
-        self._after_change(now)
-
-    def _finding(self, finding: Finding, now: float) -> None:
-        """A part found a message wrong: drop it (not authentic), or stop the game on
-        the finding, with its evidence."""
-        if finding.code == "violation":
-            self._violation(finding.note, now)
-        else:
-            self._stop(self.game_no, finding.culprit, finding.code, finding.note, now,
-                       proof=list(finding.proof) or None)
+        if self.play.on_refused(self, frame, now, host_key=self.players[HOST].sign_key,
+                                in_game=self.in_game and not self._replaying):
+            self._after_change(now)
 
     def _on_entry(self, link: Link, frame: Entry, now: float) -> None:
+        """A seated player: the host's entry (see :meth:`Play.on_entry`)."""
         if self.seat == HOST or link.peer_seat != HOST:
             self._violation(Note.of("entry_from_player"), now)
             return
         if frame.game in self.outcomes.broken:
             self._drops["after_stop"] += 1
             return
-        if frame.game != self.game_no or self.game is None:
-            self._desync(frame.game, frame.index, Note.of(
-                "desync_game", game=frame.game, current=self.game_no), now)
-            return
-        log = self.log
-        signed, proof = self.game_log.check(frame, table=self.table,
-                                            host_key=self.players[HOST].sign_key)
-        if signed == "unsigned":
-            self._drops["unsigned_entry"] += 1
-            return
-        if signed == "fork":  # two things the host signed that make no one log
-            self._stop(frame.game, HOST, "forked", Note.of("forked_signed", index=frame.index),
-                       now, proof=proof)
-            return
-        if frame.index < len(log):
-            return  # resent after a restart: already applied
-        if frame.index > len(log):
-            self._desync(frame.game, frame.index, Note.of(
-                "desync_gap", index=frame.index, count=len(log)), now)
-            return
-        try:
-            action = parse_action(frame.action)
-        except ValueError as exc:
-            self._desync(frame.game, frame.index, Note.of("desync_unreadable",
-                                                          reason=str(exc)), now)
-            return
-        reveals = [(p, bytes(k)) for p, k in frame.reveals]
-        actor = action.player
-        if not 0 <= actor < self.rules.players:
-            self._stop(frame.game, HOST, "illegal", Note.of("entry_for_nobody",
-                                                            index=frame.index), now)
-            return
-        dealer = self.dealer
-        assert dealer is not None
-        kind, finding = self.proposals.check_entry(frame, action, me=self.seat, host=HOST,
-                                                   adopted=dealer.adopted, clock=self.clock)
-        if finding is not None:
-            if finding.code == "desync":
-                self._desync(frame.game, frame.index, finding.note, now)
-            else:
-                self._stop(frame.game, finding.culprit, finding.code, finding.note, now,
-                           proof=list(finding.proof) or None)
-            return
-        own_forced = ""
-        if actor == self.seat and kind == "timeout":
-            # Our clock ran out (a proposal of ours on its way will be refused) -- by our
-            # own clock, started when we saw the entry that put us on move.
-            early = self._clock_early(now)
-            if early is not None:
-                self._stop(frame.game, HOST, "early_clock", Note.of(
-                    "early_clock", index=frame.index, move=action, seconds=early), now,
-                    proof=[entry_sig.encode(frame)])  # (the host's signed word)
-                return
-        elif actor == self.seat and kind == "bot":
-            if not self._check_own_bot_move(action, reveals, frame.index, now):
-                return
-        elif kind == "own":
-            # Whether our own move was the clock's is ours to say (a lead made because
-            # our time was up), not the host's: the host marks a lead "timeout" if it
-            # arrives after it told us our time was up, which a move we chose may.
-            own_forced = "timeout" if frame.pid in self.proposals.timeout_pids else ""
-            self.proposals.done(frame.pid)
-            for card in action_cards(action):  # our proposal is logged: its cards open
-                dealer.reveal(card)
-        else:
-            # Another seat's proposal is kept with its signature, and checked if the
-            # audit blames that seat (see _conclude).  That it names our log (its
-            # ``seen_hash`` is the entry's ``prev``, which is our link) the host's
-            # signature already proved (GameLog.check: else a proven fork, not a claim).
-            if not self._check_reveals(actor, action, reveals, now):
-                return
-        reason = self.game.why_illegal(action)
-        if reason is not None:
-            self._stop(frame.game, HOST, "illegal", Note.of(
-                "illegal_entry", index=frame.index, move=action, reason=Rule(reason)), now)
-            return
-        digest, keys = self._apply(action)
-        self._deal_out(frame.game, keys, now)
-        entry = LogEntry.of_frame(frame)  # (with the host's signature: our evidence)
-        self.game_log.add(frame.game, entry)
-        self._record(**entry.record(frame.game, frame.index))
-        if digest != frame.hash.hex():
-            self._emit(
-                ev.ActionApplied(self.sid, frame.game, frame.index, action,
-                                 tuple(self._last_events), actor == self.seat, digest, now)
-            )
-            self._desync(frame.game, frame.index, Note.of(
-                "desync_hash", index=frame.index, mine=digest[:12],
-                theirs=frame.hash.hex()[:12]), now)
-            return
-        self._after_apply(action, frame.index, digest, now,
-                          own_forced if actor == self.seat and frame.pid else frame.forced)
+        dropped = self.play.on_entry(self, frame, now, host_key=self.players[HOST].sign_key,
+                                     clock=self.clock, clock_early=self._clock_early)
+        if dropped:
+            self._drops[dropped] += 1
 
     def _after_change(self, now: float) -> None:
         """Game over (publish our seed for the audit), or our seat's automatic pass."""
@@ -1802,7 +1439,7 @@ class Session:
             if self.proposals.slot is None:  # (else after the placed move: _on_open)
                 self._append(automatic[0], 0, [], now)
         elif not self.pending:
-            self._propose(automatic[0], [], now, automatic=True)
+            self.play.propose(self, automatic[0], [], now, automatic=True)
 
     # -------------------------------------------------------- stops and audits
 
@@ -1910,7 +1547,7 @@ class Session:
                                          seat_key=self.players[frame.seat].sign_key)
             if opened is not None and number == self.game_no and self.game_log.head(
                     number) == (opened[0].seen, opened[0].seen_hash):
-                if not self._opening_fault(frame.seat, opened[1]):
+                if not self.play.opening_fault(frame.seat, opened[1], self.in_game):
                     self._stop(number, sender, "forged", Note.of(
                         "fault_unproven", seat=Seat(frame.seat)), now)
                     return
@@ -2067,6 +1704,37 @@ class Session:
         if not self._replaying:
             self._journal.append(record)
 
+    # ============================================= effects (what the parts ask)
+    # The parts hold no session: what they need done around them they ask of the one
+    # passed to their calls (durak_net.play.Effects).  Sending, reporting, recording and
+    # stopping stay here, switched off while a journal replays.
+
+    def linked(self, seat: int) -> bool:
+        """Have we a link to ``seat``?"""
+        return seat in self.links
+
+    def push(self, seat: int, frame: Frame, now: float) -> None:
+        """Send ``frame`` to ``seat`` (nothing if we have no link to it)."""
+        link = self.links.get(seat)
+        if link is not None:
+            self._push_to(link, frame, now)
+
+    def entry_applied(self, now: float) -> None:
+        """An entry is applied: our drawn cards, the move clocks, the next automatic
+        move."""
+        self._take_new_cards(now)
+        self._restart_clock(now)
+        self._after_change(now)
+
+    broadcast = _broadcast
+    emit = _emit
+    record = _record
+    deal_out = _deal_out
+    stop = _stop
+    fault = _fault
+    desync = _desync
+    violation = _violation
+
     # ================================================================= restore
 
     def resumed(self, now: float) -> None:
@@ -2187,32 +1855,8 @@ class Session:
         self._ending = f"{self.players[seat].name or f'seat {seat}'} {what}"
 
     def replay_entry(self, rec: dict[str, Any], now: float) -> None:
-        """An ``entry`` record: applied again, every card it opens checked again and its
-        hash compared (``ValueError`` if it does not replay)."""
-        number = int(rec["game"])
-        if number != self.game_no or self.game is None:
-            raise ValueError(f"an entry of game {number} while at game {self.game_no}")
-        index = int(rec["index"])
-        if index != len(self.log):
-            raise ValueError(f"game {number} entry {len(self.log)} is missing")
-        action = parse_action(rec["action"])
-        reveals = [(int(p), bytes.fromhex(k)) for p, k in rec.get("reveals", [])]
-        pid = int(rec.get("pid", 0))
-        dealer = self.dealer
-        assert dealer is not None
-        if action.player == self.seat:
-            for card in action_cards(action):
-                dealer.reveal(card)
-            if self.seat != HOST and pid:
-                self.proposals.done(pid)
-        elif not self._check_reveals(action.player, action, reveals, now):
-            raise ValueError(f"game {number} entry {index} opens a card that does not check")
-        if self.seat == HOST and pid:
-            self.proposals.applied(action.player, pid)
-        digest, keys = self._apply(action)
-        self._deal_out(number, keys, now)
-        if digest != rec["hash"]:
-            raise ValueError(f"game {number} entry {index} does not replay")
-        self.game_log.replay(rec)
+        """An ``entry`` record: applied again through the play part (every card it opens
+        checked again, its hash compared: ``ValueError`` if it does not replay)."""
+        self.play.replay_entry(self, rec, now)
         self._take_new_cards(now)
         self._after_change(now)

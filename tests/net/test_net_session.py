@@ -311,8 +311,8 @@ def test_a_refused_proposal_opens_nothing_and_its_card_is_proven_when_played() -
     assert card not in restored.game.hand(1) and reveal.position not in restored.dealer.opened
     # When Bob plays it later, its reveal proves it again (the position is not spent).
     action = parse_action(f"1 attack {card}")
-    assert restored._check_reveals(1, action, [(reveal.position, reveal.key)], pair.net.now,
-                                   commit=False)
+    assert restored.play.check_reveals(restored, 1, action, [(reveal.position, reveal.key)],
+                                       pair.net.now, commit=False)
     assert not _events(pair.seq, ev.GameStopped)
 
 
