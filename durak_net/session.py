@@ -50,9 +50,11 @@ one placed in the log, and what a Propose, an Order, a Refused or an Open is ans
 seat's state, whom a bot plays, when a silent seat's game is abandoned) with
 :mod:`durak_net.presence` (``presence``: who is silent since when); and
 :mod:`durak_net.outcomes` (``outcomes``: stops, faults, audits, and the checks of a
-Fault's signature and evidence); :mod:`durak_net.seating` (``seating``: who sits where,
-what a Hello or a Seating changes); :mod:`durak_net.links` (``linkage``: the links by
-seat and pairing id; ``beacons``: the heartbeats between seated players);
+Fault's signature and evidence) with :mod:`durak_net.endings` (``endings``: a game
+stopped on a fault, ours or another seat's, its seeds published, its audit settled);
+:mod:`durak_net.seating` (``seating``: who sits where, what a Hello or a Seating
+changes); :mod:`durak_net.links` (``linkage``: the links by seat and pairing id;
+``beacons``: the heartbeats between seated players);
 :mod:`durak_net.dealing` (``dealing``: each game's dealer and signed deal messages, when
 the next game is asked for and dealt, the cards a move opens); :mod:`durak_net.resync`
 (``resync``: what a restarted seat is resent); :mod:`durak_net.play` (``play``: our view
@@ -60,8 +62,8 @@ of the current game and the log's entries applied to it, the host's ordering and
 side of its proposals); and :mod:`durak_net.timers` (the next timer and which deadline
 fires, as pure functions).  The session routes frames to them and does what they decide;
 a part that needs something done around it (a frame sent, an event, a journal record, a
-game stopped) is passed the session as its effects (:class:`durak_net.play.Effects`),
-never holds it.
+game stopped) is passed the session as its effects (:class:`durak_net.play.Effects`,
+:class:`durak_net.endings.Effects`), never holds it.
 """
 
 from __future__ import annotations
@@ -83,11 +85,12 @@ from durak_core import (
 )
 
 from . import events as ev
-from .audit import Stop, Verdict, audit
+from .audit import Stop, Verdict
 from .clock import MoveClock
 from .crypto import Entropy
 from .dealer import DealFault, MentalDealer
 from .dealing import DealerFactory, Dealing, action_cards, mental_dealer
+from .endings import Endings
 from .gamelog import GameLog, LogEntry, log_hash
 from .handover import HandOver
 from .handover import due as seat_due
@@ -95,8 +98,8 @@ from .i18n import N_, Said
 from .identity import Identity
 from .link import Addr, Link
 from .links import Beacons, Links
-from .notes import Note, Seat, Theirs
-from .outcomes import HOST, Outcomes, fault_signed, fitted_detail
+from .notes import Note
+from .outcomes import HOST, Outcomes, fault_signed
 from .outcomes import deal_signed as deal_signed  # (for scripts/lan_vectors.py)
 from .play import Play
 from .presence import Presence, abandon_after
@@ -104,7 +107,6 @@ from .proposals import (
     OPEN_WITHIN,
     Proposals,
     evidence,
-    opened_as_committed,
 )
 from .reliable import RtoConfig
 from .restore import JOURNAL_VERSION, replay_journal
@@ -294,6 +296,12 @@ class Session:
         #: the host's ordering of proposals and a seat's side of them.
         self.play = Play(table, seat, rules.players, self.identity, self.game_log,
                          self.proposals, self.dealing)
+        #: The endings part: a game stopped on a fault, its seeds published, its audit and
+        #: verdict (the outcomes part keeps them).
+        self.endings = Endings(table, seat, name, rules, self.identity,
+                               audit_timeout=self.config.audit_timeout, outcomes=self.outcomes,
+                               dealing=self.dealing, game_log=self.game_log,
+                               proposals=self.proposals, play=self.play, seating=self.seating)
         self._finished_reported = 0
         self._replaying = restoring
         self._events: list[Any] = []
@@ -1039,7 +1047,7 @@ class Session:
             self._after_change(now)
         self._maybe_request(now)
         self._maybe_deal(number, now)
-        self._maybe_audit(number, now)
+        self.endings.maybe_audit(self, number, now)
 
     def _take_new_cards(self, now: float) -> None:
         """Reveal our drawn cards to our view once their keys are in."""
@@ -1443,190 +1451,41 @@ class Session:
 
     # -------------------------------------------------------- stops and audits
 
+    # (The endings part's, durak_net.endings: these pass it the session as its effects.)
+
     def _fault(self, number: int, fault: DealFault, now: float,
                proof: list[bytes] | None = None) -> None:
-        """The dealer caught a seat breaking the deal: stop the game and audit it.
-
-        A seated player names a third seat only for messages that seat signed: what it
-        knows of them came through the host, which may have altered them (then the
-        host is named)."""
-        culprit = fault.seat
-        if self.seat != HOST and culprit not in (HOST, self.seat) and self._forged_for(
-                number, culprit):
-            self._stop(number, HOST, "forged", Note.of("relayed_unsigned", seat=Seat(culprit)),
-                       now)
-            return
-        self._stop(number, fault.seat, fault.code, fault.note, now, proof=proof)
+        """The dealer caught a seat breaking the deal (see :meth:`Endings.fault`)."""
+        self.endings.fault(self, number, fault, now, proof)
 
     def _stop(self, number: int, culprit: int, code: str, said: Note | str, now: float,
               stopper: int | None = None, at: int | None = None,
               frame: Fault | None = None, proof: list[bytes] | None = None) -> None:
-        """Stop game ``number`` (the evidence names ``culprit``, ``said``: what it did);
-        every seat then publishes its seed and the audit decides.  ``at``: the log
-        length the stopping seat had, ``frame``: its signed Fault (another seat's fault,
-        passed on as is, its detail in its own words); ``proof``: the signed messages
-        our own Fault carries as evidence."""
-        if number in self.outcomes.stops or number in self.outcomes.audits:
-            return
-        note = said if isinstance(said, Note) else Note.plain_text(said)
-        detail = frame.detail if frame is not None else note.english(self.names)
-        by = self.seat if stopper is None else stopper
-        self.outcomes.broken.add(number)
-        if self.proposals.slot is not None and self.proposals.slot.game == number:
-            self.proposals.slot = None  # (nothing more is appended to this game)
-        index = len(self.logs.get(number, [])) if at is None else at
-        self._set_stop(number, Stop(by, index, detail[:200], True, culprit, code[:24], note))
-        if frame is None:
-            detail = fitted_detail(number, index, culprit, code[:24], detail, by, proof or [])
-            sig = self.identity.sign(*fault_signed(self.table, number, index, culprit,
-                                                   code[:24], detail, by, proof or []))
-            fault = Fault(0, number, index, culprit, code[:24], detail, by, sig,
-                          proof or [])
-        else:
-            fault = frame
-        self.outcomes.faults[number] = fault
-        if by == self.seat:
-            self._broadcast(fault, now)
-        elif self.seat == HOST:
-            self._broadcast(fault, now, but=by)  # pass a seat's fault on to the others
-        line = (Note.of("stopped_by", by=Seat(by), culprit=Seat(culprit), detail=note)
-                if by != self.seat else Note.of("found_desync", culprit=Seat(culprit),
-                                                 detail=note) if code == "desync"
-                else Note.of("found", culprit=Seat(culprit), detail=note))
-        self._emit(ev.GameStopped(self.sid, number, culprit, detail, by != self.seat, now,
-                                  line))
-        self._publish_seed(number, now)
-        parts = self.proposals
-        if self.seat == HOST and (parts.held or parts.queued) and parts.slot is None:
-            self._drain(now)
+        """Stop game ``number`` on a finding against ``culprit`` (see
+        :meth:`Endings.stop`)."""
+        self.endings.stop(self, number, culprit, code, said, now, stopper, at, frame, proof)
 
     def _set_stop(self, number: int, stop: Stop) -> None:
-        self.outcomes.stops[number] = stop
-        self._record(t="stop", game=number, seat=stop.seat, index=stop.index,
-                     reason=stop.reason, claim=stop.claim, culprit=stop.culprit, code=stop.code,
-                     note=stop.note.to_json() if stop.note is not None else None)
+        self.endings.set_stop(self, number, stop)
 
     def _on_fault(self, link: Link, frame: Fault, now: float) -> None:
-        """Another seat's Fault: it stops the game only if signed by the seat it names
-        as its finder.  One that is not came from the seat that sent it to us (the host
-        passes the others' faults on): it is that seat's fault."""
-        number = frame.game
-        if number not in self.dealers:
-            self._violation(Note.of("fault_undealt", game=number), now)
-            return
-        if number in self.outcomes.stops or number in self.outcomes.audits:
-            return  # (the same fault again, or one after the game stopped: nothing new)
-        sender = link.peer_seat
-        by = frame.by
-        why = self.outcomes.fault_sender_blamed(frame, table=self.table, me=self.seat,
-                                                sender=sender, keys=self._keys())
-        if why is not None:
-            self._stop(number, sender, "forged", why, now)
-            return
-        if (proven := self.outcomes.fork_proven(frame, table=self.table,
-                                                keys=self._keys())) is not None:
-            if proven:
-                self.outcomes.proven.add(number)
-                self._record(t="proven", game=number)
-            elif self.seat != HOST:  # a fork claim whose evidence the host did not sign
-                self._stop(number, by, "forged", Note.of("fault_unproven", seat=Seat(HOST)),
-                           now)
-                return
-            # (the host passes a made-up claim on as it is, for every seat to check; its
-            # own audit finds it false)
-        if frame.code == "desync":
-            self._emit(ev.DesyncDetected(self.sid, number, frame.index, frame.detail, True,
-                                         now, Note.of("desync_peer", by=Seat(by),
-                                                      detail=Theirs(frame.detail))))
-        if frame.evidence and by == HOST and frame.seat not in (HOST, self.seat):
-            # The host's fault of a seat's opening, with its evidence: checked on our
-            # own log.  Evidence that is the seat's and does not show a fault is made
-            # up: the host's.
-            opened = opened_as_committed(list(frame.evidence), table=self.table,
-                                         game=number, seat=frame.seat,
-                                         seat_key=self.players[frame.seat].sign_key)
-            if opened is not None and number == self.game_no and self.game_log.head(
-                    number) == (opened[0].seen, opened[0].seen_hash):
-                if not self.play.opening_fault(frame.seat, opened[1], self.in_game):
-                    self._stop(number, sender, "forged", Note.of(
-                        "fault_unproven", seat=Seat(frame.seat)), now)
-                    return
-                self.outcomes.proven.add(number)
-                self._record(t="proven", game=number)
-        if self.outcomes.proves(frame, table=self.table, keys=self._keys(),
-                                log=self.logs.get(number, [])):
-            self.outcomes.proven.add(number)
-            self._record(t="proven", game=number)
-        self._stop(number, frame.seat, frame.code, Note.did_theirs(by, frame.code,
-                                                                   frame.detail),
-                   now, stopper=by, at=frame.index, frame=frame)
+        """Another seat's Fault (see :meth:`Endings.on_fault`)."""
+        self.endings.on_fault(self, link.peer_seat, frame, now, in_game=self.in_game)
 
     def _keys(self) -> list[bytes]:
         """Every seat's signing key, in seat order (b"": not known yet)."""
         return self.seating.keys()
 
     def _publish_seed(self, number: int, now: float) -> None:
-        dealer = self.dealers.get(number)
-        if dealer is None:
-            return
-        messages = dealer.publish_seed()
-        if messages:
-            self._record(t="publish", game=number)
-            self._deal_out(number, messages, now)
-            self.outcomes.audit_due.setdefault(number, now + self.config.audit_timeout)
-        self._maybe_audit(number, now)
-
-    def _maybe_audit(self, number: int, now: float) -> None:
-        dealer = self.dealers.get(number)
-        if dealer is None or number in self.outcomes.audits or not dealer.seeds_in:
-            return
-        game_over = number == self.game_no and self.game is not None and self.game.is_over
-        if not game_over and number not in self.outcomes.stops:
-            return
-        self._conclude(number, now)
+        self.endings.publish_seed(self, number, now)
 
     def _conclude(self, number: int, now: float, refused: bool = False) -> None:
         """Audit game ``number`` (or name the seat that did not publish its seed)."""
-        if number in self.outcomes.audits:
-            return
-        dealer = self.dealers[number]
-        log = self.logs.get(number, [])
-        names = self.names
-        names[self.seat] = self.name or "you"
-        if refused and not dealer.seeds_in:
-            missing = next(s for s in range(dealer.n) if s not in dealer.seeds)
-            verdict = Verdict.of(False, "refused", Note.of("no_keys", seat=Seat(missing)),
-                                 names, missing)
-        else:
-            verdict = audit(dealer, self.rules, [(e.action, e.hash) for e in log], names,
-                            self.outcomes.stops.get(number))
-            verdict = self.outcomes.judge(number, verdict, names, me=self.seat, log=log,
-                                          forged=lambda seat: self._forged_for(number, seat),
-                                          table=self.table, host_key=self.players[HOST].sign_key)
-        self._settle(number, verdict, now)
+        self.endings.conclude(self, number, now, refused)
 
     def _settle(self, number: int, verdict: Verdict, now: float,
                 silent: tuple[int, float] | None = None) -> None:
-        """Game ``number``'s verdict: kept, journalled, reported (and a table that is
-        ending ends)."""
-        log = self.logs.get(number, [])
-        self.outcomes.settled(number, verdict)
-        self._record(t="audit", game=number, fair=verdict.fair, code=verdict.code,
-                     detail=verdict.detail, culprit=verdict.culprit,
-                     state_hash=verdict.state_hash, full=verdict.game,
-                     note=verdict.note.to_json() if verdict.note is not None else None)
-        self._emit(ev.GameAudited(self.sid, number, verdict.fair, verdict.text, verdict.code,
-                                  verdict.culprit, verdict.state_hash, log_hash(log), now,
-                                  verdict.game, silent[1] if silent is not None else None,
-                                  verdict.note))
-        if self._ending and not self._replaying:
-            self.close(now, self._ending)
-
-    def _forged_for(self, number: int, seat: int) -> bool:
-        """Did the host pass on, as ``seat``'s, a deal message or a proposal of game
-        ``number`` that ``seat`` did not sign?"""
-        return self.dealing.forged_for(number, seat, self.players[seat].sign_key,
-                                       self.logs.get(number, []))
+        self.endings.settle(self, number, verdict, now, silent)
 
     # ---------------------------------------------------------------- resync
 
@@ -1719,6 +1578,12 @@ class Session:
         if link is not None:
             self._push_to(link, frame, now)
 
+    def settled(self, now: float) -> None:
+        """A game's verdict is in: a table that was ending (a player left, or went
+        silent) ends."""
+        if self._ending and not self._replaying:
+            self.close(now, self._ending)
+
     def entry_applied(self, now: float) -> None:
         """An entry is applied: our drawn cards, the move clocks, the next automatic
         move."""
@@ -1734,6 +1599,7 @@ class Session:
     fault = _fault
     desync = _desync
     violation = _violation
+    drain = _drain
 
     # ================================================================= restore
 
@@ -1846,8 +1712,7 @@ class Session:
 
     def replay_publish(self, number: int, now: float) -> None:
         """A ``publish`` record: we published our seed of game ``number``."""
-        self._deal_out(number, self.dealers[number].publish_seed(), now)
-        self.outcomes.replay_publish(number, now)
+        self.endings.replay_publish(self, number, now)
 
     def replay_ending(self, seat: int, what: str) -> None:
         """An ``abandon`` (``what``: "went silent") or ``gone`` ("left the table")
