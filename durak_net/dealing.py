@@ -96,6 +96,14 @@ class Dealing:
         self.dealers[number] = dealer
         return dealer
 
+    def replay_dealer(self, number: int, previous: int | None, keys: Sequence[bytes],
+                      seed: bytes) -> MentalDealer:
+        """A journal's ``dealer`` record: game ``number``'s dealer, from its seed
+        (``ValueError`` if the game has one already: a journal that does not replay)."""
+        if number in self.dealers:
+            raise ValueError(f"game {number} has two dealers")
+        return self.make(number, previous, keys, seed)
+
     def sign(self, number: int, messages: Sequence[bytes]) -> list[Deal]:
         """Our deal messages of game ``number`` as frames, signed and kept."""
         out = []

@@ -550,8 +550,8 @@ class Play:
 
     def replay_entry(self, fx: Effects, rec: dict[str, Any], now: float) -> None:
         """A journal's ``entry`` record: applied again, every card it opens checked again
-        and its hash compared (``ValueError`` if it does not replay).  The caller then
-        takes our new cards and the next automatic move, as after any entry."""
+        and its hash compared (``ValueError`` if it does not replay); then what follows
+        any entry (``fx.entry_applied``: our new cards, the clocks, an automatic move)."""
         number = int(rec["game"])
         if number != self.game_no or self.game is None:
             raise ValueError(f"an entry of game {number} while at game {self.game_no}")
@@ -577,3 +577,4 @@ class Play:
         if digest != rec["hash"]:
             raise ValueError(f"game {number} entry {index} does not replay")
         self.game_log.replay(rec)
+        fx.entry_applied(now)

@@ -9,10 +9,13 @@ sending and reporting switched off, so the rebuilt session is the one that was r
 starts: when a peer hears it, both streams of that link restart and each side resends
 what the other may lack.
 
-Nothing here writes a session's private fields: each record goes to the session's
-``replay_*`` method or to its part's own (:mod:`durak_net.proposals`,
-:mod:`durak_net.handover`, :mod:`durak_net.outcomes`, :mod:`durak_net.gamelog`), and
-this module imports nothing of :mod:`durak_net.session` (which imports it).
+Nothing here writes a session's private fields: each record goes to its part's own
+replay method (:mod:`durak_net.seating`, :mod:`durak_net.dealing`, :mod:`durak_net.play`,
+:mod:`durak_net.proposals`, :mod:`durak_net.handover`, :mod:`durak_net.outcomes`,
+:mod:`durak_net.endings`), the parts that act around them passed the session as their
+effects; only what is the session's own (its links, the table's start and clock, a
+deal agreed to, a share published, a table that is ending) goes to its ``replay_*``
+methods.  This module imports nothing of :mod:`durak_net.session` (which imports it).
 """
 
 from __future__ import annotations
@@ -73,15 +76,16 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
         elif kind == "link":
             session.replay_link(rec, now)
         elif kind == "hello":
-            session.replay_hello(rec)
+            session.seating.replay_hello(rec)
         elif kind == "seating":
             session.replay_seating(rec)
         elif kind == "start":
             session.started = True
         elif kind == "dealer":
             previous = rec.get("previous")
-            session.replay_dealer(int(rec["game"]), None if previous is None else int(previous),
-                                  bytes.fromhex(rec["seed"]))
+            session.dealing.replay_dealer(int(rec["game"]),
+                                          None if previous is None else int(previous),
+                                          session.seating.keys(), bytes.fromhex(rec["seed"]))
         elif kind == "begin":
             session.replay_begin(int(rec["game"]), now)
         elif kind == "dealmsg":
@@ -90,7 +94,7 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
             session.replay_deal(Deal(0, number, seat, data,
                                      bytes.fromhex(rec.get("sig", "00" * 64))), now)
         elif kind == "entry":
-            session.replay_entry(rec, now)
+            session.play.replay_entry(session, rec, now)
         elif kind == "propose":
             pid = int(rec["pid"])
             action = parse_action(rec["action"])
@@ -134,7 +138,7 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
         elif kind == "proven":  # a fault of the host whose evidence we checked
             session.outcomes.replay_proven(int(rec["game"]))
         elif kind == "publish":
-            session.replay_publish(int(rec["game"]), now)
+            session.endings.replay_publish(session, int(rec["game"]), now)
         elif kind == "audit":
             number = int(rec["game"])
             culprit = rec.get("culprit")

@@ -1683,22 +1683,12 @@ class Session:
                         (str(rec["addr"][0]), int(rec["addr"][1])), now, name,
                         str(rec.get("sas", "")), what)
 
-    def replay_hello(self, rec: dict[str, Any]) -> None:
-        """A ``hello`` record (host): a seat's name, signing key and address."""
-        self.seating.replay_hello(rec)
-
     def replay_seating(self, rec: dict[str, Any]) -> None:
         """A ``seating`` record (a seated player): who sits where, the clock, the grace."""
         self.seating.replay_seating(rec)
         self.clock, self.grace = int(rec["clock"]), int(rec["grace"])
         if rec.get("start"):
             self.started = True
-
-    def replay_dealer(self, number: int, previous: int | None, seed: bytes) -> None:
-        """A ``dealer`` record: game ``number``'s dealer, from its seed."""
-        if number in self.dealers:
-            raise ValueError(f"game {number} has two dealers")
-        self.dealing.make(number, previous, self._keys(), seed)
 
     def replay_begin(self, number: int, now: float) -> None:
         """A ``begin`` record: we agreed to deal game ``number``."""
@@ -1710,18 +1700,7 @@ class Session:
         self._deal_out(number, self.dealers[number].share(seat), now)
         self._reveal_open_hands(now)
 
-    def replay_publish(self, number: int, now: float) -> None:
-        """A ``publish`` record: we published our seed of game ``number``."""
-        self.endings.replay_publish(self, number, now)
-
     def replay_ending(self, seat: int, what: str) -> None:
         """An ``abandon`` (``what``: "went silent") or ``gone`` ("left the table")
         record: the table ends once the game's audit is done."""
         self._ending = f"{self.players[seat].name or f'seat {seat}'} {what}"
-
-    def replay_entry(self, rec: dict[str, Any], now: float) -> None:
-        """An ``entry`` record: applied again through the play part (every card it opens
-        checked again, its hash compared: ``ValueError`` if it does not replay)."""
-        self.play.replay_entry(self, rec, now)
-        self._take_new_cards(now)
-        self._after_change(now)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from durak_core import Attack, Pass, Rules
 from durak_net.dealing import Dealing, action_cards, could_hold
 from durak_net.identity import Identity, verify
@@ -162,3 +164,14 @@ def test_a_forged_deal_message_is_the_hosts_when_the_audit_asks() -> None:
     assert ben.forged_for(1, 0, KEYS[0], [])
     assert not ben.forged_for(1, 1, KEYS[1], [])
 
+
+
+def test_a_journal_replays_a_games_dealer_from_its_seed_once() -> None:
+    host, _ = _parts()
+    dealer = host.make(1, None, KEYS[:2])
+    again = _parts()[0]
+    replayed = again.replay_dealer(1, None, KEYS[:2], dealer.seed)
+    assert replayed.seed == dealer.seed and again.dealers[1] is replayed
+    assert replayed.begin() == dealer.begin()  # the same messages from the same seed
+    with pytest.raises(ValueError, match="game 1 has two dealers"):
+        again.replay_dealer(1, None, KEYS[:2], dealer.seed)

@@ -255,7 +255,9 @@ def test_a_journal_entry_that_does_not_replay_is_refused() -> None:
     with pytest.raises(ValueError, match="does not replay"):
         seat.replay_entry(Recorder(), {**rec, "hash": "00" * 32}, 0.0)
     _, again = _table()
-    again.replay_entry(Recorder(), rec, 0.0)
-    assert len(again.log) == 1
+    fx = Recorder()
+    again.replay_entry(fx, rec, 0.0)
+    assert len(again.log) == 1 and fx.applied == 1  # (then what follows any entry)
+    assert fx.records == [] and fx.sent == []  # a journal's entry is not journalled again
     with pytest.raises(ValueError, match="entry 1 is missing"):
         again.replay_entry(Recorder(), {**rec, "index": 2}, 0.0)
