@@ -261,3 +261,17 @@ def test_a_journal_entry_that_does_not_replay_is_refused() -> None:
     assert fx.records == [] and fx.sent == []  # a journal's entry is not journalled again
     with pytest.raises(ValueError, match="entry 1 is missing"):
         again.replay_entry(Recorder(), {**rec, "index": 2}, 0.0)
+
+
+def test_the_play_and_endings_parts_import_nothing_of_the_session() -> None:
+    """A part holds no session: it is passed one as its effects (typed by its own
+    Protocol), so neither module imports durak_net.session, even for its types."""
+    import ast
+    import inspect
+
+    from durak_net import endings, play
+
+    for module in (play, endings):
+        tree = ast.parse(inspect.getsource(module))
+        imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        assert "session" not in imported and "durak_net.session" not in imported, module
