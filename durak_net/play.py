@@ -165,6 +165,33 @@ class Play:
                 keys += dealer.drawn(e.player, len(e.cards))
         return self.game.public_hash(), keys
 
+    def take_new_cards(self, fx: Effects, now: float) -> None:
+        """Reveal our drawn cards to our view once their keys are in (and the cards of
+        the hands open to every seat)."""
+        dealer = self.dealer
+        if dealer is None or self.game is None:
+            return
+        try:
+            fresh = dealer.new_cards()
+        except DealFault as fault:
+            fx.fault(self.game_no, fault, now)
+            return
+        if fresh:
+            self.game.reveal(self.seat, fresh)
+            fx.emit(ev.CardsRevealed(self.table, self.game_no, self.seat, tuple(fresh), now))
+        self.reveal_open_hands(fx, now)
+
+    def reveal_open_hands(self, fx: Effects, now: float) -> None:
+        """The hands of seats whose seed was rebuilt (handed to a bot) are open to every
+        seat: show their cards in our view as they become known."""
+        if self.game is None:
+            return
+        try:
+            for seat, fresh in self.dealing.open_hands(self.game_no, self.game):
+                fx.emit(ev.CardsRevealed(self.table, self.game_no, seat, tuple(fresh), now))
+        except DealFault as fault:
+            fx.fault(self.game_no, fault, now)
+
     def _applied(self, fx: Effects, action: Action, index: int, digest: str, now: float,
                  forced: str = "") -> None:
         fx.emit(ev.ActionApplied(self.table, self.game_no, index, action,

@@ -1043,37 +1043,11 @@ class Session:
 
     def _after_deal_message(self, number: int, now: float) -> None:
         if number == self.game_no and self.game is not None and self.in_game:
-            self._take_new_cards(now)
+            self.play.take_new_cards(self, now)
             self._after_change(now)
         self._maybe_request(now)
         self._maybe_deal(number, now)
         self.endings.maybe_audit(self, number, now)
-
-    def _take_new_cards(self, now: float) -> None:
-        """Reveal our drawn cards to our view once their keys are in."""
-        dealer = self.dealer
-        if dealer is None or self.game is None:
-            return
-        try:
-            fresh = dealer.new_cards()
-        except DealFault as fault:
-            self._fault(self.game_no, fault, now)
-            return
-        if fresh:
-            self.game.reveal(self.seat, fresh)
-            self._emit(ev.CardsRevealed(self.sid, self.game_no, self.seat, tuple(fresh), now))
-        self._reveal_open_hands(now)
-
-    def _reveal_open_hands(self, now: float) -> None:
-        """The hands of seats whose seed was rebuilt (handed to a bot) are open to every
-        seat: show their cards in our view as they become known."""
-        if self.game is None:
-            return
-        try:
-            for seat, fresh in self.dealing.open_hands(self.game_no, self.game):
-                self._emit(ev.CardsRevealed(self.sid, self.game_no, seat, tuple(fresh), now))
-        except DealFault as fault:
-            self._fault(self.game_no, fault, now)
 
     def _maybe_request(self, now: float) -> None:
         """Tell the application once that another seat wants the next game."""
@@ -1265,7 +1239,7 @@ class Session:
             return
         self._record(t="share", game=self.game_no, seat=seat)
         self._deal_out(self.game_no, dealer.share(seat), now)
-        self._reveal_open_hands(now)
+        self.play.reveal_open_hands(self, now)
         self._after_change(now)
 
     def play_for(self, seat: int, action: Action, now: float) -> None:
@@ -1587,7 +1561,7 @@ class Session:
     def entry_applied(self, now: float) -> None:
         """An entry is applied: our drawn cards, the move clocks, the next automatic
         move."""
-        self._take_new_cards(now)
+        self.play.take_new_cards(self, now)
         self._restart_clock(now)
         self._after_change(now)
 
@@ -1698,7 +1672,7 @@ class Session:
     def replay_share(self, number: int, seat: int, now: float) -> None:
         """A ``share`` record: we published our share of ``seat``'s seed (a bot plays it)."""
         self._deal_out(number, self.dealers[number].share(seat), now)
-        self._reveal_open_hands(now)
+        self.play.reveal_open_hands(self, now)
 
     def replay_ending(self, seat: int, what: str) -> None:
         """An ``abandon`` (``what``: "went silent") or ``gone`` ("left the table")

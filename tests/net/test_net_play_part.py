@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from durak_core import Action, Attack, Defend, Rules, Take
+from durak_core import Action, Attack, Defend, Pass, Rules, Take
 from durak_net import events as ev
 from durak_net.dealer import DealFault
 from durak_net.dealing import Dealing, action_cards
@@ -44,6 +44,7 @@ class Recorder:
     stops: list[tuple[int, int, str, Note]] = field(default_factory=list)
     desyncs: list[Note] = field(default_factory=list)
     applied: int = 0
+    dealt: list[bytes] = field(default_factory=list)
 
     def linked(self, seat: int, /) -> bool:
         return True
@@ -61,7 +62,7 @@ class Recorder:
         self.records.append(record)
 
     def deal_out(self, number: int, messages: list[bytes], now: float, /) -> None:
-        pass  # (no card is drawn in these tests)
+        self.dealt += messages
 
     def stop(self, number: int, culprit: int, code: str, note: Note, now: float, /, *,
              proof: list[bytes] | None = None) -> None:
@@ -275,3 +276,23 @@ def test_the_play_and_endings_parts_import_nothing_of_the_session() -> None:
         tree = ast.parse(inspect.getsource(module))
         imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
         assert "session" not in imported and "durak_net.session" not in imported, module
+
+
+def test_our_drawn_cards_open_in_our_view_once_the_others_keys_are_in() -> None:
+    host, seat = _table()
+    hfx, sfx = Recorder(), Recorder()
+    _apply(seat, sfx, _host_attacks(host, hfx))
+    for action in (Take(1), Pass(0)):  # the seat takes (its clock ran out); the host draws
+        host.append(hfx, action, 0, [], 0.0, forced="timeout" if action.player else "")
+        assert seat.on_entry(sfx, hfx.last(Entry), 0.0, host_key=KEYS[0], clock=30,
+                             clock_early=lambda now: None) == ""
+    assert host.game is not None and host.game.unknown_count(0) == 1  # drawn, not yet seen
+    host.take_new_cards(hfx, 0.0)
+    assert not [e for e in hfx.events if isinstance(e, ev.CardsRevealed)]  # (no key yet)
+    assert host.dealer is not None and sfx.dealt  # the seat's key for the card we drew
+    for message in sfx.dealt:
+        hfx.dealt += host.dealer.receive(message, 1)
+    host.take_new_cards(hfx, 0.0)
+    (revealed,) = [e for e in hfx.events if isinstance(e, ev.CardsRevealed)]
+    assert revealed.seat == 0 and len(revealed.cards) == 1
+    assert host.game.unknown_count(0) == 0 and revealed.cards[0] in host.game.hand(0)
