@@ -135,15 +135,20 @@ class Play:
 
     @property
     def refused(self) -> dict[str, str]:
-        """The actions the host refused in the current state: text -> reason (empty once
-        the table has moved on)."""
+        """The actions the host refused in the current state: text -> reason.  Empty
+        once the table has moved on (another entry, another game): a move refused in a
+        race may be legal, or the only move, now."""
         if self._refused_state != (self.game_no, len(self.log)):
             return {}
         return self._refused
 
     def note_refusal(self, action: Action, reason: str, made_on: tuple[int, int]) -> None:
-        """The host refused ``action``, proposed on the log ``made_on`` (game, log
-        length): held against the move only while that is the state."""
+        """The host refused ``action``, which we proposed on the log ``made_on`` (game,
+        log length); also when replaying.  It is held against the move only while that
+        is the state: a proposal made on an older log was refused for that log (say as
+        stale: a seat back from its journal proposes on the view it left, before the
+        entries of the host's bot that played for it), and the same move may be legal
+        now, even the only one."""
         state = (self.game_no, len(self.log))
         if made_on != state:
             return
