@@ -30,10 +30,10 @@ from durak_core import parse_action
 
 from . import entry_sig
 from .audit import Stop, Verdict
-from .gamelog import LogEntry
+from .gamelog import GameLog, LogEntry
 from .identity import verify
 from .notes import Note, Seat
-from .proposals import host_broke_its_word, proposal_commit, proposal_signed
+from .proposals import host_broke_its_word, placed_unopened, proposal_commit, proposal_signed
 from .wire import FAULT_BYTES, Deal, Fault, encoded_size
 
 #: The host's seat (the sequencer): every table numbers it 0.
@@ -108,6 +108,9 @@ class Outcomes:
     faults: dict[int, Fault] = field(default_factory=dict)
     #: Games stopped on a fault of the host whose evidence checked out here.
     proven: set[int] = field(default_factory=set)
+    #: Games where a seat's Fault (a ``desync``, an ``early_clock``) carried an entry the
+    #: host signed that contradicts our log: the entry's index, by game.
+    forks: dict[int, int] = field(default_factory=dict)
     #: Audit verdicts by game.
     audits: dict[int, Verdict] = field(default_factory=dict)
     #: When a connected seat that has not published its seed refuses the audit.
@@ -129,8 +132,11 @@ class Outcomes:
         """We published our seed for game ``game``; its audit is due by ``due``."""
         self.audit_due.setdefault(game, due)
 
-    def replay_proven(self, game: int) -> None:
+    def replay_proven(self, game: int, fork: int | None = None) -> None:
+        """A journal's ``proven`` (``fork``: the index where the host's fork shows)."""
         self.proven.add(game)
+        if fork is not None:
+            self.forks[game] = fork
 
     def replay_audit(self, game: int, verdict: Verdict) -> None:
         self.settled(game, verdict)
@@ -177,15 +183,57 @@ class Outcomes:
         return None
 
     @staticmethod
-    def fork_proven(frame: Fault, *, table: int, keys: Sequence[bytes]) -> bool | None:
-        """A seat's Fault ``forked`` against the host: does its evidence prove, with the
-        host's own signatures, that the host signed two logs (True), or not (False: the
-        finder made it up; an honest seat claims a fork only with the proof)?  None: not
-        a seat's fork claim."""
-        if frame.code != "forked" or frame.seat != HOST or frame.by == HOST:
+    def signed_proof(frame: Fault, *, table: int, keys: Sequence[bytes],
+                     log: GameLog) -> bool | None:
+        """What another seat's Fault proves to us on signatures alone, where they settle
+        its claim (``log``: our own log, as the host signed it to us).
+
+        * A seat's ``forked`` against the host: True when its evidence proves, with the
+          host's own signatures, that the host signed two logs; False when it does not
+          (the finder made it up: an honest seat claims a fork only with the proof).
+        * Any other claim of a seat against the host that carries an entry the host
+          signed to it (a ``desync``: the entry its state disagreed with; an
+          ``early_clock``: the "timed out" entry): True when that entry and our own log
+          make no one log: the host told the two of us different things.  Otherwise None:
+          what made the finder's state differ from ours, or when its clock started, we
+          cannot see (the verdict stays ``disputed`` or ``clock_disputed``).
+        * The host's ``unopened`` against a seat: False when it does not carry the seat's
+          signed Propose on our log and the host's signed Order of it at the stop
+          (:func:`~durak_net.proposals.placed_unopened`: the host made the claim up);
+          else None (that the opening never came only the host can see).
+
+        None: nothing here settles the claim."""
+        game = frame.game
+        if frame.seat == HOST and frame.by != HOST:
+            if frame.code == "forked":
+                return entry_sig.proves_fork(list(frame.evidence), table=table, game=game,
+                                             host_key=keys[HOST])
+            theirs = entry_sig.signed_entry(list(frame.evidence), table=table, game=game,
+                                            host_key=keys[HOST])
+            if theirs is None:
+                return None
+            ours = [head for i in (theirs.index - 1, theirs.index, theirs.index + 1)
+                    if (head := log.head_at(game, i)) is not None]
+            shown = [entry_sig.encode(h) for h in ours] + [entry_sig.encode(theirs)]
+            return True if entry_sig.proves_fork(shown, table=table, game=game,
+                                                 host_key=keys[HOST]) else None
+        if frame.code == "unopened" and frame.by == HOST and 0 < frame.seat < len(keys):
+            backed = placed_unopened(list(frame.evidence), table=table, game=game,
+                                     index=frame.index, seat=frame.seat,
+                                     seat_key=keys[frame.seat], host_key=keys[HOST], log=log)
+            return None if backed else False
+        return None
+
+    @staticmethod
+    def fork_shown(frame: Fault, *, table: int, host_key: bytes) -> int | None:
+        """The index of the entry a seat's Fault (not a ``forked`` one) carries as the
+        host signed it: where the host's fork shows, once :meth:`signed_proof` found that
+        entry contradicts our log (None: it carries none)."""
+        if frame.code == "forked":
             return None
-        return entry_sig.proves_fork(list(frame.evidence), table=table, game=frame.game,
-                                     host_key=keys[HOST])
+        theirs = entry_sig.signed_entry(list(frame.evidence), table=table, game=frame.game,
+                                        host_key=host_key)
+        return theirs.index if theirs is not None else None
 
     @staticmethod
     def proves(frame: Fault, *, table: int, keys: Sequence[bytes],
@@ -266,7 +314,16 @@ class Outcomes:
         host: its signed messages; against a seat: its signed commitment and what it
         opened): its claim is no longer one word against another."""
         stop = self.stops.get(game)
-        if game not in self.proven or stop is None or verdict.code != "disputed":
+        if game not in self.proven or stop is None:
+            return verdict
+        if game in self.forks and verdict.code in ("disputed", "clock_disputed"):
+            # Whatever the finder claimed, the entry it carried and ours are two logs the
+            # host signed: that much is proven, and it is the host's.
+            return Verdict.of(False, "forked", Note.of(
+                "proven", host=Seat(HOST), claim=Note.of("forked_signed",
+                                                         index=self.forks[game]),
+                by=Seat(stop.seat)), names, HOST, verdict.state_hash)
+        if verdict.code != "disputed":
             return verdict
         claim = stop.note if stop.note is not None else Note.plain_text(stop.reason)
         culprit = HOST if stop.culprit is None else stop.culprit

@@ -1886,14 +1886,16 @@ class Session:
         if why is not None:
             self._stop(number, sender, "forged", why, now)
             return
-        if (proven := self.outcomes.fork_proven(frame, table=self.table,
-                                                keys=self._keys())) is not None:
+        if (proven := self.outcomes.signed_proof(frame, table=self.table, keys=self._keys(),
+                                                 log=self.game_log)) is not None:
             if proven:
-                self.outcomes.proven.add(number)
-                self._record(t="proven", game=number)
-            elif self.seat != HOST:  # a fork claim whose evidence the host did not sign
-                self._stop(number, by, "forged", Note.of("fault_unproven", seat=Seat(HOST)),
-                           now)
+                fork = self.outcomes.fork_shown(frame, table=self.table,
+                                                host_key=self.players[HOST].sign_key)
+                self.outcomes.replay_proven(number, fork)
+                self._record(t="proven", game=number, fork=fork)
+            elif self.seat not in (HOST, by):  # evidence that does not back the claim
+                self._stop(number, by, "forged", Note.of("fault_unproven",
+                                                         seat=Seat(frame.seat)), now)
                 return
             # (the host passes a made-up claim on as it is, for every seat to check; its
             # own audit finds it false)
@@ -2026,8 +2028,9 @@ class Session:
         detail = note.english(self.names)
         self._emit(ev.DesyncDetected(self.sid, game, index, detail, False, now, note))
         culprit = HOST if self.seat != HOST else next(iter(self.links), HOST)
-        if game in self.dealers:
-            self._stop(game, culprit, "desync", note, now)
+        if game in self.dealers:  # (with the host's signed entry it is about, if any)
+            self._stop(game, culprit, "desync", note, now,
+                       proof=self.game_log.evidence_of(game, index) or None)
         else:
             self.outcomes.broken.add(game)
             sig = self.identity.sign(*fault_signed(self.table, game, index, culprit, "desync",
