@@ -23,6 +23,7 @@ not sign (:func:`forged_for`), and so what the audit's verdict becomes
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -147,10 +148,14 @@ class Outcomes:
                         me: int, heard_ago: float | None, wait: float) -> Verdict:
         """Game ``game``'s verdict as seat ``me`` settles it without ``seat``, silent for
         ``silent`` seconds (its stop is kept): the fault we saw ourselves, if we stopped
-        the game on evidence; else ``abandoned`` naming it, unless its own heartbeats
-        still reached us within ``wait`` (``heard_ago``; None: it is at the other end of
-        one of our links, so our link is what we heard) while the host says it is
-        silent: then one of the two is not telling the truth, and we cannot tell which."""
+        the game on evidence; else ``abandoned`` naming it, where our own ears say so.
+        ``heard_ago``: None when it is at the other end of one of our links (our link is
+        what we heard); else since when its own heartbeats last reached us, infinite if
+        they never did.  Heard within ``wait`` while the host says it is silent: one of
+        the two is not telling the truth, and we cannot tell which.  Never heard: we
+        have only the host's word that it went silent (it gave no address, or the way
+        from it to us does not carry its heartbeats), and a host that holds back a seat's
+        messages would get it named on that word alone: nobody is named."""
         stop = self.stops[game]
         culprit = stop.culprit
         if stop.claim and stop.seat == me and culprit is not None and culprit != me:
@@ -160,6 +165,10 @@ class Outcomes:
         if heard_ago is not None and heard_ago < wait:
             return Verdict.of(False, "abandoned", Note.of(
                 "silent_disputed", host=Seat(HOST), seat=Seat(seat)), names)
+        if heard_ago is not None and math.isinf(heard_ago):
+            return Verdict.of(False, "abandoned", Note.of(
+                "silent_reported", host=Seat(HOST), seat=Seat(seat),
+                seconds=round(silent)), names)
         return Verdict.of(False, "abandoned", Note.of(
             "silent", seat=Seat(seat), seconds=round(silent)), names, seat)
 

@@ -212,3 +212,48 @@ def test_a_host_that_drops_an_opening_and_claims_it_never_came_never_gets_the_se
     for seat in range(2, players):  # the others cannot tell: nobody
         assert _verdict(table, seat) == ("disputed", None)
     _never_honest(table, range(1, players))
+
+
+# -------------------------------------------------------------------- abandoned
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_seat_never_heard_directly_is_not_named_on_the_hosts_word_that_it_went_silent(
+        players: int) -> None:
+    """After the last move the host tells seat 1 that seat 2 is lost and keeps seat 2's
+    seed from it, at a table where seat 2's heartbeats cannot reach seat 1 (a path that
+    does not carry them; online, a seat gives no address at all).  Seat 1 has only the
+    host's word: it names nobody, never the honest seat 2, which got everything."""
+    from durak_net.wire import Deal, Status
+
+    table = make_table(53, Rules(players=players, deck_size=24), start=False)
+    net, host = table.net, table.host
+    assert net.run(lambda: all(p.sign_key for p in host.players.values()), limit=30.0)
+    seat1 = table.seats[1].session
+    on_beacon = seat1._on_beacon
+
+    def deaf_to_2(beacon: Any, now: float) -> None:
+        if beacon.seat != 2:
+            on_beacon(beacon, now)
+
+    seat1._on_beacon = deaf_to_2  # type: ignore[method-assign]
+    link = host.links[1]
+    honest_push = link.push
+    told: list[bool] = []
+
+    def push(frame: Any, now: float) -> None:
+        over = host.game is not None and host.game.is_over
+        if over and isinstance(frame, Deal) and frame.seat == 2:
+            return  # seat 2's seed never reaches seat 1
+        if over and isinstance(frame, Deal) and frame.seat == 0 and not told:
+            told.append(True)
+            honest_push(Status(0, 2, "lost"), now)
+        honest_push(frame, now)
+
+    link.push = push  # type: ignore[method-assign]
+    host.start(net.now)
+    assert net.run(lambda: bool(table.seats[1].audited), limit=900.0)
+    (verdict,) = table.seats[1].audited
+    assert told and (verdict.code, verdict.culprit) == ("abandoned", None), verdict
+    assert "cannot be heard here directly" in verdict.verdict
+    assert table.seats[2].audited[0].fair  # seat 2 itself got everything
