@@ -68,6 +68,15 @@ def test_at_a_table_of_three_the_victim_names_the_host_and_nobody_names_the_vict
         assert not theirs.fair
 
 
+def test_at_a_table_of_four_only_the_victim_names_the_host_and_nobody_names_it() -> None:
+    table, _ = _early_take(110, 4)
+    (mine,) = _verdicts(table, 1)
+    assert (mine.code, mine.culprit) == ("early_clock", 0), mine
+    for seat in (0, 2, 3):
+        (theirs,) = _verdicts(table, seat)
+        assert (theirs.code, theirs.culprit) == ("clock_disputed", None), (seat, theirs)
+
+
 def test_a_timeout_in_time_is_accepted_and_marked_on_every_screen() -> None:
     table = make_table(31, Rules(players=3, deck_size=24), clock=5, idle=(2,))
     assert table.net.run(table.done, limit=3600.0)
