@@ -299,21 +299,31 @@ class Outcomes:
         """A seat stopped the game saying the host timed it out before its own clock
         ran out.  Only that seat can know (a clock is not evidence another seat can
         check): if the host did write a "timeout" entry of that seat where it stopped
-        (in our log, or the host-signed Entry the Fault carries), the others name
-        nobody; a claim about any other entry is false."""
+        (the host-signed Entry the Fault carries, or, for a Fault we no longer hold, our
+        own log), the others name nobody.  An honest seat claims this only of such an
+        entry, and carries it: a Fault that carries none, or one that is no timeout of
+        that seat at that place, is made up, and names its sender (``false_claim``),
+        unless the entry it carries shows the host told us another (a fork:
+        :meth:`check_evidence` names the host)."""
         stop = self.stops.get(game)
         if (verdict.code not in ("false_claim", "disputed") or stop is None
-                or stop.code != "early_clock" or stop.seat == me):
+                or stop.code != "early_clock" or stop.seat == me or game in self.forks):
             return verdict
         entry = log[stop.index] if 0 <= stop.index < len(log) else None
         fault = self.faults.get(game)
-        signed = entry_sig.signed_entry(list(fault.evidence) if fault else [], table=table,
-                                        game=game, host_key=host_key)
-        if signed is not None and signed.index == stop.index:
-            entry = LogEntry.of_frame(signed)
+        if fault is not None:
+            signed = entry_sig.signed_entry(list(fault.evidence), table=table, game=game,
+                                            host_key=host_key)
+            entry = (LogEntry.of_frame(signed) if signed is not None
+                     and signed.index == stop.index else None)
         if entry is None or entry.forced != "timeout" or not entry.action.startswith(
                 f"{stop.seat} "):
-            return verdict
+            if fault is None:
+                return verdict
+            return Verdict.of(False, "false_claim", Note.of(
+                "false_claim", by=Seat(stop.seat), claim=Note.of(
+                    "claim_against", culprit=Seat(HOST), claim=stop.said)), names, stop.seat,
+                verdict.state_hash)
         return Verdict.of(False, "clock_disputed", Note.of(
             "clock_disputed", seat=Seat(stop.seat), host=Seat(HOST), index=stop.index), names,
             None, verdict.state_hash)
