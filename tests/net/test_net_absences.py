@@ -257,3 +257,43 @@ def test_a_seat_never_heard_directly_is_not_named_on_the_hosts_word_that_it_went
     assert told and (verdict.code, verdict.culprit) == ("abandoned", None), verdict
     assert "cannot be heard here directly" in verdict.verdict
     assert table.seats[2].audited[0].fair  # seat 2 itself got everything
+
+
+def test_a_host_that_skips_an_entry_for_one_seat_is_named_by_it_and_by_nobody_else() -> None:
+    """The host sends seat 1 entry 0 without its signature (dropped and counted: the
+    game waits) and then entry 1: a gap.  Seat 1 names the host (a desync); its Fault
+    carries entry 1 as signed, which follows the very log seat 2 holds, so seat 2 cannot
+    tell whether the host skipped an entry or seat 1 lies: nobody."""
+    from durak_core import Attack
+
+    seed = 60
+    while True:
+        table = _dealt(seed, 3)
+        host = table.host
+        first = next((a for a in host.game.legal_actions(HOST) if isinstance(a, Attack)), None)
+        if first is not None:
+            after = host.game.copy()
+            after.apply(first)
+            if any(isinstance(a, Attack) for a in after.legal_actions(HOST)):
+                break
+        seed += 1
+    net = table.net
+    link = host.links[1]
+    honest_push = link.push
+
+    def push(frame: Any, now: float) -> None:
+        if isinstance(frame, Entry) and frame.index == 0:
+            frame = msgspec.structs.replace(frame, host_sig=b"")
+        honest_push(frame, now)
+
+    link.push = push  # type: ignore[method-assign]
+    host.act(first, net.now)
+    seat1 = table.seats[1].session
+    assert net.run(lambda: seat1.drops["unsigned_entry"] == 1, limit=10.0)
+    assert seat1.log == [] and 1 not in seat1.outcomes.broken  # it waits
+    host.act(next(a for a in host.game.legal_actions(HOST) if isinstance(a, Attack)), net.now)
+    _all_audited(table)
+    fault = seat1.outcomes.faults[1]
+    assert (fault.code, fault.seat, len(fault.evidence)) == ("desync", HOST, 1)
+    assert _verdict(table, 1) == ("desync", HOST)
+    assert _verdict(table, 2) == ("disputed", None)
