@@ -174,13 +174,16 @@ class Endings:
         if why is not None:
             self.stop(fx, number, sender, "forged", why, now)
             return
-        if (proven := out.fork_proven(frame, table=self.table, keys=keys)) is not None:
+        if (proven := out.signed_proof(frame, table=self.table, keys=keys,
+                                       log=self.game_log)) is not None:
             if proven:
-                out.proven.add(number)
-                fx.record(t="proven", game=number)
-            elif self.seat != HOST:  # a fork claim whose evidence the host did not sign
+                fork = out.fork_shown(frame, table=self.table,
+                                      host_key=self.seating.players[HOST].sign_key)
+                out.replay_proven(number, fork)
+                fx.record(t="proven", game=number, fork=fork)
+            elif self.seat not in (HOST, by):  # evidence that does not back the claim
                 self.stop(fx, number, by, "forged", Note.of("fault_unproven",
-                                                            seat=Seat(HOST)), now)
+                                                            seat=Seat(frame.seat)), now)
                 return
             # (the host passes a made-up claim on as it is, for every seat to check; its
             # own audit finds it false)

@@ -108,6 +108,9 @@ class GameLog:
         self.logs: dict[int, list[LogEntry]] = {}
         #: The link hash after each entry, by game (kept as entries are added).
         self.links: dict[int, list[bytes]] = {}
+        #: The last Entry the host sent us that carried its signature (:meth:`check`):
+        #: what a desync it causes carries as evidence (:meth:`evidence_of`).
+        self.last_signed: Entry | None = None
 
     def of(self, game: int) -> list[LogEntry]:
         """Game ``game``'s entries (empty for a game not dealt)."""
@@ -176,6 +179,7 @@ class GameLog:
         the caller's to check); ``("later", [])``: beyond the next (a gap)."""
         if not entry_sig.signed(frame, table=table, host_key=host_key):
             return "unsigned", []
+        self.last_signed = frame
         game, index, log = frame.game, frame.index, self.of(frame.game)
         theirs = entry_sig.head_of(frame)
         if index < len(log):
@@ -195,6 +199,16 @@ class GameLog:
         if entry_sig.misplaced(frame):
             return "fork", [entry_sig.encode(frame)]
         return "next", []
+
+    def evidence_of(self, game: int, index: int) -> list[bytes]:
+        """Entry ``index`` of game ``game`` as the host signed it to us last (the one our
+        state disagreed with, or that came out of order), as a Fault's evidence: another
+        seat that holds another entry the host signed at that place sees the fork
+        (:meth:`durak_net.outcomes.Outcomes.signed_proof`).  Empty: we hold none."""
+        frame = self.last_signed
+        if frame is None or (frame.game, frame.index) != (game, index):
+            return []
+        return [entry_sig.encode(frame)]
 
     def forks(self, game: int, seen: int, seen_hash: bytes) -> bool:
         """Does a proposal that names the log of ``seen`` entries ending in

@@ -139,6 +139,10 @@ class Beacons:
         self.on = seat != HOST and players >= 3
         self.sent = 0
         self.next_at = now
+        #: The seats our heartbeats have gone to: one new to us (its address just came
+        #: in the Seating) gets one at once, so that the others hear us from the start
+        #: (a seat never heard directly is never named on the host's word, section 7).
+        self.greeted: set[int] = set()
 
     def due(self, has_addr: bool, closing: bool) -> float | None:
         """When our next heartbeat is due (None: we send none: we gave no address the
@@ -149,18 +153,19 @@ class Beacons:
              players: Mapping[int, Player]) -> list[tuple[bytes, Addr]]:
         """Our heartbeat, signed, to every other seated player that gave an address, if
         one is due at ``now`` (the next is due ``heartbeat`` later)."""
-        if now < self.next_at:
+        targets = []
+        for seat, player in sorted(players.items()):
+            addr = parse_addr(player.addr)
+            if seat not in (HOST, self.seat) and addr is not None:
+                targets.append((seat, addr))
+        if now < self.next_at and all(seat in self.greeted for seat, _ in targets):
             return []
+        self.greeted.update(seat for seat, _ in targets)
         self.next_at = now + heartbeat
         self.sent += 1
         sig = identity.sign(*beacon_signed(self.table, self.seat, self.sent))
         data = encode_beacon(Beacon(self.table, self.seat, self.sent, sig))
-        out = []
-        for seat, player in sorted(players.items()):
-            addr = parse_addr(player.addr)
-            if seat not in (HOST, self.seat) and addr is not None:
-                out.append((data, addr))
-        return out
+        return [(data, addr) for _, addr in targets]
 
     def check(self, beacon: Beacon, keys: list[bytes]) -> bool:
         """Is ``beacon`` another seated player's heartbeat of our table, signed by it?"""

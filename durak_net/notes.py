@@ -111,6 +111,9 @@ TEMPLATES: dict[str, str] = {
     "silent_after": N_("{verdict} (and then {seat} went silent)"),
     "silent_disputed": N_("{host} reports {seat} silent, but {seat} is still heard here: "
                           "nobody can tell which of them withholds the game"),
+    "silent_reported": N_("{host} reports {seat} silent for {seconds} s; {seat} cannot be "
+                          "heard here directly, so nobody can tell whether it went silent "
+                          "or {host} withholds it"),
     "silent": N_("{seat} went silent and was not heard for {seconds} s (the grace period)"),
     "clock_disputed": N_("{seat} says {host} timed it out before its move clock ran out "
                          "(entry {index}); no other seat can check a clock"),

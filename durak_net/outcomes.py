@@ -23,6 +23,7 @@ not sign (:func:`forged_for`), and so what the audit's verdict becomes
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -30,10 +31,10 @@ from durak_core import parse_action
 
 from . import entry_sig
 from .audit import Stop, Verdict
-from .gamelog import LogEntry
+from .gamelog import GameLog, LogEntry
 from .identity import verify
 from .notes import Note, Seat
-from .proposals import host_broke_its_word, proposal_commit, proposal_signed
+from .proposals import host_broke_its_word, placed_unopened, proposal_commit, proposal_signed
 from .wire import FAULT_BYTES, Deal, Fault, encoded_size
 
 #: The host's seat (the sequencer): every table numbers it 0.
@@ -108,6 +109,9 @@ class Outcomes:
     faults: dict[int, Fault] = field(default_factory=dict)
     #: Games stopped on a fault of the host whose evidence checked out here.
     proven: set[int] = field(default_factory=set)
+    #: Games where a seat's Fault (a ``desync``, an ``early_clock``) carried an entry the
+    #: host signed that contradicts our log: the entry's index, by game.
+    forks: dict[int, int] = field(default_factory=dict)
     #: Audit verdicts by game.
     audits: dict[int, Verdict] = field(default_factory=dict)
     #: When a connected seat that has not published its seed refuses the audit.
@@ -129,8 +133,11 @@ class Outcomes:
         """We published our seed for game ``game``; its audit is due by ``due``."""
         self.audit_due.setdefault(game, due)
 
-    def replay_proven(self, game: int) -> None:
+    def replay_proven(self, game: int, fork: int | None = None) -> None:
+        """A journal's ``proven`` (``fork``: the index where the host's fork shows)."""
         self.proven.add(game)
+        if fork is not None:
+            self.forks[game] = fork
 
     def replay_audit(self, game: int, verdict: Verdict) -> None:
         self.settled(game, verdict)
@@ -141,10 +148,14 @@ class Outcomes:
                         me: int, heard_ago: float | None, wait: float) -> Verdict:
         """Game ``game``'s verdict as seat ``me`` settles it without ``seat``, silent for
         ``silent`` seconds (its stop is kept): the fault we saw ourselves, if we stopped
-        the game on evidence; else ``abandoned`` naming it, unless its own heartbeats
-        still reached us within ``wait`` (``heard_ago``; None: it is at the other end of
-        one of our links, so our link is what we heard) while the host says it is
-        silent: then one of the two is not telling the truth, and we cannot tell which."""
+        the game on evidence; else ``abandoned`` naming it, where our own ears say so.
+        ``heard_ago``: None when it is at the other end of one of our links (our link is
+        what we heard); else since when its own heartbeats last reached us, infinite if
+        they never did.  Heard within ``wait`` while the host says it is silent: one of
+        the two is not telling the truth, and we cannot tell which.  Never heard: we
+        have only the host's word that it went silent (it gave no address, or the way
+        from it to us does not carry its heartbeats), and a host that holds back a seat's
+        messages would get it named on that word alone: nobody is named."""
         stop = self.stops[game]
         culprit = stop.culprit
         if stop.claim and stop.seat == me and culprit is not None and culprit != me:
@@ -154,6 +165,10 @@ class Outcomes:
         if heard_ago is not None and heard_ago < wait:
             return Verdict.of(False, "abandoned", Note.of(
                 "silent_disputed", host=Seat(HOST), seat=Seat(seat)), names)
+        if heard_ago is not None and math.isinf(heard_ago):
+            return Verdict.of(False, "abandoned", Note.of(
+                "silent_reported", host=Seat(HOST), seat=Seat(seat),
+                seconds=round(silent)), names)
         return Verdict.of(False, "abandoned", Note.of(
             "silent", seat=Seat(seat), seconds=round(silent)), names, seat)
 
@@ -177,15 +192,57 @@ class Outcomes:
         return None
 
     @staticmethod
-    def fork_proven(frame: Fault, *, table: int, keys: Sequence[bytes]) -> bool | None:
-        """A seat's Fault ``forked`` against the host: does its evidence prove, with the
-        host's own signatures, that the host signed two logs (True), or not (False: the
-        finder made it up; an honest seat claims a fork only with the proof)?  None: not
-        a seat's fork claim."""
-        if frame.code != "forked" or frame.seat != HOST or frame.by == HOST:
+    def signed_proof(frame: Fault, *, table: int, keys: Sequence[bytes],
+                     log: GameLog) -> bool | None:
+        """What another seat's Fault proves to us on signatures alone, where they settle
+        its claim (``log``: our own log, as the host signed it to us).
+
+        * A seat's ``forked`` against the host: True when its evidence proves, with the
+          host's own signatures, that the host signed two logs; False when it does not
+          (the finder made it up: an honest seat claims a fork only with the proof).
+        * Any other claim of a seat against the host that carries an entry the host
+          signed to it (a ``desync``: the entry its state disagreed with; an
+          ``early_clock``: the "timed out" entry): True when that entry and our own log
+          make no one log: the host told the two of us different things.  Otherwise None:
+          what made the finder's state differ from ours, or when its clock started, we
+          cannot see (the verdict stays ``disputed`` or ``clock_disputed``).
+        * The host's ``unopened`` against a seat: False when it does not carry the seat's
+          signed Propose on our log and the host's signed Order of it at the stop
+          (:func:`~durak_net.proposals.placed_unopened`: the host made the claim up);
+          else None (that the opening never came only the host can see).
+
+        None: nothing here settles the claim."""
+        game = frame.game
+        if frame.seat == HOST and frame.by != HOST:
+            if frame.code == "forked":
+                return entry_sig.proves_fork(list(frame.evidence), table=table, game=game,
+                                             host_key=keys[HOST])
+            theirs = entry_sig.signed_entry(list(frame.evidence), table=table, game=game,
+                                            host_key=keys[HOST])
+            if theirs is None:
+                return None
+            ours = [head for i in (theirs.index - 1, theirs.index, theirs.index + 1)
+                    if (head := log.head_at(game, i)) is not None]
+            shown = [entry_sig.encode(h) for h in ours] + [entry_sig.encode(theirs)]
+            return True if entry_sig.proves_fork(shown, table=table, game=game,
+                                                 host_key=keys[HOST]) else None
+        if frame.code == "unopened" and frame.by == HOST and 0 < frame.seat < len(keys):
+            backed = placed_unopened(list(frame.evidence), table=table, game=game,
+                                     index=frame.index, seat=frame.seat,
+                                     seat_key=keys[frame.seat], host_key=keys[HOST], log=log)
+            return None if backed else False
+        return None
+
+    @staticmethod
+    def fork_shown(frame: Fault, *, table: int, host_key: bytes) -> int | None:
+        """The index of the entry a seat's Fault (not a ``forked`` one) carries as the
+        host signed it: where the host's fork shows, once :meth:`signed_proof` found that
+        entry contradicts our log (None: it carries none)."""
+        if frame.code == "forked":
             return None
-        return entry_sig.proves_fork(list(frame.evidence), table=table, game=frame.game,
-                                     host_key=keys[HOST])
+        theirs = entry_sig.signed_entry(list(frame.evidence), table=table, game=frame.game,
+                                        host_key=host_key)
+        return theirs.index if theirs is not None else None
 
     @staticmethod
     def proves(frame: Fault, *, table: int, keys: Sequence[bytes],
@@ -242,21 +299,31 @@ class Outcomes:
         """A seat stopped the game saying the host timed it out before its own clock
         ran out.  Only that seat can know (a clock is not evidence another seat can
         check): if the host did write a "timeout" entry of that seat where it stopped
-        (in our log, or the host-signed Entry the Fault carries), the others name
-        nobody; a claim about any other entry is false."""
+        (the host-signed Entry the Fault carries, or, for a Fault we no longer hold, our
+        own log), the others name nobody.  An honest seat claims this only of such an
+        entry, and carries it: a Fault that carries none, or one that is no timeout of
+        that seat at that place, is made up, and names its sender (``false_claim``),
+        unless the entry it carries shows the host told us another (a fork:
+        :meth:`check_evidence` names the host)."""
         stop = self.stops.get(game)
         if (verdict.code not in ("false_claim", "disputed") or stop is None
-                or stop.code != "early_clock" or stop.seat == me):
+                or stop.code != "early_clock" or stop.seat == me or game in self.forks):
             return verdict
         entry = log[stop.index] if 0 <= stop.index < len(log) else None
         fault = self.faults.get(game)
-        signed = entry_sig.signed_entry(list(fault.evidence) if fault else [], table=table,
-                                        game=game, host_key=host_key)
-        if signed is not None and signed.index == stop.index:
-            entry = LogEntry.of_frame(signed)
+        if fault is not None:
+            signed = entry_sig.signed_entry(list(fault.evidence), table=table, game=game,
+                                            host_key=host_key)
+            entry = (LogEntry.of_frame(signed) if signed is not None
+                     and signed.index == stop.index else None)
         if entry is None or entry.forced != "timeout" or not entry.action.startswith(
                 f"{stop.seat} "):
-            return verdict
+            if fault is None:
+                return verdict
+            return Verdict.of(False, "false_claim", Note.of(
+                "false_claim", by=Seat(stop.seat), claim=Note.of(
+                    "claim_against", culprit=Seat(HOST), claim=stop.said)), names, stop.seat,
+                verdict.state_hash)
         return Verdict.of(False, "clock_disputed", Note.of(
             "clock_disputed", seat=Seat(stop.seat), host=Seat(HOST), index=stop.index), names,
             None, verdict.state_hash)
@@ -266,7 +333,16 @@ class Outcomes:
         host: its signed messages; against a seat: its signed commitment and what it
         opened): its claim is no longer one word against another."""
         stop = self.stops.get(game)
-        if game not in self.proven or stop is None or verdict.code != "disputed":
+        if game not in self.proven or stop is None:
+            return verdict
+        if game in self.forks and verdict.code in ("disputed", "clock_disputed"):
+            # Whatever the finder claimed, the entry it carried and ours are two logs the
+            # host signed: that much is proven, and it is the host's.
+            return Verdict.of(False, "forked", Note.of(
+                "proven", host=Seat(HOST), claim=Note.of("forked_signed",
+                                                         index=self.forks[game]),
+                by=Seat(stop.seat)), names, HOST, verdict.state_hash)
+        if verdict.code != "disputed":
             return verdict
         claim = stop.note if stop.note is not None else Note.plain_text(stop.reason)
         culprit = HOST if stop.culprit is None else stop.culprit

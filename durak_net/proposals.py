@@ -155,6 +155,36 @@ def opened_as_committed(items: list[bytes], *, table: int, game: int, seat: int,
     return p, o
 
 
+def placed_unopened(items: list[bytes], *, table: int, game: int, index: int, seat: int,
+                    seat_key: bytes, host_key: bytes, log: GameLog) -> bool:
+    """Does a Fault ``unopened`` of the host against ``seat`` (game ``game``, stopped at
+    log length ``index``) carry what an honest host's does: the seat's signed Propose
+    made on our log, and the host's signed Order placing it at ``index``, its ``seen``,
+    where our own log (``log``, signed to us by the host) holds no entry yet?
+
+    That proves the seat was placed and owed an opening; not that the opening never
+    came (an absence no signature shows: the others' verdict stays ``disputed``).  A
+    claim without it proves nothing the host could not make up, since an honest host
+    stops only the proposal it placed and appends nothing after it: the host's fault."""
+    try:
+        frames = [_evidence_decoder.decode(item) for item in items]
+    except (msgspec.DecodeError, ValueError):
+        return False
+    proposals = [f for f in frames if isinstance(f, Propose)]
+    if len(proposals) != 1:
+        return False
+    p = proposals[0]
+    if p.game != game or p.seen != index or not verify(seat_key, p.sig, *proposal_signed(
+            table, game, seat, p.pid, p.commit, p.seen, p.seen_hash)):
+        return False
+    if not any(isinstance(f, Order) and f.pid == p.pid and f.game == game and f.index == index
+               and verify(host_key, f.sig, *order_signed(table, game, seat, p.pid, p.commit,
+                                                         index)) for f in frames):
+        return False
+    ours = len(log.of(game))
+    return ours <= index and (ours < index or log.link(game, index) == p.seen_hash)
+
+
 def host_broke_its_word(code: str, items: list[bytes], *, table: int, game: int, seat: int,
                         seat_key: bytes, host_key: bytes,
                         entry_at: Callable[[int], tuple[int, int] | None]) -> bool:

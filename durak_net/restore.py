@@ -136,7 +136,8 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
                 bool(rec.get("claim", True)), None if culprit is None else int(culprit),
                 str(rec.get("code", "stopped")), _note(rec)))
         elif kind == "proven":  # a fault of the host whose evidence we checked
-            session.outcomes.replay_proven(int(rec["game"]))
+            session.outcomes.replay_proven(
+                int(rec["game"]), None if rec.get("fork") is None else int(rec["fork"]))
         elif kind == "publish":
             session.endings.replay_publish(session, int(rec["game"]), now)
         elif kind == "audit":

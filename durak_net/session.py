@@ -1496,8 +1496,9 @@ class Session:
         detail = note.english(self.names)
         self._emit(ev.DesyncDetected(self.sid, game, index, detail, False, now, note))
         culprit = HOST if self.seat != HOST else next(iter(self.links), HOST)
-        if game in self.dealers:
-            self._stop(game, culprit, "desync", note, now)
+        if game in self.dealers:  # (with the host's signed entry it is about, if any)
+            self._stop(game, culprit, "desync", note, now,
+                       proof=self.game_log.evidence_of(game, index) or None)
         else:
             self.outcomes.broken.add(game)
             sig = self.identity.sign(*fault_signed(self.table, game, index, culprit, "desync",

@@ -76,6 +76,18 @@ def test_an_abandoned_game_prints_its_line_names_the_silent_peer_and_exits_4() -
     assert peer.node.left and not peer.node.next  # type: ignore[attr-defined]
 
 
+def test_an_abandoned_game_that_names_nobody_still_prints_its_line_and_exits_4() -> None:
+    """At a table of three, a seat the host reports silent that we never heard
+    ourselves is not named (the host's word alone): the line says so, with no name."""
+    peer, out = _peer()
+    peer.finished = 1
+    peer.game_audited(_audited("abandoned", False, None, time.monotonic() - 75.0))
+    (line,) = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert (line["audit"], line["culprit"], line["silent"], line["silent_seat"]) == (
+        "abandoned", None, "", None)
+    assert peer.status == EXIT_ABANDONED
+
+
 def test_a_fault_exits_2_and_a_fair_game_0() -> None:
     peer, out = _peer()
     peer.game_audited(_audited("fair", True, None))

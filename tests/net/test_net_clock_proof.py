@@ -11,9 +11,13 @@ simulated time.
 
 from __future__ import annotations
 
+import pytest
+
 from durak_core import Attack, Rules, Take
+from durak_net import entry_sig
 from durak_net import events as ev
 from durak_net.clock import CLOCK_ALLOWANCE
+from durak_net.notes import Note
 
 from .tables import Table, make_table
 
@@ -66,6 +70,44 @@ def test_at_a_table_of_three_the_victim_names_the_host_and_nobody_names_the_vict
         (theirs,) = _verdicts(table, seat)
         assert (theirs.code, theirs.culprit) == ("clock_disputed", None), theirs
         assert not theirs.fair
+
+
+def test_at_a_table_of_four_only_the_victim_names_the_host_and_nobody_names_it() -> None:
+    table, _ = _early_take(110, 4)
+    (mine,) = _verdicts(table, 1)
+    assert (mine.code, mine.culprit) == ("early_clock", 0), mine
+    for seat in (0, 2, 3):
+        (theirs,) = _verdicts(table, seat)
+        assert (theirs.code, theirs.culprit) == ("clock_disputed", None), (seat, theirs)
+
+
+@pytest.mark.parametrize("about", ["its own timed-out move", "a move the clock never made"])
+def test_a_seat_that_says_the_host_timed_it_out_early_gets_no_honest_seat_named(
+        about: str) -> None:
+    """The malicious seat: seat 2, timed out in time by an honest host, stops the game
+    saying the host timed it out early, carrying the host's signed entry as an honest
+    seat would.  About its own "timed out" move nobody else can check its clock: the
+    others name nobody.  About a move the clock never made, its own evidence shows the
+    claim is made up: the others name it."""
+    table = make_table(31, Rules(players=3, deck_size=24), clock=5, idle=(2,))
+    net, liar = table.net, table.seats[2].session
+
+    def timed_out() -> list[int]:
+        return [i for i, e in enumerate(liar.log)
+                if e.forced == "timeout" and e.action.startswith("2 ")]
+
+    assert net.run(lambda: bool(timed_out()), limit=600.0)
+    index = timed_out()[0] if about == "its own timed-out move" else 0
+    entry = liar.log[index]
+    liar._stop(1, 0, "early_clock", Note.of("early_clock", index=index, move=entry.action,
+                                            seconds=4.0), net.now, at=index,
+               proof=[entry_sig.encode(entry.frame(1, index))])
+    assert net.run(lambda: all(_verdicts(table, s) for s in (0, 1)), limit=net.now + 120.0)
+    for seat in (0, 1):
+        (verdict,) = _verdicts(table, seat)
+        expected = (("clock_disputed", None) if about == "its own timed-out move"
+                    else ("false_claim", 2))
+        assert (verdict.code, verdict.culprit) == expected, (seat, verdict)
 
 
 def test_a_timeout_in_time_is_accepted_and_marked_on_every_screen() -> None:

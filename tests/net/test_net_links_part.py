@@ -81,13 +81,14 @@ def test_a_seated_player_at_three_seats_sends_signed_heartbeats_to_the_other_pla
     ben = _identity(2)
     beacons = Beacons(TABLE, 1, 3, now=5.0)
     assert beacons.on and beacons.due(has_addr=True, closing=False) == 5.0
-    assert beacons.send(4.0, 1.0, ben, _players()) == []  # not due yet
-    sent = beacons.send(5.0, 1.0, ben, _players())
+    assert beacons.send(4.0, 1.0, ben, _players("")) == []  # nobody to send to yet
+    sent = beacons.send(4.5, 1.0, ben, _players())  # Cat's address is new: at once
     assert [addr for _, addr in sent] == [("10.0.0.3", 4002)]  # not the host, not us
     beacon = decode_beacon(sent[0][0])
     assert (beacon.table, beacon.seat, beacon.count) == (TABLE, 1, 1)
-    assert beacons.due(True, False) == 6.0 and beacons.send(5.5, 1.0, ben, _players()) == []
-    assert beacons.send(6.0, 1.0, ben, _players("")) == []  # Cat gave no address
+    assert beacons.due(True, False) == 5.5 and beacons.send(5.0, 1.0, ben, _players()) == []
+    assert decode_beacon(beacons.send(5.5, 1.0, ben, _players())[0][0]).count == 2
+    assert beacons.send(6.5, 1.0, ben, _players("")) == []  # Cat gave no address
     assert beacons.due(has_addr=False, closing=False) is None
     assert beacons.due(has_addr=True, closing=True) is None
 

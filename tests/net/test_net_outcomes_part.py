@@ -138,6 +138,11 @@ def test_a_silent_seat_is_named_unless_its_heartbeats_still_reach_us_or_we_saw_a
     assert (disputed.code, disputed.culprit) == ("abandoned", None)
     assert part.abandon_verdict(GAME, 2, 75.0, NAMES, me=1, heard_ago=61.0,
                                 wait=60.0).culprit == 2
+    # Never heard straight from seat 2 (no address, or no way through): the host's word.
+    unheard = part.abandon_verdict(GAME, 2, 75.0, NAMES, me=1, heard_ago=float("inf"),
+                                   wait=60.0)
+    assert (unheard.code, unheard.culprit) == ("abandoned", None)
+    assert "cannot be heard here directly" in unheard.detail
     # We stopped the game on evidence against seat 2, which then went silent.
     found = Outcomes()
     found.replay_stop(GAME, Stop(1, 7, "played a card it does not hold", True, 2, "not_held",

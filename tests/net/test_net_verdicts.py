@@ -10,6 +10,8 @@ In simulated time, so the grace period is exact.
 
 from __future__ import annotations
 
+import pytest
+
 from durak_core import Rules
 from durak_net import events as ev
 from durak_net.dealer import MentalDealer
@@ -116,15 +118,16 @@ def test_a_cheater_that_duplicates_a_card_and_vanishes_is_still_named() -> None:
 RULES3 = Rules(players=3, deck_size=24)
 
 
-def _table_over(seed: int) -> Table:
-    table = make_table(seed, RULES3)
+def _table_over(seed: int, rules: Rules = RULES3) -> Table:
+    table = make_table(seed, rules)
     assert table.net.run(lambda: table.host.game is not None and table.host.game.is_over,
                          limit=600.0)
     return table
 
 
-def test_a_host_killed_after_the_last_move_is_named_by_every_seat() -> None:
-    table = _table_over(51)
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_host_killed_after_the_last_move_is_named_by_every_seat(players: int) -> None:
+    table = _table_over(48 + players, Rules(players=players, deck_size=24))
     net = table.net
     net.remove(seat_addr(0))
     killed = net.now
@@ -135,12 +138,14 @@ def test_a_host_killed_after_the_last_move_is_named_by_every_seat() -> None:
         assert (verdict.code, verdict.culprit) == ("abandoned", 0), verdict
 
 
-def test_a_seat_killed_after_the_last_move_is_named_by_the_host_and_the_others() -> None:
-    table = _table_over(52)
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_seat_killed_after_the_last_move_is_named_by_the_host_and_the_others(
+        players: int) -> None:
+    table = _table_over(49 + players, Rules(players=players, deck_size=24))
     net = table.net
     net.remove(seat_addr(2))
     killed = net.now
-    others = (table.seats[0], table.seats[1])
+    others = [s for s in table.seats if s.session.seat != 2]
     assert net.run(lambda: all(_verdicts(s) for s in others), limit=killed + 120.0)
     for side in others:
         (verdict,) = _verdicts(side)
