@@ -141,7 +141,7 @@ class _UnplacingHost(Session):
         if link.peer_seat != self.victim or slot is None or self.claimed:
             super()._on_open(link, frame, now)
             return
-        proof = evidence(slot.frame, self._order(slot))
+        proof = evidence(slot.frame, self.play.order(slot))
         super()._on_open(link, frame, now)
         self.claimed = True
         self._stop(self.game_no, self.victim, "unopened",
