@@ -68,8 +68,8 @@ _BROWSER_WITHOUT_LAB = re.compile(r"^tests/e2e/test_(voila|site)(_[a-z]+)?_brows
 #: The units of work of the browser test files (see pytest_xdist_make_scheduler).
 BROWSER_UNITS = ("browser tests: JupyterLab", "browser tests: apps and site")
 #: Tests whose cases go to whichever worker is free, one by one, instead of staying with
-#: their file: the 200 table games (20 cases of 3-10 s, some 70 worker-seconds),
-#: which would otherwise keep one worker busy for minutes after the others are done.
+#: their file: the 100 table games (20 cases of 1-4 s, some 30 worker-seconds),
+#: which would otherwise keep one worker busy for half a minute after the others are done.
 _ONE_BY_ONE = re.compile(r"^tests/net/test_net_tables\.py::test_whole_games_")
 
 

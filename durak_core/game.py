@@ -1601,7 +1601,7 @@ class Game:
             hands = (tuple(self._hand), tuple(self._unk))
             talon_part = tuple(-1 if c is None else c.index for c in talon)
         return (
-            tuple(sorted(self.rules.to_dict().items())),
+            self.rules.hash_items,
             self._trump_card.index,
             talon_part,
             hands,

@@ -21,11 +21,24 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import durak_core
 from durak_core import Card, Event, Game, Rules, cards_of, mask_of, new_deck, parse_action
 from durak_core.cards import deck_mask
 from durak_core.rules import ThrowIn, Variant
 
 CardsLike = str | Iterable[Card | str]
+
+
+def examples(count: int) -> int:
+    """``count`` on the compiled engine; half as many on the pure-Python one.
+
+    scripts/test.sh runs tests/core twice: on the compiled engine, then (DURAK_PURE=1)
+    on the pure-Python one, about five times slower.  Every rule is checked on both; the
+    long searches (hypothesis examples by the hundred, endgames solved by brute force)
+    take half their examples in that second pass, where the same examples once more
+    would mostly repeat the first pass's work at five times the cost.
+    """
+    return count if durak_core.COMPILED else count // 2
 
 
 def card(text: str | Card) -> Card:

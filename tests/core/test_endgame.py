@@ -12,6 +12,8 @@ from durak_core import Game, Rules
 from durak_core.bots import Bot, GreedyBot, RandomBot, next_to_act
 from durak_core.endgame import DRAW, LOSS, WIN, EndgameSolver, applies, seats_left
 
+from .helpers import examples
+
 #: Small enough for brute force: cards left in the two hands and on the table.
 SMALL = 7
 
@@ -94,8 +96,8 @@ RULE_SETS = {
 @pytest.mark.parametrize("rules", RULE_SETS.values(), ids=RULE_SETS.keys())
 def test_the_solver_equals_brute_force_on_small_endgames(rules: Rules) -> None:
     cyclic = rules.variant == "perevodnoy"
-    checked = 0
-    for game in endgames(rules, count=10, most=6 if cyclic else SMALL):
+    checked, count = 0, examples(10)
+    for game in endgames(rules, count=count, most=6 if cyclic else SMALL):
         solver = EndgameSolver(rules, int(game.trump_suit))
         for seat in seats_left(game):
             solution = solver.solve(game, seat)
@@ -111,7 +113,7 @@ def test_the_solver_equals_brute_force_on_small_endgames(rules: Rules) -> None:
             expected = brute_force(child, actor, None if cyclic else {}, set())
             assert after.value == expected, str(action)
         checked += 1
-    assert checked == 10
+    assert checked == count
 
 
 def play_out(game: Game, sides: dict[int, EndgameSolver | random.Random]) -> Game:

@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 
 from durak_core import Card, Game, Rules, parse_action
 
+from .helpers import examples
+
 #: Characters that make near-misses likelier than plain random text does.
 _NEAR = "0123456789 AKQJTakqjtSCDHscdh♠♣♦♥♤♧♢♡wWitherpnsfoackdlv\t\n²٣-+.,"
 TEXT = st.one_of(st.text(), st.text(alphabet=_NEAR, max_size=30))
@@ -150,7 +152,7 @@ SAVE_TEXT = st.one_of(
 )
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(SAVE_TEXT)
 @example("not json")
 @example("{}")

@@ -273,3 +273,17 @@ def test_saved_game_is_rules_deck_and_log_as_text() -> None:
     assert data["deck"] == [str(c) for c in game.deck or ()]
     assert data["log"] == [str(a) for a in game.log]
     assert Game.from_json(game.to_json()).state_hash() == game.state_hash()
+
+
+def test_the_rules_part_of_a_state_hash_is_made_once_and_leaves_equality_alone() -> None:
+    """Game.public_hash runs on every move of a network game; the sorted options it
+    hashes are kept on the Rules (options never change), without making two equal
+    Rules differ or hash apart."""
+    rules = Rules(players=3, variant="perevodnoy")
+    assert rules.hash_items is rules.hash_items
+    assert rules.hash_items == tuple(sorted(rules.to_dict().items()))
+    assert rules == Rules(players=3, variant="perevodnoy")
+    assert hash(rules) == hash(Rules(players=3, variant="perevodnoy"))
+    game = Game.new(rules, seed=5)
+    assert game.public_hash() == Game.new(Rules(players=3, variant="perevodnoy"),
+                                          seed=5).public_hash()

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+import durak_core
 from durak_core import Card, Game, Rules
 from durak_core.actions import Attack
 from durak_core.bots import RandomBot, next_to_act
@@ -121,7 +122,11 @@ def test_finish_ends_with_the_solvers_exact_value(rules: Rules) -> None:
     solver's proven result (the solver asked first, then handed to ``finish``), not the
     greedy play's."""
     differs = 0
-    for game in _endgames(rules, 30, most=7):
+    # 20 endgames on the pure-Python engine (scripts/test.sh runs tests/core on both):
+    # the 25th three-seat one takes the solver 1.7 M nodes, 6.5 s of CPU there and most
+    # of this test's time, and checks nothing the other endgames do not.  The first 20
+    # of each rule set hold several that the greedy playout misplays.
+    for game in _endgames(rules, 30 if durak_core.COMPILED else 20, most=7):
         seats = seats_left(game)
         trump = int(game.trump_suit)
         solver = EndgameSolver(rules, trump)

@@ -40,13 +40,13 @@ from durak_core import (
 )
 from durak_core.cards import ALL_CARDS
 
-from .helpers import ALL_RULES, all_cards_placed
+from .helpers import ALL_RULES, all_cards_placed, examples
 
 #: A game of random moves ends in a few hundred actions; bout_limit (1000 bouts)
 #: bounds it for sure.  Far above the longest game seen, far below "forever".
 MAX_ACTIONS = 20_000
 
-SETTINGS = settings(max_examples=50, deadline=None, derandomize=True, database=None)
+SETTINGS = settings(max_examples=examples(50), deadline=None, derandomize=True, database=None)
 
 
 @dataclass(frozen=True)
@@ -406,7 +406,7 @@ def assert_result_consistent(game: Game, history: list[list[Event]]) -> None:
         assert set(game.finish_order) == seats - {game.durak}
 
 
-@settings(SETTINGS, max_examples=300)
+@settings(SETTINGS, max_examples=examples(300))
 @given(setups())
 def test_every_game_ends_and_a_draw_only_when_everybody_is_out_together(setup: Setup) -> None:
     """Random games end (play_out bounds them); the result is consistent."""

@@ -29,9 +29,9 @@ from durak_core import (
 )
 from durak_core.cards import BEATERS
 
-from .helpers import ALL_RULES, new_game, play
+from .helpers import ALL_RULES, examples, new_game, play
 
-SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, database=None)
+SETTINGS = settings(max_examples=examples(40), deadline=None, derandomize=True, database=None)
 
 
 def _cards_of_action(action: Action) -> list[Card]:

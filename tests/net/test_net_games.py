@@ -26,7 +26,11 @@ RULE_MIX = [
     Rules(match=True, throw_in="neighbours"),
 ]
 
-SESSIONS = 30
+#: 15 sessions of five games, three for each rule set of RULE_MIX: 75 games.  At 30% loss
+#: every session already loses, duplicates, retransmits and reorders thousands of datagrams
+#: (some 11,700 lost and 1,900 held out of order over the 75 games), so the 150 games
+#: there were (twice as much of the suite's CPU) added games of the same kinds.
+SESSIONS = 15
 GAMES_PER_SESSION = 5
 
 
@@ -71,7 +75,7 @@ def _check_pair_agrees(pair, games: int) -> None:
         assert full.durak == seq.finished[number - 1].durak
 
 
-def test_150_games_over_a_lossy_duplicating_reordering_link() -> None:
+def test_75_games_over_a_lossy_duplicating_reordering_link() -> None:
     started = time.perf_counter()
     totals = {"lost": 0, "duplicated": 0, "retransmitted": 0, "held_out_of_order": 0}
     for index in range(SESSIONS):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import durak_widgets.tutorial as tutorial
 from durak_core import Game, Rules
 from durak_core.bots import GreedyBot, IsmctsBot, RandomBot
 from durak_widgets.tutorial import (
@@ -58,6 +59,52 @@ def test_a_duel_plays_every_deal_twice_with_the_seats_swapped() -> None:
 def test_strength_gives_the_rate_of_decided_games_inside_its_interval() -> None:
     rate, low, high = strength("ismcts?iterations=3", games=4)
     assert 0 <= low <= rate <= high <= 1
+
+
+def _count_games(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A fresh memory of played games, and a list that grows by one a game played."""
+    monkeypatch.setattr(tutorial, "_PLAYED", {})
+    played: list[int] = []
+    real = tutorial.play_game
+
+    def counted(*args: object, **kwargs: object) -> Game:
+        played.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tutorial, "play_game", counted)
+    return played
+
+
+def test_strength_plays_a_game_once_and_more_games_extend_the_deals_played(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Tutorial 04 asks for 24, then 48 games of the same bots: the first 24 are the
+    same deals, remembered, and the figures are those of games played afresh."""
+    played = _count_games(monkeypatch)
+    first = strength("ismcts?iterations=3", games=4, rival="random")
+    assert len(played) == 4
+    assert strength("ismcts?iterations=3", games=4, rival="random") == first
+    more = strength("ismcts?iterations=3", games=8, rival="random")
+    assert len(played) == 8
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0] == printed[1]
+    played = _count_games(monkeypatch)  # forget them: the same figures, played again
+    assert strength("ismcts?iterations=3", games=8, rival="random") == more
+    assert capsys.readouterr().out.splitlines() == printed[2:]
+    # Another rival, rules or seat count are other games.
+    strength("ismcts?iterations=3", games=4, rival="greedy")
+    strength("ismcts?iterations=3", games=4, rival="random", rules=Rules(deck_size=24))
+    assert len(played) == 8 + 4 + 4
+
+
+def test_strength_never_remembers_a_game_of_a_bot_with_a_time_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A time budget makes the moves depend on how fast the machine is just then."""
+    played = _count_games(monkeypatch)
+    strength("ismcts?ms=1&iterations=2", games=2, rival="random")
+    strength("ismcts?ms=1&iterations=2", games=2, rival="random")
+    assert len(played) == 4
 
 
 def test_show_search_prints_the_root_the_bot_searched(capsys: pytest.CaptureFixture[str]) -> None:
