@@ -8,8 +8,6 @@ and rebuild the same full game on both sides.  Each side holds only its own view
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from durak_core import Game, Rules, parse_action
@@ -76,7 +74,6 @@ def _check_pair_agrees(pair, games: int) -> None:
 
 
 def test_75_games_over_a_lossy_duplicating_reordering_link() -> None:
-    started = time.perf_counter()
     totals = {"lost": 0, "duplicated": 0, "retransmitted": 0, "held_out_of_order": 0}
     for index in range(SESSIONS):
         pair = make_pair(
@@ -98,7 +95,6 @@ def test_75_games_over_a_lossy_duplicating_reordering_link() -> None:
             totals["held_out_of_order"] += side.session.channel.stats["held_out_of_order"]
     # The link really was bad, and the protocol really had to work around it.
     assert all(count > 300 for count in totals.values()), totals
-    assert time.perf_counter() - started < 120
 
 
 def test_matches_deal_against_the_previous_durak() -> None:
