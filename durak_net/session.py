@@ -84,7 +84,7 @@ from durak_core.events import Drew
 from . import entry_sig
 from . import events as ev
 from .audit import Stop, Verdict, audit
-from .clock import MoveClock
+from .clock import CLOCK_ALLOWANCE, MoveClock
 from .crypto import Entropy
 from .dealer import DealFault, MentalDealer, Reveal
 from .dealing import DealerFactory, Dealing, action_cards, mental_dealer
@@ -118,7 +118,16 @@ from .restore import JOURNAL_VERSION, replay_journal
 from .resync import Resync, catch_up
 from .seating import Player, SeatingChart, addr_signed, addr_text, parse_addr
 from .seating import table_words as table_words  # (for scripts/lan_vectors.py)
-from .timers import Deadlines, abandoned, audits_due, game_to_abandon, open_due
+from .timers import (
+    Deadlines,
+    abandoned,
+    audits_due,
+    clock_stall_seen,
+    game_to_abandon,
+    open_due,
+    stall_bound,
+    stall_due,
+)
 from .wire import (
     Beacon,
     Bye,
@@ -800,6 +809,9 @@ class Session:
             if handover is not None and now >= handover[1]:
                 self._hand_over(handover[0], now)
             self._check_abandoned(now)
+            stall = self._stall_due()
+            if stall is not None and now >= stall[0]:
+                self._stalled(stall, now)
             if self.presence.share_wait:
                 self._release_shares(now)
         waiting = self.lost or self.handover.waiting_on_silence()
@@ -833,7 +845,8 @@ class Session:
             handover=self._handover_due(), opened_by=self._open_due(),
             abandon=self._abandon_times(),
             beacon=self.beacons.due(bool(self.players[self.seat].addr), self.closing),
-            releases=tuple([self._release_time(s) for s in share_wait]) if share_wait else ())
+            releases=tuple([self._release_time(s) for s in share_wait]) if share_wait else (),
+            stall=stall[0] if (stall := self._stall_due()) is not None else None)
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
         """The datagrams to send now: new frames, retransmissions, acks, heartbeats."""
@@ -1174,6 +1187,43 @@ class Session:
         """After every entry (and a new deal): each seat the game waits for has the
         table's ``clock`` seconds."""
         self.handover.restart_clock(now, self.game, self.in_game)
+
+    def _stall_clocks(self) -> dict[int, float]:
+        """A seated player: the move clocks by which the host owes an entry itself: our
+        own seat's, the host's, and any seat's take or pass (which the host plays when
+        its time is up); not another seat's lead (only that seat can open its card) nor
+        a seat that is lost, left or played by a bot (waited for as such)."""
+        return {s: at for s, at in self.move_clock.deadlines.items()
+                if s not in self.seat_state
+                and (s in (HOST, self.seat) or self.due(s) in ("take", "pass"))}
+
+    def _stall_due(self) -> tuple[float, str, int] | None:
+        """A seated player whose host it still hears: when the host has kept it waiting
+        too long (:func:`~durak_net.timers.stall_due`), while a game is in play here."""
+        if (self.seat == HOST or self.closed or not self.in_game or self.lost
+                or self._replaying or self.game_no in self.outcomes.stops):
+            return None
+        return stall_due(self.proposals.unordered(), self._stall_clocks(),
+                         bound=stall_bound(self.grace), allowance=CLOCK_ALLOWANCE,
+                         judged_from=self.move_clock.away_until)
+
+    def _stalled(self, stall: tuple[float, str, int], now: float) -> None:
+        """The host, still heard, kept us waiting past the bound: stop the game naming
+        it (every honest seat then names the host or nobody: section 7 of the spec)."""
+        _, code, which = stall
+        bound = round(stall_bound(self.grace))
+        note = (Note.of("stalled", seconds=bound) if code == "stalled"
+                else Note.of("stalled_clock", seat=Seat(which), seconds=bound))
+        self._stop(self.game_no, HOST, code, note, now)
+
+    def _stall_seen(self, frame: Fault, now: float) -> bool:
+        """Another seat's ``stalled_clock`` against the host, where our log is as long
+        as the finder's: does our own clock bear it out (a third seat can check it)?"""
+        return (frame.code == "stalled_clock" and frame.seat == HOST
+                and self.seat not in (HOST, frame.by) and frame.game == self.game_no
+                and frame.index == len(self.log) and clock_stall_seen(
+                    self._stall_clocks(), now, bound=stall_bound(self.grace),
+                    judged_from=self.move_clock.away_until))
 
     def _clock_ran_out(self, seat: int, now: float) -> None:
         """Host: ``seat`` did not move in time.  Take and pass need no card: the host
@@ -1612,6 +1662,7 @@ class Session:
                                                    commit, seen, seen_hash))
         frame = Propose(0, pid, self.game_no, commit, seen, seen_hash, sig)
         self.proposals.sent(OwnProposal(action, list(reveals), salt, frame, automatic))
+        self.proposals.sent_at[pid] = now
         extra: dict[str, Any] = {"auto": True} if automatic else {}
         self._record(t="propose", pid=pid, game=self.game_no, action=text,
                      reveals=[[p, k.hex()] for p, k in reveals], seen=seen,
@@ -1919,7 +1970,7 @@ class Session:
                 self.outcomes.proven.add(number)
                 self._record(t="proven", game=number)
         if self.outcomes.proves(frame, table=self.table, keys=self._keys(),
-                                log=self.logs.get(number, [])):
+                                log=self.logs.get(number, [])) or self._stall_seen(frame, now):
             self.outcomes.proven.add(number)
             self._record(t="proven", game=number)
         self._stop(number, frame.seat, frame.code, Note.did_theirs(by, frame.code,
