@@ -1201,7 +1201,8 @@ class Session:
         """A seated player whose host it still hears: when the host has kept it waiting
         too long (:func:`~durak_net.timers.stall_due`), while a game is in play here."""
         if (self.seat == HOST or self.closed or not self.in_game or self.lost
-                or self._replaying or self.game_no in self.outcomes.stops):
+                or self._replaying or self.game_no in self.outcomes.stops
+                or self.waiting_for_cards):  # (the deal's keys: the dealer's to judge)
             return None
         return stall_due(self.proposals.unordered(), self._stall_clocks(),
                          bound=stall_bound(self.grace), allowance=CLOCK_ALLOWANCE,

@@ -165,3 +165,35 @@ def test_the_terminal_prints_the_json_line_and_exits_2_for_a_stalling_host() -> 
     (line,) = [json.loads(x) for x in out.getvalue().splitlines()]
     assert (line["code"], line["culprit"]) == ("stalled", 0), line
     assert peer.status == 2  # "cheating: an audit named a fault" (durak-lan --help)
+
+
+def test_a_seat_that_says_an_honest_host_stalled_its_clock_gets_no_honest_seat_named() -> None:
+    """The malicious seat: seat 2 stops the game saying the host let seat 1's clock run
+    out, a moment after the entry that put seat 1 on move.  Seat 1's own clock shows
+    no such thing: it names nobody (never the host); the host names the liar."""
+    table = make_table(31, Rules(players=3, deck_size=24), clock=5, grace=GRACE, idle=(1,))
+    net, liar = table.net, table.seats[2].session
+    assert net.run(lambda: 1 in liar.deadlines and liar.due(1) in ("take", "pass"),
+                   limit=600.0)
+    liar._stalled((net.now, "stalled_clock", 1), net.now)
+    assert net.run(lambda: _all_audited(table), limit=net.now + 120.0)
+    (bystander,) = _verdicts(table, 1)
+    assert (bystander.code, bystander.culprit) == ("disputed", None), bystander
+    (hosts,) = _verdicts(table, 0)
+    assert (hosts.code, hosts.culprit) == ("false_claim", 2), hosts
+
+
+def test_a_bystander_names_the_host_on_its_own_clock_when_told_of_a_clock_stall() -> None:
+    """At three seats the bystander, told by the victim (through the host, which passes
+    the Fault on), checks its own clock and concurs: the host is named as proven.  (Its
+    own finding, due a moment later, is switched off here, so the Fault is what it
+    judges.)"""
+    table, _ = _host_ignoring_the_clock_of(3, 1)
+    bystander = table.seats[2].session
+    bystander._stall_due = lambda: None  # type: ignore[method-assign]
+    assert table.net.run(lambda: _all_audited(table), limit=600.0)
+    (stop,) = [e for e in table.seats[2].events if isinstance(e, ev.GameStopped)]
+    assert stop.by_peer  # told by seat 1
+    (verdict,) = _verdicts(table, 2)
+    assert (verdict.code, verdict.culprit) == ("stalled_clock", 0), verdict
+    assert "showed" in verdict.verdict  # "(as P1 showed, ...)": checked here, not said
