@@ -367,11 +367,13 @@ class Proposals:
         self.sent_at.pop(pid, None)
         return self.pending.pop(pid, None)
 
-    def unordered(self) -> dict[int, float]:
-        """Our proposals the host has neither placed nor refused yet: when each was
-        sent (a host that keeps one so too long stalls us: :func:`durak_net.timers.stall_due`)."""
+    def unordered(self, game: int) -> dict[int, float]:
+        """Our proposals in game ``game`` the host has neither placed nor refused yet:
+        when each was sent (a host that keeps one so too long stalls us:
+        :func:`durak_net.timers.stall_due`)."""
         return {pid: at for pid, at in self.sent_at.items()
-                if pid in self.own and self.own[pid].index < 0}
+                if (own := self.own.get(pid)) is not None and own.index < 0
+                and own.frame.game == game}
 
     def placed_at(self, game: int, index: int) -> OwnProposal | None:
         """Our proposal the host placed at entry ``index`` of ``game``, if any."""

@@ -1204,7 +1204,7 @@ class Session:
                 or self._replaying or self.game_no in self.outcomes.stops
                 or self.waiting_for_cards):  # (the deal's keys: the dealer's to judge)
             return None
-        return stall_due(self.proposals.unordered(), self._stall_clocks(),
+        return stall_due(self.proposals.unordered(self.game_no), self._stall_clocks(),
                          bound=stall_bound(self.grace), allowance=CLOCK_ALLOWANCE,
                          judged_from=self.move_clock.away_until)
 

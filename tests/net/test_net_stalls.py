@@ -19,7 +19,7 @@ from typing import Any
 from durak_core import Rules
 from durak_net import events as ev
 from durak_net.clock import CLOCK_ALLOWANCE
-from durak_net.timers import STALL_MIN, stall_bound
+from durak_net.timers import STALL_MIN, clock_stall_seen, stall_bound, stall_due
 from durak_net.wire import Propose
 
 from .tables import Table, make_table
@@ -94,6 +94,16 @@ def _host_ignoring_the_clock_of(players: int, victim: int, seed: int = 9
 
 def test_the_bound_is_the_grace_period_and_never_less_than_its_floor() -> None:
     assert stall_bound(60) == 60.0 and stall_bound(0) == STALL_MIN == 30.0
+
+
+def test_the_deadlines_are_pure_and_a_seat_back_from_away_judges_no_clock_yet() -> None:
+    assert stall_due({}, {}, bound=30.0, allowance=2.0) is None
+    # Back from away at 150: the clock that ran out at 100 counts from 150.
+    assert stall_due({}, {1: 100.0}, bound=30.0, allowance=2.0, judged_from=150.0) == (
+        180.0, "stalled_clock", 1)
+    assert stall_due({4: 90.0}, {1: 100.0}, bound=30.0, allowance=2.0)[1:] == ("stalled", 4)
+    assert not clock_stall_seen({}, 1000.0, bound=30.0)
+    assert not clock_stall_seen({1: 100.0}, 140.0, bound=30.0, judged_from=120.0)
 
 
 def test_a_host_that_never_places_a_proposal_is_named_by_it_at_a_table_of_two() -> None:
@@ -197,3 +207,12 @@ def test_a_bystander_names_the_host_on_its_own_clock_when_told_of_a_clock_stall(
     (verdict,) = _verdicts(table, 2)
     assert (verdict.code, verdict.culprit) == ("stalled_clock", 0), verdict
     assert "showed" in verdict.verdict  # "(as P1 showed, ...)": checked here, not said
+
+
+def test_at_a_table_of_three_a_host_stalling_its_own_clock_is_named_by_both_seats() -> None:
+    table, ran_out = _host_ignoring_the_clock_of(3, 0)
+    assert table.net.run(lambda: _all_audited(table), limit=600.0)
+    assert ran_out
+    for seat in (1, 2):
+        (verdict,) = _verdicts(table, seat)
+        assert (verdict.code, verdict.culprit) == ("stalled_clock", 0), (seat, verdict)
