@@ -125,6 +125,7 @@ from .timers import (
     clock_stall_seen,
     game_to_abandon,
     open_due,
+    owed_clocks,
     stall_bound,
     stall_due,
 )
@@ -1189,13 +1190,10 @@ class Session:
         self.handover.restart_clock(now, self.game, self.in_game)
 
     def _stall_clocks(self) -> dict[int, float]:
-        """A seated player: the move clocks by which the host owes an entry itself: our
-        own seat's, the host's, and any seat's take or pass (which the host plays when
-        its time is up); not another seat's lead (only that seat can open its card) nor
-        a seat that is lost, left or played by a bot (waited for as such)."""
-        return {s: at for s, at in self.move_clock.deadlines.items()
-                if s not in self.seat_state
-                and (s in (HOST, self.seat) or self.due(s) in ("take", "pass"))}
+        """The move clocks by which the host owes us an entry (see
+        :func:`~durak_net.timers.owed_clocks`)."""
+        return owed_clocks(self.move_clock.deadlines, me=self.seat, host=HOST,
+                           away=self.seat_state, due=self.due)
 
     def _stall_due(self) -> tuple[float, str, int] | None:
         """A seated player whose host it still hears: when the host has kept it waiting

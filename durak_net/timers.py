@@ -20,7 +20,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 
 
@@ -139,6 +139,21 @@ def stall_bound(grace: int) -> float:
     (60.0, 30.0)
     """
     return max(float(grace), STALL_MIN)
+
+
+def owed_clocks(deadlines: Mapping[int, float], *, me: int, host: int,
+                away: Collection[int], due: Callable[[int], str | None]) -> dict[int, float]:
+    """A seated player (seat ``me``): the move clocks by which the host owes an entry
+    itself: our own seat's, the host's, and any seat's take or pass (``due``: the host
+    plays those when the time is up); not another seat's lead (only that seat can open
+    its card) nor a seat ``away`` (lost, left or played by a bot: waited for as such).
+
+    >>> owed_clocks({0: 5.0, 1: 6.0, 2: 7.0, 3: 8.0}, me=1, host=0, away={3},
+    ...             due=lambda s: "lead")
+    {0: 5.0, 1: 6.0}
+    """
+    return {s: at for s, at in deadlines.items()
+            if s not in away and (s in (host, me) or due(s) in ("take", "pass"))}
 
 
 def stall_due(sent: Mapping[int, float], clocks: Mapping[int, float], *, bound: float,
