@@ -60,6 +60,10 @@ class Effects(Protocol):
     def settled(self, now: float, /) -> None:
         """A game's verdict is in (a table that was ending ends)."""
 
+    def stall_seen(self, frame: Fault, now: float, /) -> bool:
+        """Another seat's ``stalled_clock`` against the host: does our own clock bear it
+        out?"""
+
 
 class Endings:
     """Stopping a game and settling it (see the module docstring).  The other arguments
@@ -206,7 +210,8 @@ class Endings:
                     return
                 out.proven.add(number)
                 fx.record(t="proven", game=number)
-        if out.proves(frame, table=self.table, keys=keys, log=self.game_log.of(number)):
+        if (out.proves(frame, table=self.table, keys=keys, log=self.game_log.of(number))
+                or fx.stall_seen(frame, now)):
             out.proven.add(number)
             fx.record(t="proven", game=number)
         self.stop(fx, number, frame.seat, frame.code, Note.did_theirs(by, frame.code,

@@ -150,6 +150,10 @@ TEMPLATES: dict[str, str] = {
                            "hand was never opened"),
     "early_clock": N_("timed out our seat with entry {index} ({move}) {seconds} s before "
                       "our move clock ran out"),
+    "stalled": N_("neither placed nor refused our move for {seconds} s while it "
+                  "answered"),
+    "stalled_clock": N_("wrote no entry for {seconds} s after the move clock of {seat} "
+                        "ran out, while it answered"),
     "not_proposed": N_("sent entry {index}, which plays our seat ({move}) though we did "
                        "not propose it"),
     "no_proposal": N_("sent entry {index} ({move}) without {seat}'s proposal"),
@@ -278,6 +282,8 @@ FAULT_WORDS: dict[str, str] = {
     "bad_escrow": N_("put a bad escrow in"),
     "protocol": N_("broke the protocol"),
     "unopened": N_("committed to a move and never opened it"),
+    "stalled": N_("kept a seat's move waiting"),
+    "stalled_clock": N_("let a move clock run out and wrote no entry"),
 }
 #: A fault code nobody here knows (another program's): said as this.
 FAULT_UNKNOWN = N_("broke the rules ({code})")

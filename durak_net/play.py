@@ -425,6 +425,7 @@ class Play:
                                                    commit, seen, seen_hash))
         frame = Propose(0, pid, self.game_no, commit, seen, seen_hash, sig)
         self.proposals.sent(OwnProposal(action, list(reveals), salt, frame, automatic))
+        self.proposals.sent_at[pid] = now
         extra: dict[str, Any] = {"auto": True} if automatic else {}
         fx.record(t="propose", pid=pid, game=self.game_no, action=text,
                   reveals=[[p, k.hex()] for p, k in reveals], seen=seen,

@@ -320,6 +320,9 @@ class Proposals:
         self.automatic: set[int] = set()
         #: Our proposals made because our move clock ran out (a lead).
         self.timeout_pids: set[int] = set()
+        #: When each proposal of ours was sent (this run's ``now``; one replayed from a
+        #: journal has none, and is not judged for a stall).
+        self.sent_at: dict[int, float] = {}
         # -- the host
         #: (seat, pid) -> None (applied) or the reason it was refused.
         self.handled: dict[tuple[int, int], str | None] = {}
@@ -361,7 +364,16 @@ class Proposals:
         self.own.pop(pid, None)
         self.automatic.discard(pid)
         self.timeout_pids.discard(pid)
+        self.sent_at.pop(pid, None)
         return self.pending.pop(pid, None)
+
+    def unordered(self, game: int) -> dict[int, float]:
+        """Our proposals in game ``game`` the host has neither placed nor refused yet:
+        when each was sent (a host that keeps one so too long stalls us:
+        :func:`durak_net.timers.stall_due`)."""
+        return {pid: at for pid, at in self.sent_at.items()
+                if (own := self.own.get(pid)) is not None and own.index < 0
+                and own.frame.game == game}
 
     def placed_at(self, game: int, index: int) -> OwnProposal | None:
         """Our proposal the host placed at entry ``index`` of ``game``, if any."""

@@ -86,7 +86,7 @@ from durak_core import (
 
 from . import events as ev
 from .audit import Stop, Verdict
-from .clock import MoveClock
+from .clock import CLOCK_ALLOWANCE, MoveClock
 from .crypto import Entropy
 from .dealer import DealFault, MentalDealer
 from .dealing import DealerFactory, Dealing, action_cards, mental_dealer
@@ -98,7 +98,7 @@ from .i18n import N_, Said
 from .identity import Identity
 from .link import Addr, Link
 from .links import Beacons, Links
-from .notes import Note
+from .notes import Note, Seat
 from .outcomes import HOST, Outcomes, fault_signed
 from .outcomes import deal_signed as deal_signed  # (for scripts/lan_vectors.py)
 from .play import Play
@@ -113,7 +113,17 @@ from .restore import JOURNAL_VERSION, replay_journal
 from .resync import Resync, catch_up
 from .seating import Player, SeatingChart, addr_signed, addr_text, parse_addr
 from .seating import table_words as table_words  # (for scripts/lan_vectors.py)
-from .timers import Deadlines, abandoned, audits_due, game_to_abandon, open_due
+from .timers import (
+    Deadlines,
+    abandoned,
+    audits_due,
+    clock_stall_seen,
+    game_to_abandon,
+    open_due,
+    owed_clocks,
+    stall_bound,
+    stall_due,
+)
 from .wire import (
     Beacon,
     Bye,
@@ -790,6 +800,9 @@ class Session:
             if handover is not None and now >= handover[1]:
                 self._hand_over(handover[0], now)
             self._check_abandoned(now)
+            stall = self._stall_due()
+            if stall is not None and now >= stall[0]:
+                self._stalled(stall, now)
             if self.presence.share_wait:
                 self._release_shares(now)
         waiting = self.lost or self.handover.waiting_on_silence()
@@ -823,7 +836,8 @@ class Session:
             handover=self._handover_due(), opened_by=self._open_due(),
             abandon=self._abandon_times(),
             beacon=self.beacons.due(bool(self.players[self.seat].addr), self.closing),
-            releases=tuple([self._release_time(s) for s in share_wait]) if share_wait else ())
+            releases=tuple([self._release_time(s) for s in share_wait]) if share_wait else (),
+            stall=stall[0] if (stall := self._stall_due()) is not None else None)
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
         """The datagrams to send now: new frames, retransmissions, acks, heartbeats."""
@@ -1094,6 +1108,41 @@ class Session:
         """After every entry (and a new deal): each seat the game waits for has the
         table's ``clock`` seconds."""
         self.handover.restart_clock(now, self.game, self.in_game)
+
+    def _stall_clocks(self) -> dict[int, float]:
+        """The move clocks by which the host owes us an entry (see
+        :func:`~durak_net.timers.owed_clocks`)."""
+        return owed_clocks(self.move_clock.deadlines, me=self.seat, host=HOST,
+                           away=self.seat_state, due=self.due)
+
+    def _stall_due(self) -> tuple[float, str, int] | None:
+        """A seated player whose host it still hears: when the host has kept it waiting
+        too long (:func:`~durak_net.timers.stall_due`), while a game is in play here."""
+        if (self.seat == HOST or self.closed or not self.in_game or self.lost
+                or self._replaying or self.game_no in self.outcomes.stops
+                or self.waiting_for_cards):  # (the deal's keys: the dealer's to judge)
+            return None
+        return stall_due(self.proposals.unordered(self.game_no), self._stall_clocks(),
+                         bound=stall_bound(self.grace), allowance=CLOCK_ALLOWANCE,
+                         judged_from=self.move_clock.away_until)
+
+    def _stalled(self, stall: tuple[float, str, int], now: float) -> None:
+        """The host, still heard, kept us waiting past the bound: stop the game naming
+        it (every honest seat then names the host or nobody: section 7 of the spec)."""
+        _, code, which = stall
+        bound = round(stall_bound(self.grace))
+        note = (Note.of("stalled", seconds=bound) if code == "stalled"
+                else Note.of("stalled_clock", seat=Seat(which), seconds=bound))
+        self._stop(self.game_no, HOST, code, note, now)
+
+    def _stall_seen(self, frame: Fault, now: float) -> bool:
+        """Another seat's ``stalled_clock`` against the host, where our log is as long
+        as the finder's: does our own clock bear it out (a third seat can check it)?"""
+        return (frame.code == "stalled_clock" and frame.seat == HOST
+                and self.seat not in (HOST, frame.by) and frame.game == self.game_no
+                and frame.index == len(self.log) and clock_stall_seen(
+                    self._stall_clocks(), now, bound=stall_bound(self.grace),
+                    judged_from=self.move_clock.away_until))
 
     def _clock_ran_out(self, seat: int, now: float) -> None:
         """Host: ``seat`` did not move in time.  Take and pass need no card: the host
@@ -1575,6 +1624,7 @@ class Session:
     desync = _desync
     violation = _violation
     drain = _drain
+    stall_seen = _stall_seen
 
     # ================================================================= restore
 

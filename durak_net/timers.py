@@ -6,7 +6,8 @@ A session never reads a clock: its driver asks :meth:`Session.next_timer
 <durak_net.session.Session.timer>`, which is the earliest of the deadlines gathered in
 a :class:`Deadlines` (a link's heartbeat or silence, an audit's seeds, a goodbye nobody
 acknowledges, a move clock, a placed proposal not opened, a lost seat's hand-over, a
-silent seat's abandoned game, our heartbeat to the other seats, a share held back).
+silent seat's abandoned game, our heartbeat to the other seats, a share held back, a
+host that keeps us waiting while it still answers).
 What fires at ``now`` is decided here too: which audits are overdue (a lost seat is
 waited for: it may resume), whether the placed proposal is overdue, and which game a
 silent seat's silence ends.
@@ -19,7 +20,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 
 
@@ -50,12 +51,15 @@ class Deadlines:
     beacon: float | None = None
     #: When each share we hold back may be released.
     releases: tuple[float, ...] = ()
+    #: A seated player: when the host, still heard, has kept us waiting too long
+    #: (:func:`stall_due`).
+    stall: float | None = None
 
     def next(self) -> float | None:
         """The earliest of them all: when the session next has work to do.  (Asked after
         every datagram: the kinds that are usually empty cost a test, not a list.)"""
         times = [*self.links, *self.audits, *self.releases]
-        for t in (self.closing, self.clock, self.opened_by, self.beacon):
+        for t in (self.closing, self.clock, self.opened_by, self.beacon, self.stall):
             if t is not None:
                 times.append(t)
         if self.handover is not None:
@@ -115,3 +119,75 @@ def game_to_abandon(dealt: Collection[int], *, game_no: int, in_game: bool, over
     if number > game_no and not began.get(number, False) and number not in stopped:
         return None  # only the silent seat asked for another game: nothing to settle
     return number
+
+
+#: The least time (seconds) a host we still hear may keep a seated player waiting (a
+#: proposal neither ordered nor refused; a seat whose move clock ran out and no entry)
+#: before the seat stops the game naming it ``stalled``.  An honest host delays a
+#: proposal, or the clock's move, only while another seat's placed proposal waits to be
+#: opened (:data:`~durak_net.proposals.OPEN_WITHIN`, 15 s, then that seat is named): twice
+#: that leaves room for a loaded machine and a lossy link's retransmissions.
+STALL_MIN = 30.0
+
+
+def stall_bound(grace: int) -> float:
+    """How long a host we still hear may keep us waiting: the table's grace period (how
+    long the table already agreed a seat may be silent before its game ends; default
+    60 s), and never less than :data:`STALL_MIN`.
+
+    >>> stall_bound(60), stall_bound(0)
+    (60.0, 30.0)
+    """
+    return max(float(grace), STALL_MIN)
+
+
+def owed_clocks(deadlines: Mapping[int, float], *, me: int, host: int,
+                away: Collection[int], due: Callable[[int], str | None]) -> dict[int, float]:
+    """A seated player (seat ``me``): the move clocks by which the host owes an entry
+    itself: our own seat's, the host's, and any seat's take or pass (``due``: the host
+    plays those when the time is up); not another seat's lead (only that seat can open
+    its card) nor a seat ``away`` (lost, left or played by a bot: waited for as such).
+
+    >>> owed_clocks({0: 5.0, 1: 6.0, 2: 7.0, 3: 8.0}, me=1, host=0, away={3},
+    ...             due=lambda s: "lead")
+    {0: 5.0, 1: 6.0}
+    """
+    return {s: at for s, at in deadlines.items()
+            if s not in away and (s in (host, me) or due(s) in ("take", "pass"))}
+
+
+def stall_due(sent: Mapping[int, float], clocks: Mapping[int, float], *, bound: float,
+              allowance: float, judged_from: float = 0.0) -> tuple[float, str, int] | None:
+    """A seated player: the first way the host may stall it, and when that is due:
+    ``(when, "stalled", pid)`` for our proposal ``pid`` sent at ``sent[pid]`` and
+    neither ordered nor refused ``bound`` seconds later, or ``(when, "stalled_clock",
+    seat)`` for a seat whose move clock here runs out at ``clocks[seat]`` and whose
+    entry has not come ``allowance`` (the host's clock starts a little earlier than
+    ours) plus ``bound`` seconds after that.  ``judged_from``: before then our own clock
+    proves nothing (we were away).  None: nothing is waited for.
+
+    >>> stall_due({3: 100.0}, {1: 90.0}, bound=30.0, allowance=2.0)
+    (122.0, 'stalled_clock', 1)
+    >>> stall_due({3: 100.0}, {}, bound=30.0, allowance=2.0)
+    (130.0, 'stalled', 3)
+    """
+    due = [(at + bound, "stalled", pid) for pid, at in sent.items()]
+    due += [(max(at + allowance, judged_from) + bound, "stalled_clock", seat)
+            for seat, at in clocks.items()]
+    return min(due) if due else None
+
+
+def clock_stall_seen(clocks: Mapping[int, float], now: float, *, bound: float,
+                     judged_from: float = 0.0) -> bool:
+    """A third seat, told by another that the host let a seat's clock run out and wrote
+    no entry (``stalled_clock``) while our log is as long as the finder's: does our own
+    clock bear it out?  Some seat's time ran out here ``bound`` seconds ago or more
+    (the allowance left out: it covers the entry reaching us later than the finder).
+    An honest host writes its entry within :data:`STALL_MIN` of its own clock, so this
+    never holds against it, whatever a lying finder says.
+
+    >>> clocks = {1: 100.0}
+    >>> clock_stall_seen(clocks, 130.0, bound=30.0), clock_stall_seen(clocks, 129.0, bound=30.0)
+    (True, False)
+    """
+    return now >= judged_from + bound and any(now >= at + bound for at in clocks.values())
