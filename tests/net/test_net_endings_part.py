@@ -68,6 +68,9 @@ class Recorder:
     def settled(self, now: float, /) -> None:
         self.settles += 1
 
+    def stall_seen(self, frame: Fault, now: float, /) -> bool:
+        return False  # (no clock here: a stalled_clock claim is not borne out)
+
 
 def _part(me: int) -> Endings:
     """Seat ``me``'s endings part of a dealt game 1 of three seats (the deal done in
