@@ -1,7 +1,7 @@
 """How fast ``online()`` is between two JupyterLab pages on this machine.
 
     python benchmarks/online_latency.py [--games 2] [--nodelay] [--pause 0.6] [--trace]
-        [--unbatched] [--foreground]
+        [--unbatched] [--foreground] [--site]
 
 Starts JupyterLab and headless Debian Chromium, opens two notebooks in two tabs (two
 kernels), and for each game: ``online(name="Ann")`` in one, its invitation code pasted
@@ -39,6 +39,12 @@ renderer given a lower priority); each player has their own tab in front, so thi
 measures what they see (Chromium's ``--disable-renderer-backgrounding`` and the two
 flags beside it).
 
+``--site``: the two pages are pages of the JupyterLite site (built as
+``scripts/lite_site.py build`` does and served from this process), each with its
+Pyodide kernel in a worker of the page: no Jupyter server between a kernel and its
+page.  (Not with ``--trace``, ``--nodelay`` or ``--unbatched``, which are about the
+server.)
+
 ``--trace``: also say where a datagram's time goes, hop by hop.  Each datagram is
 known by its length and last 12 bytes (its authentication tag); both kernels note
 when it leaves for the page (``PageChannel.send_datagrams``), arrives from the page
@@ -50,6 +56,7 @@ kernels' ``time.time()`` and the pages' clock agree to well under a millisecond.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -66,10 +73,12 @@ sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 from browser_support import (  # noqa: E402
     CHROMIUM_ARGS,
     PATH_CELL,
+    OfflineContext,
     clear_lab,
     find_chromium,
     free_port,
     lab_command,
+    open_lite_notebook,
     run_cell_source,
     run_notebooks_in_lab,
     running_server,
@@ -308,6 +317,44 @@ def hop_times(notes: list[list[Any]]) -> dict[str, list[float]]:
     return out
 
 
+def play_by_reply(ann: Any, ben: Any) -> tuple[float, list[float], float]:
+    """Once Ben's page shows his reply code: paste it into Ann's box, click Connect and
+    wait for the audit on both pages; (paste to table in ms, the moves' latencies, when
+    the table was drawn on both pages)."""
+    ben.wait_for_function(
+        "() => (document.querySelector('.durak-online-code textarea') || {}).value", timeout=60_000)
+    reply = ben.locator(f"{LOBBY} .durak-online-code textarea").input_value()
+    for page in (ann, ben):
+        page.evaluate(_RECORD_JS)
+    ann.locator(f"{LOBBY} .durak-online-reply textarea").fill(reply)
+    ann.locator(f"{LOBBY} .durak-online-connect").click()
+    for page in (ann, ben):
+        page.locator(f"{LOBBY} .durak-lan-badge").filter(has_text="audited").wait_for(
+            timeout=600_000)
+    a, b = ann.evaluate(_RESULT_JS), ben.evaluate(_RESULT_JS)
+    paste = max(a["table"], b["table"]) - a["connect"]
+    both = set(a["moves"]) & set(b["moves"])
+    return (paste, [abs(a["moves"][m] - b["moves"][m]) for m in both],
+            max(a["table"], b["table"]))
+
+
+def site_game(ann: Any, ben: Any, game: int, pause: float) -> tuple[float, list[float]]:
+    """One game between two pages of the site, each its notebook open (``--site``): the
+    first cell of each runs ``online()``, as a player would type it."""
+    probe = _PAUSE_CELL.format(pause=pause) if pause else ""
+    run_cell_source(ann, 0, probe + "from durak_widgets import online\n"
+                    f"online(name='Ann', {OPTIONS.format(seed=2 * game + 1)})")
+    ann.wait_for_function(
+        "() => (document.querySelector('.durak-online-code textarea') || {}).value",
+        timeout=180_000)
+    invitation = ann.locator(f"{LOBBY} .durak-online-code textarea").input_value()
+    run_cell_source(ben, 0, probe + "from durak_widgets import online\n"
+                    f"online(name='Ben', code={invitation!r}, "
+                    + OPTIONS.format(seed=2 * game + 2) + ")")
+    paste, latencies, _drawn = play_by_reply(ann, ben)
+    return paste, latencies
+
+
 def one_game(ann: Any, ben: Any, url: str, root: Path, game: int,
              trace: list[list[Any]] | None = None,
              pause: float = 0.0, unbatched: bool = False) -> tuple[float, list[float]]:
@@ -332,20 +379,7 @@ def one_game(ann: Any, ben: Any, url: str, root: Path, game: int,
         "() => (document.querySelector('.durak-online-code textarea') || {}).value", timeout=60_000)
     run_cell_source(ben, 3, f"online(name='Ben', code={invitation.input_value()!r}, "
                     + OPTIONS.format(seed=2 * game + 2) + ")")
-    ben.wait_for_function(
-        "() => (document.querySelector('.durak-online-code textarea') || {}).value", timeout=60_000)
-    reply = ben.locator(f"{LOBBY} .durak-online-code textarea").input_value()
-    for page in (ann, ben):
-        page.evaluate(_RECORD_JS)
-    ann.locator(f"{LOBBY} .durak-online-reply textarea").fill(reply)
-    ann.locator(f"{LOBBY} .durak-online-connect").click()
-    for page in (ann, ben):
-        page.locator(f"{LOBBY} .durak-lan-badge").filter(has_text="audited").wait_for(
-            timeout=600_000)
-    a, b = ann.evaluate(_RESULT_JS), ben.evaluate(_RESULT_JS)
-    paste = max(a["table"], b["table"]) - a["connect"]
-    both = set(a["moves"]) & set(b["moves"])
-    latencies = [abs(a["moves"][m] - b["moves"][m]) for m in both]
+    paste, latencies, drawn = play_by_reply(ann, ben)
     if trace is not None:
         for page in (ann, ben):
             run_cell_source(page, 1, "_durak_stats()")
@@ -353,7 +387,7 @@ def one_game(ann: Any, ben: Any, url: str, root: Path, game: int,
         while time.monotonic() < deadline and not all(
                 '"stats"' in path.read_text() for path in files):
             time.sleep(0.2)
-        trace.append([max(a["table"], b["table"]), "game_from", ""])
+        trace.append([drawn, "game_from", ""])
         trace.append([time.time() * 1000, "game_to", ""])
         for page in (ann, ben):
             trace.extend(page.evaluate("() => window.__hops.splice(0)"))
@@ -379,7 +413,11 @@ def main() -> None:
                              "is in front of them)")
     parser.add_argument("--unbatched", action="store_true",
                         help="a comm message per widget changed, not one a table redraw")
+    parser.add_argument("--site", action="store_true",
+                        help="two pages of the JupyterLite site (kernels in the pages)")
     args = parser.parse_args()
+    if args.site and (args.trace or args.nodelay or args.unbatched):
+        parser.error("--site runs no Jupyter server: not with --trace, --nodelay or --unbatched")
     executable = find_chromium()
     if executable is None:
         sys.exit("needs Chromium: apt-get install chromium (or DURAK_CHROMIUM=...)")
@@ -414,22 +452,45 @@ def main() -> None:
         trace: list[list[Any]] = []
         moves: list[float] = []
         started = time.monotonic()
-        with running_server(command, url + "api/status", work / "lab.log", env=env), \
-                sync_playwright() as playwright:
+        with contextlib.ExitStack() as stack:
+            if args.site:
+                sys.path.insert(0, str(ROOT / "scripts"))
+                import lite_site
+
+                url = stack.enter_context(lite_site.serving(lite_site.build()))
+            else:
+                stack.enter_context(running_server(command, url + "api/status",
+                                                   work / "lab.log", env=env))
+            playwright = stack.enter_context(sync_playwright())
             browser = playwright.chromium.launch(executable_path=executable, headless=True,
                                                  args=list(CHROMIUM_ARGS) + (
                                                      list(FOREGROUND_ARGS)
                                                      if args.foreground else []))
-            context = browser.new_context(viewport={"width": 1400, "height": 900})
+            viewport = {"width": 1400, "height": 900}
+            # The site's pages reach nothing beyond this machine (a request that would
+            # hang on a machine with no way out fails at once instead).
+            context = (OfflineContext(browser, viewport=viewport).context if args.site
+                       else browser.new_context(viewport=viewport))
             if args.trace:
                 context.add_init_script(_TRACE_INIT_JS)
             ann, ben = context.new_page(), context.new_page()
-            for page in (ann, ben):
+            # (--site) Each page its own notebook: two tabs of one site share its
+            # browser storage, and a notebook open in both would be one document.
+            for page, notebook in ((ann, "02-engine.ipynb"), (ben, "03-write-a-bot.ipynb")):
                 page.set_default_timeout(120_000)
+                if args.site:
+                    # (in front while it opens: JupyterLab's status bar, which says the
+                    # kernel is ready, follows the focused notebook, and a tab behind
+                    # has none)
+                    page.bring_to_front()
+                    open_lite_notebook(page, url, notebook, timeout=300)
             for game in range(args.games):
-                paste, latencies = one_game(ann, ben, url, root, game,
-                                            trace if args.trace else None, args.pause,
-                                            args.unbatched)
+                if args.site:
+                    paste, latencies = site_game(ann, ben, game, args.pause)
+                else:
+                    paste, latencies = one_game(ann, ben, url, root, game,
+                                                trace if args.trace else None, args.pause,
+                                                args.unbatched)
                 pastes.append(paste)
                 moves.extend(latencies)
                 print(f"game {game + 1}: paste to table {paste:.0f} ms, {len(latencies)} "
@@ -440,6 +501,7 @@ def main() -> None:
             trace.extend(json.loads(line) for line in server_notes.read_text().splitlines())
     moves.sort()
     p99 = moves[min(len(moves) - 1, int(0.99 * len(moves)))]
+    print("slowest moves: " + ", ".join(f"{m:.0f}" for m in moves[-5:]) + " ms")
     if args.trace:
         windows = list(zip(sorted(at for at, stage, _ in trace if stage == "game_from"),
                            sorted(at for at, stage, _ in trace if stage == "game_to"), strict=True))
@@ -473,6 +535,8 @@ def main() -> None:
                 print(f"  {what:45} n {len(took):5}  p50 {statistics.median(took):7.1f} ms  "
                       f"p99 {took[min(len(took) - 1, int(0.99 * len(took)))]:7.1f} ms")
     server = "TCP_NODELAY websocket" if args.nodelay else "stock websocket"
+    if args.site:
+        server = "site pages"
     if args.foreground:
         server += ", tabs in front"
     print(f"{server}: move page to page over {len(moves)} moves: p50 "
