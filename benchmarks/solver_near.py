@@ -44,8 +44,10 @@ def main() -> int:
     rng = random.Random(args.seed)
     rules = Rules()
     costs: dict[int, list[tuple[int, float, bool]]] = {}
+    games_at: dict[int, int] = {}  # games with such a decision, by talon size
     for _ in range(args.games):
         game = Game.new(rules, seed=rng.getrandbits(32))
+        seen: set[int] = set()
         while not game.is_over:
             actor = next_seat(game)
             legal = game.legal_actions(actor)
@@ -62,6 +64,9 @@ def main() -> int:
                 nodes = sum(r.nodes for r in results)
                 settled = all(r.exact for r in results)
                 costs.setdefault(left, []).append((nodes, spent, settled))
+                if left not in seen:
+                    seen.add(left)
+                    games_at[left] = games_at.get(left, 0) + 1
             action = rng.choice(legal) if rng.random() < 0.1 else greedy_choice(game, actor)
             game.apply(action)
     build = "compiled" if COMPILED else "pure Python"
@@ -72,7 +77,8 @@ def main() -> int:
         nodes = sorted(n for n, _, _ in rows)
         ms = sorted(1000 * t for _, t, _ in rows)
         settled = sum(s for _, _, s in rows)
-        print(f"  talon {left}: {len(rows):3d} decisions, settled {settled:3d}; positions "
+        print(f"  talon {left}: {len(rows):3d} decisions in {games_at[left]:3d} games, "
+              f"settled {settled:3d}; positions "
               f"median {statistics.median(nodes):9.0f}, 90th pct {_pct(nodes, 0.9):9.0f}, "
               f"most {nodes[-1]:9d}; CPU ms median {statistics.median(ms):7.1f}, "
               f"90th pct {_pct(ms, 0.9):7.1f}; under 50 ms {sum(m < 50 for m in ms)}")
