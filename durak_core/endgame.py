@@ -20,6 +20,13 @@ changing any value: the defender beats the unbeaten cards in a fixed order
 (beating some cards and then taking only hands the attacker more ranks to
 throw in, so it is never better than taking at once).
 
+A bout or so earlier, with a few cards still in the talon, a game whose talon
+is known (a full game, a deal made from a view, or a view whose talon holds
+only the face-up trump card) is still one of perfect information:
+``EndgameSolver(..., talon=N)`` solves positions with up to N cards to draw,
+dealt at each bout's end as the engine deals them (the attacker first, up to
+six cards each).  Such solves cost far more (``benchmarks/solver_near.py``).
+
 >>> from durak_core import Game, Rules
 >>> from durak_core.bots import GreedyBot, next_to_act
 >>> game, greedy = Game.new(Rules(), seed=3), GreedyBot()
@@ -113,15 +120,26 @@ class Solution:
         return f"<Solution {self.value} ({kind}), {self.action}, {self.nodes} nodes>"
 
 
-def seats_left(game: Game) -> list[int]:
+def seats_left(game: Game, talon: int = 0) -> list[int]:
     """The two seats an endgame is played between, or [] when the solver does not apply.
 
     Usually the two seats still in the game.  A seat that went out in this bout
     (it played its last card) counts too while the bout lasts: if the defender
     also runs out, the game is a draw, not a win for that seat.
+
+    talon: with up to this many cards still in the talon, a position applies too
+    when the talon's cards are known (a full game, one dealt from a view, or a view
+    whose talon holds only the trump card): the game is then still one of perfect
+    information.
     """
-    if game._over or game._teams or game._tpos < len(game._talon):
+    left = len(game._talon) - game._tpos
+    if game._over or game._teams or left > talon:
         return []
+    if left:
+        talon_cards = game._talon
+        for i in range(game._tpos, len(talon_cards)):
+            if talon_cards[i] is None:
+                return []
     active = game._active
     seats = [s for s in range(game._n) if active >> s & 1]
     if len(seats) == 1 and game._finish:
@@ -129,7 +147,7 @@ def seats_left(game: Game) -> list[int]:
     if len(seats) != 2:
         return []
     unknown = 0
-    live = popcount(game._tmask)
+    live = popcount(game._tmask) + left
     for s in seats:
         unknown += game._unk[s]
         live += popcount(game._hand[s]) + game._unk[s]
@@ -149,6 +167,19 @@ def applies(game: Game) -> bool:
     return bool(seats_left(game))
 
 
+def _talon_code(game: Game) -> int:
+    """The cards still to draw as one number, six bits a card (its index + 1), the next
+    card lowest: the solver's state takes them off one by one (0: the talon is empty).
+    Only for a game whose talon is known (see :func:`seats_left`)."""
+    code = 0
+    talon = game._talon
+    for i in range(len(talon) - 1, game._tpos - 1, -1):
+        card = talon[i]
+        assert card is not None
+        code = code << 6 | (card.index + 1)
+    return code
+
+
 def _hand(game: Game, seat: int) -> int:
     if game._unk[seat]:
         return game._hand[seat] | game._unseen
@@ -163,10 +194,15 @@ class EndgameSolver:
     It is cleared when it holds more than ``max_entries`` positions.
     """
 
-    def __init__(self, rules: Rules, trump: int, max_entries: int = 1 << 20) -> None:
+    def __init__(
+        self, rules: Rules, trump: int, max_entries: int = 1 << 20, talon: int = 0
+    ) -> None:
         self.rules = rules
         self.trump = trump
         self.max_entries = max_entries
+        #: Also solve positions of a dealt game with up to this many cards still in the
+        #: talon (drawn as the rules say when a bout ends; :func:`seats_left`).
+        self.talon = talon
         self._cap0 = rules.limit_cap(first_bout=True)
         self._perev = rules.variant == "perevodnoy"
         self._several = rules.open_with_several
@@ -202,8 +238,13 @@ class EndgameSolver:
         its deepest finished iteration, with ``exact`` False (or None when
         not even the first finished).
         """
-        seats = seats_left(game)
+        seats = seats_left(game, self.talon)
         if not seats:
+            if self.talon:
+                raise ValueError(
+                    f"the solver needs two seats left, every card known and at most "
+                    f"{self.talon} cards in the talon"
+                )
             raise ValueError("the endgame solver needs an empty talon and two seats left")
         if seat not in seats:
             raise ValueError(f"seat {seat} is not one of the two seats left")
@@ -232,7 +273,8 @@ class EndgameSolver:
         self.nodes = 0
         self._limit = max_nodes
         self._stop = stop
-        key = self._key(h0, h1, d, T, unbeaten, st, dstart, shown)
+        tl = _talon_code(game)
+        key = self._key(h0, h1, d, T, unbeaten, st, dstart, shown, tl)
         value = DRAW
         best = -1
         exact = False
@@ -245,10 +287,12 @@ class EndgameSolver:
                 self._horizon = 0
                 self._cuts = 0
                 self._line.clear()
-                v = self._ab(h0, h1, d, T, unbeaten, k, st, dstart, shown, depth, DRAW, DRAW + 1)
+                v = self._ab(
+                    h0, h1, d, T, unbeaten, k, st, dstart, shown, tl, depth, DRAW, DRAW + 1
+                )
                 if v <= DRAW:
                     v = self._ab(
-                        h0, h1, d, T, unbeaten, k, st, dstart, shown, depth, DRAW - 1, DRAW
+                        h0, h1, d, T, unbeaten, k, st, dstart, shown, tl, depth, DRAW - 1, DRAW
                     )
                 entry = self._tt.get(key)
                 value = v
@@ -296,9 +340,10 @@ class EndgameSolver:
     # ------------------------------------------------------------ search
 
     def _key(
-        self, h0: int, h1: int, d: int, T: int, U: int, st: int, dstart: int, shown: int
+        self, h0: int, h1: int, d: int, T: int, U: int, st: int, dstart: int, shown: int,
+        tl: int,
     ) -> int:
-        small = ((d * 8 + st) * 64 + dstart) << 52 | shown
+        small = (((tl << 4) + d * 8 + st) * 64 + dstart) << 52 | shown
         return (((small << 52 | U) << 52 | T) << 52 | h1) << 52 | h0
 
     def _tick(self) -> None:
@@ -319,6 +364,7 @@ class EndgameSolver:
         st: int,
         dstart: int,
         shown: int,
+        tl: int,
         depth: int,
         alpha: int,
         beta: int,
@@ -327,7 +373,7 @@ class EndgameSolver:
         self.nodes += 1
         if self.nodes & 255 == 0:
             self._tick()
-        key = self._key(h0, h1, d, T, U, st, dstart, shown)
+        key = self._key(h0, h1, d, T, U, st, dstart, shown, tl)
         tt = self._tt
         entry = tt.get(key)
         first = -1
@@ -371,7 +417,7 @@ class EndgameSolver:
         if mover == 0:
             best = -_BIG
             for m in moves:
-                v = self._play(m, h0, h1, d, T, U, k, st, dstart, shown, depth - 1, alpha, beta)
+                v = self._play(m, h0, h1, d, T, U, k, st, dstart, shown, tl, depth - 1, alpha, beta)
                 if v > best:
                     best = v
                     best_move = m
@@ -382,7 +428,7 @@ class EndgameSolver:
         else:
             best = _BIG
             for m in moves:
-                v = self._play(m, h0, h1, d, T, U, k, st, dstart, shown, depth - 1, alpha, beta)
+                v = self._play(m, h0, h1, d, T, U, k, st, dstart, shown, tl, depth - 1, alpha, beta)
                 if v < best:
                     best = v
                     best_move = m
@@ -416,6 +462,7 @@ class EndgameSolver:
         st: int,
         dstart: int,
         shown: int,
+        tl: int,
         depth: int,
         alpha: int,
         beta: int,
@@ -476,10 +523,23 @@ class EndgameSolver:
                 # The bout ends.
                 if st & _TAKING:
                     hd |= T
+                    while tl and popcount(ho) < 6:  # the attacker draws first
+                        ho |= 1 << ((tl & 63) - 1)
+                        tl >>= 6
+                    while tl and popcount(hd) < 6:
+                        hd |= 1 << ((tl & 63) - 1)
+                        tl >>= 6
+                    # An empty hand after the draw: the talon is empty too.
                     if not ho:  # the other seat went out: the defender is the durak
                         return LOSS if d == 0 else WIN
                     dstart = popcount(hd)
                 else:
+                    while tl and popcount(ho) < 6:
+                        ho |= 1 << ((tl & 63) - 1)
+                        tl >>= 6
+                    while tl and popcount(hd) < 6:
+                        hd |= 1 << ((tl & 63) - 1)
+                        tl >>= 6
                     if not ho:
                         if not hd:
                             return DRAW
@@ -497,8 +557,8 @@ class EndgameSolver:
                 k = 0
                 shown = 0
         if d == 0:
-            return self._ab(hd, ho, d, T, U, k, st, dstart, shown, depth, alpha, beta)
-        return self._ab(ho, hd, d, T, U, k, st, dstart, shown, depth, alpha, beta)
+            return self._ab(hd, ho, d, T, U, k, st, dstart, shown, tl, depth, alpha, beta)
+        return self._ab(ho, hd, d, T, U, k, st, dstart, shown, tl, depth, alpha, beta)
 
     def _moves(
         self,

@@ -143,6 +143,8 @@ class IsmctsBot(Bot):
         self.history: list[int] = []
         #: Decisions taken by the endgame solver alone (for benchmarks and tests).
         self.solved = 0
+        #: Decisions taken by the solver with cards still in the talon (``exact_talon``).
+        self.solved_early = 0
         #: The root of the last search (``choose`` or ``analyse``; None before the first
         #: search, and after a decision the endgame solver took alone), kept to study
         #: what the search saw: ``last_root.children`` maps each compared root action to
@@ -184,6 +186,11 @@ class IsmctsBot(Bot):
             action = self._play_endgame(view, seat, legal, deadline)
             if action is not None:
                 self.solved += 1
+                return action
+        elif self.config.exact_talon and 0 < view.talon_size <= self.config.exact_talon:
+            action = self._play_early(view, seat, legal, deadline)
+            if action is not None:
+                self.solved_early += 1
                 return action
         if self.config.width and len(legal) > self.config.width:
             legal = shortlist(
@@ -241,7 +248,9 @@ class IsmctsBot(Bot):
     def _solver_for(self, view: Game) -> EndgameSolver:
         solver = self._endgame
         if solver is None or solver.trump != int(view.trump_suit) or solver.rules != view.rules:
-            solver = self._endgame = EndgameSolver(view.rules, int(view.trump_suit))
+            solver = self._endgame = EndgameSolver(
+                view.rules, int(view.trump_suit), talon=self.config.exact_talon
+            )
         return solver
 
     def _stopper(self, deadline: float | None) -> Callable[[], bool] | None:
@@ -264,6 +273,56 @@ class IsmctsBot(Bot):
         if solution.exact and solution.value != LOSS and solution.action in legal:
             return solution.action
         return None
+
+    def _play_early(
+        self, view: Game, seat: int, legal: Sequence[Action], deadline: float | None
+    ) -> Action | None:
+        """``exact_talon``: the solver's action with cards still in the talon, or None
+        (search on).
+
+        With only the trump card left the view is already a game of perfect information
+        (the unseen cards can only be in the other hand) and is solved as an endgame.
+        With more, the talon's order is hidden too: each deal from the inference is
+        solved for every compared root move, and the best mean reward over the deals
+        settled within the solver's share of the budget wins (ties: the greedy choice,
+        the shortlist's first).  Fewer than ``EARLY_DEALS`` settled deals say too little,
+        and the search decides.
+        """
+        if seats_left(view, self.config.exact_talon):
+            return self._play_endgame(view, seat, legal, deadline)
+        if view.rules.teams or len(view.active_players) != 2:
+            return None  # the solver plays two seats
+        self._learn(view, seat)
+        compared = list(legal)
+        if self.config.width and len(compared) > self.config.width:
+            compared = shortlist(
+                compared, int(view.trump_suit), view.talon_size, view.table, self.config.width
+            )
+        solver = self._solver_for(view)
+        stop = self._stopper(deadline)
+        budget = self.config.endgame_nodes if deadline is None else 0
+        totals = [0.0] * len(compared)
+        settled = 0
+        while settled < EARLY_MAX_DEALS:
+            deal = self._deal(view, self._rng)
+            if not seats_left(deal, self.config.exact_talon):
+                return None  # e.g. the rules' bout limit could be reached
+            results = solver.values(deal, seat, compared, budget, stop)
+            if not all(r.exact for r in results):
+                break  # out of time or positions
+            settled += 1
+            for i, r in enumerate(results):
+                totals[i] += r.reward
+            if deadline is None:
+                budget -= sum(r.nodes for r in results)
+                if budget <= 0:
+                    break
+            elif stop is not None and stop():
+                break
+        if settled < EARLY_DEALS:
+            return None
+        best = max(range(len(compared)), key=lambda i: (totals[i], -i))
+        return compared[best]
 
     def _solve_rewards(self, game: Game) -> list[float] | None:
         """Rewards of every seat if the solver settles ``game`` within its node budget."""
@@ -566,6 +625,13 @@ class IsmctsBot(Bot):
         return outcome(game)
 
 
+#: ``exact_talon``: the fewest deals solved in time for their mean to decide (one deal
+#: alone plays as if the talon's order were known).
+EARLY_DEALS = 4
+#: ``exact_talon``: the most deals solved for one decision.
+EARLY_MAX_DEALS = 32
+
+
 class IsmctsV1Bot(IsmctsBot):
     """The ISMCTS of before the endgame solver, the inference, the compiled
     playouts and the opponent model (``ismcts-v1``): the yardstick the default AI
@@ -643,6 +709,7 @@ V2_OPTIONS: dict[str, Any] = {
     "cutoff": 0, "blend": 0.0,
     # the endgame
     "solver": 1, "near": 0, "solver_nodes": 2000, "endgame_ms": 0.5, "endgame_nodes": 100_000,
+    "exact_talon": 0,
 }
 #: ``ismcts-v2``'s think time when neither ``ms`` nor ``iterations`` is given.
 V2_MS = 100.0

@@ -149,6 +149,15 @@ class IsmctsConfig:
     endgame_ms: float = 0.5
     #: Without ``ms``: at most this many positions for solving the position itself.
     endgame_nodes: int = 100_000
+    #: At tables of two, with 1 to this many cards still in the talon, play exactly a
+    #: bout or so before the endgame: with the trump card alone left the seat's view is
+    #: a game of perfect information, solved as an endgame is; with more, each
+    #: compared root move is solved on deals from the inference (the talon's order
+    #: dealt too) and the best mean over the deals wins (PIMC over the solver), within
+    #: ``endgame_ms`` of the think time (``endgame_nodes`` without ``ms``).  With fewer
+    #: than :data:`durak_core.bots.ismcts.EARLY_DEALS` deals settled in time, or a
+    #: solved loss, the search plays.  0: off.
+    exact_talon: int = 0
 
     def __post_init__(self) -> None:
         for name in _FLAGS:
@@ -177,6 +186,7 @@ class IsmctsConfig:
         self._at_least(0, "near", "must be a number of talon cards (0 or more)")
         self._at_least(1, "solver_nodes", "must be a positive number")
         self._at_least(1, "endgame_nodes", "must be a positive number")
+        self._at_least(0, "exact_talon", "must be a number of talon cards (0: off)")
         if self.solver not in (0, 1, 2) or isinstance(self.solver, (bool, float)):
             raise ValueError(f"solver must be 0, 1 or 2, not {self.solver!r}")
         if not _number(self.c):

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 import durak_core
-from durak_core import Game, Rules
+from durak_core import Game, Pass, Rules, Take
 from durak_core.bots import Bot, GreedyBot, RandomBot, next_to_act
 from durak_core.endgame import DRAW, LOSS, WIN, EndgameSolver, applies, seats_left
 
@@ -156,3 +156,85 @@ def test_play_never_contradicts_the_solver(rules: Rules) -> None:
                 rng = random.Random(number * 100 + trial)
                 line = play_out(game, {seat: solver, other: rng})
                 assert result(line, seat) >= solution.value
+
+
+def near_endgames(
+    rules: Rules, count: int, talon: int, seed: int = 0, forced: bool = False
+) -> Iterator[Game]:
+    """Positions of greedy play (one move in five random) with 1 to ``talon`` cards still
+    in the talon, at a moment the seat to act can end the bout (take or pass), so that
+    the engine's draw follows at once; ``forced``: ending it is the only legal move."""
+    found = 0
+    deal = seed
+    while found < count:
+        deal += 1
+        game = Game.new(rules, seed=deal)
+        greedy = GreedyBot()
+        rng = random.Random(deal)
+        while not game.is_over:
+            seat = next_to_act(game)
+            assert seat is not None
+            legal = game.legal_actions(seat)
+            ends = [a for a in legal if isinstance(a, (Take, Pass))]
+            wanted = len(legal) == 1 if forced else bool(ends)
+            if 1 <= game.talon_size <= talon and ends and wanted and rng.random() < 0.5:
+                found += 1
+                yield game.copy()
+                break
+            action = (rng.choice(legal) if rng.random() < 0.2
+                      else greedy.choose(game.observation(seat), legal))
+            game.apply(action)
+
+
+def test_the_solver_draws_the_talon_as_the_engine_does() -> None:
+    """With cards still in the talon (``talon=2``) and the bout's end the only move, the
+    solver's value of the position, which draws inside the solver, is that of the
+    position after the engine's own draw, valued by the plain endgame solver once the
+    talon is empty (or by the same solver while it is not), for both seats: the draw's
+    order and hand limit, which decide who gets the trump card, are the engine's.
+    (Positions where a solve needs more than 5,000 positions are skipped, to keep the
+    test cheap.)"""
+    rules = Rules()
+    checked = 0
+    for game in near_endgames(rules, count=30, talon=2, forced=True):
+        trump = int(game.trump_suit)
+        near = EndgameSolver(rules, trump, talon=2)
+        plain = EndgameSolver(rules, trump)
+        actor = next_to_act(game)
+        assert actor is not None
+        (action,) = game.legal_actions(actor)
+        child = game.copy()
+        child.apply(action)
+        for seat in seats_left(game, 2):
+            before = near.solve(game, seat, 5000)
+            if not before.exact:
+                continue
+            if child.is_over:
+                after = result(child, seat)
+            else:
+                solution = (plain if applies(child) else near).solve(child, seat, 5000)
+                if not solution.exact:
+                    continue
+                after = solution.value
+            assert before.value == after
+            checked += 1
+    assert checked >= 20
+
+
+def test_the_solver_with_a_talon_wants_it_known() -> None:
+    """Only a talon whose cards are known can be solved: a seat's view with a hidden
+    card in the talon is refused; with the trump card alone left it is solved."""
+    rules = Rules()
+    for game in near_endgames(rules, count=3, talon=2):
+        seat = next_to_act(game)
+        assert seat is not None
+        view = game.view(seat)
+        solver = EndgameSolver(rules, int(game.trump_suit), talon=2)
+        if game.talon_size == 2:
+            assert not seats_left(view, 2)
+            with pytest.raises(ValueError, match="at most 2 cards in the talon"):
+                solver.solve(view, seat)
+        else:
+            assert seats_left(view, 2)
+            assert solver.solve(view, seat).value == solver.solve(game, seat).value
+        assert not seats_left(game)  # the plain solver still wants an empty talon
