@@ -93,6 +93,12 @@ class CodeError(ValueError):
     """A code that cannot be used: malformed, expired or of another version.  The
     message is one line for a person, saying what to do next."""
 
+    def _render_traceback_(self) -> list[str]:
+        """What IPython shows when a cell raises this (its hook for exceptions that
+        draw themselves): the one line, without the frames of our code above it, which
+        say nothing to a person who pasted a code and would bury the line that does."""
+        return [f"{type(self).__name__}: {self}"]
+
 
 @dataclass(frozen=True)
 class Candidate:

@@ -134,10 +134,14 @@ class OnlineLobby(LanLobby):
         self.online_node = node
         return node
 
+    def _seats_left(self) -> bool:
+        """A host with seats for friends that no channel of ours serves yet."""
+        return self.hosting and len(self.channels) < self.remote_seats
+
     def _next_seat(self) -> None:
         """A host whose newest channel opened: a new channel (and code) for the next
         seat, while seats are left for friends."""
-        if len(self.channels) >= self.remote_seats or self.online_node is None:
+        if not self._seats_left() or self.online_node is None:
             return
         self.channel = self._make_channel()
         self.carrier = self.online_node.add_channel(self.channel)
@@ -229,6 +233,11 @@ class OnlineLobby(LanLobby):
             return esc(_("The relay {url} cannot be used ({error}): ask for the invitation "
                          "code and paste it: online(name=..., code=...).").format(
                 url=room.url, error=room.error))
+        if self.role == "offer" and self.hosting:
+            return _("Room <b>{room}</b>: your friends run <code>online(name=..., "
+                     "relay={url!r}, room={room!r})</code> one after the other (the next "
+                     "once the last is connected), or paste the codes below.").format(
+                room=esc(room.room), url=esc(room.url))
         if self.role == "offer":
             return _("Room <b>{room}</b>: your friend runs <code>online(name=..., "
                      "relay={url!r}, room={room!r})</code>, or pastes the code below.").format(
@@ -287,7 +296,10 @@ class OnlineLobby(LanLobby):
                 if channel.state == "open" and self.room is not None:
                     if self.role == "offer":
                         self.room.clear()  # nobody finds these codes in the room later
-                    self.room.close_room()
+                    if not self._seats_left():
+                        self.room.close_room()
+                    # else the next seat's invitation goes into the room once its page
+                    # has made it (above), and the room's answer is watched on
                 if channel.state == "open" and node is not None:
                     carrier = next(c for c in node.carriers.values() if c.channel is channel)
                     node.channel_open(carrier)
@@ -427,7 +439,10 @@ def online(
         names a new room (three words) to tell the friend, who runs ``online(name=...,
         relay=<the same URL>, room="<the words>")``; the codes still show, to copy by
         hand if the relay cannot be reached.  The relay is trusted no more than a chat:
-        a code it changes makes the pairing words differ.  A room seats one player.
+        a code it changes makes the pairing words differ.  A host of a ``table``
+        seats its friends through the one room, one after the other: once a friend is
+        connected, the next seat's invitation takes the place of the last (two friends
+        who come at once find the same invitation, and only the first reply is taken).
 
     Re-running the cell closes the previous table of the same name.
     """
@@ -444,9 +459,9 @@ def online(
     if relay is not None and code is not None:
         raise ValueError("through a relay, give the room, not the code (a code is pasted "
                          "by hand)")
-    if relay is not None and table is not None:
-        raise ValueError("a relay's room seats one player: host a table by codes "
-                         "(leave out relay)")
+    if relay is not None and table is not None and room is not None:
+        raise ValueError("a host names the room: leave out room=, and tell your friends "
+                         "the room it shows")
     if not 500 <= gather_ms <= 60_000:
         raise ValueError("gather_ms is 500 to 60000 milliseconds")
     previous = _OPEN.pop(" ".join(name.split()), None)

@@ -1,6 +1,7 @@
 """What the browser tests of ``online()`` against a terminal share: the terminal peer
-(``durak-lan --online``, aiortc, a greedy bot for one game) and the check that a page's
-game and the terminal's both ended audited fair, with the same pairing words."""
+(``durak-lan --online``, aiortc, a greedy bot for one game) and the checks that a page's
+game and the terminal's both ended audited fair, with the same pairing words (a game of
+two) or the same table words on every screen (a table of more seats)."""
 
 from __future__ import annotations
 
@@ -47,3 +48,27 @@ def played_fair(page: Any, peer: subprocess.Popen[str]) -> None:
     assert [g["audit"] for g in games] == ["fair"], games
     words = page.locator(f"{LOBBY} .durak-lan-sas b").inner_text()
     assert re.fullmatch(r"\S+ \S+ \S+ \S+", words) and words in err  # the same words
+
+
+def table_played_fair(pages: list[Any], peer: subprocess.Popen[str]) -> str:
+    """At a table of more seats: every page's game and the terminal's end audited fair,
+    and every screen shows the same table words (the terminal prints them); those words.
+    The terminal is killed on the way out if it has not ended."""
+    try:
+        for page in pages:
+            expect(page.locator(f"{LOBBY} .durak-lan-badge")).to_contain_text(
+                "audited: fair", timeout=240_000)
+        out, err = peer.communicate(timeout=120)
+    finally:
+        if peer.poll() is None:
+            peer.kill()
+            peer.wait(timeout=30)
+    games = [record for record in map(json.loads, filter(str.strip, out.splitlines()))
+             if "audit" in record]
+    assert peer.returncode == 0, err
+    assert [g["audit"] for g in games] == ["fair"], games
+    words = {page.locator(f"{LOBBY} .durak-lan-table-words b").text_content() for page in pages}
+    assert len(words) == 1, words  # every page at the table shows the same words
+    (said,) = words
+    assert said is not None and re.fullmatch(r"\S+( \S+)+", said) and f"table words: {said} " in err
+    return said

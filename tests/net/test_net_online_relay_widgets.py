@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from durak_core import Rules
 from durak_net.online_code import example_sdp, pack_description
 from durak_widgets.handoff import Handoff
 from durak_widgets.online import OnlineLobby, online
@@ -177,6 +178,49 @@ def test_an_inviters_tab_reopened_before_the_friend_came_leaves_a_new_invitation
     assert ann.sas == ben.sas
 
 
+def test_a_host_seats_two_friends_through_one_room_one_after_the_other_and_all_play_fair(
+        made) -> None:
+    """Hana hosts a table of three and names one room.  Ivo comes to it; once he is
+    connected, Hana's next invitation takes the place of the first in the same room, and
+    Jo comes to it.  Nobody copies a code; the three play a game each audits fair, with
+    the same table words on every screen; the room is empty and closed after."""
+    broker = FakeBroker()
+    hana = _lobby(made, "Hana", 1, table=Rules(players=3), auto_start=True)
+    assert hana.room is not None
+    offer = hana.room.topics["offer"]
+    hana_room = FakeRoomPage(hana.room, "hana-room", broker)
+    assert "one after the other" in hana.room_label.value
+
+    def invitations() -> int:
+        return sum(1 for c in hana_room.sent if c["t"] == "post" and c["topic"] == offer
+                   and c["text"])
+
+    friends: list[OnlineLobby] = []
+    for number, name in enumerate(("Ivo", "Jo")):
+        host_page = FakePage(hana.channel, f"hana-page-{number}")  # type: ignore[arg-type]
+        host_page.tell({"t": "claim"})
+        pump_until([hana, *friends], lambda n=number: invitations() == n + 1
+                   and broker.retained.get(offer) == hana.code != "")
+        friend = _lobby(made, name, 2 + number, room=hana.room.room)
+        FakeRoomPage(friend.room, f"{name}-room", broker)  # type: ignore[arg-type]
+        pump_until([hana, *friends, friend], lambda f=friend: f.channel is not None)
+        page = FakePage(friend.channel, f"{name}-page")  # type: ignore[arg-type]
+        host_page.other, page.other = page, host_page
+        page.tell({"t": "claim"})
+        friends.append(friend)
+        pump_until([hana, *friends], lambda f=friend: f.sid is not None)
+        assert hana.room.state == ("ready" if number == 0 else "closed")
+    assert len(hana.channels) == 2 and invitations() == 2  # no third invitation
+    everyone = [hana, *friends]
+    pump_until(everyone, lambda: all(lb.backend and lb.backend.verdicts for lb in everyone),
+               timeout=120)
+    for lobby in everyone:
+        assert "audited: fair" in lobby.badge.value
+    words = {lobby.node.view(lobby.sid).table_words for lobby in everyone}  # type: ignore[union-attr,arg-type]
+    assert len(words) == 1 and words != {""}
+    assert broker.retained == {}
+
+
 def test_a_relay_in_the_middle_is_caught_by_the_pairing_words(made) -> None:
     """The relay hands Ben its own invitation and Ann its own reply: each pairs with a
     lobby of the relay's, and the two screens show different words."""
@@ -248,6 +292,8 @@ def test_a_relay_that_cannot_be_reached_says_so_and_the_codes_stay(made) -> None
     ({"relay": URL, "code": "x"}, "give the room, not the code"),
     ({"relay": "http://broker/"}, "WebSocket URL"),
     ({"relay": URL, "room": "two words!"}, "words joined by dashes"),
+    ({"relay": URL, "room": "falcon-river-teapot", "table": Rules(players=3)},
+     "a host names the room"),
 ])
 def test_a_relay_or_room_that_cannot_work_is_refused_in_one_line(
         kwargs: dict[str, Any], says: str) -> None:

@@ -493,3 +493,36 @@ def test_a_tab_reopened_mid_game_is_told_the_connection_was_lost_with_the_old_ta
     assert channel.state == "closed" and channel.page_lost
     assert "tab that held this game's connection was closed" in channel.status
     assert ann.code_box.layout.display == "none"  # the old codes do not come back
+
+
+def test_a_cell_given_a_code_that_cannot_be_used_shows_one_line_not_a_traceback(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """In a notebook, ``online(code=...)`` with an expired code shows the reason and
+    nothing else: the frames of the lobby's code would bury it."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    old = pack_description(example_sdp("offer"), "offer", now=time.time() - 7200)
+    shell = InteractiveShell.instance()
+    try:
+        shell.user_ns.update(online=online, Handoff=Handoff)
+        capsys.readouterr()
+        shell.run_cell(f"online('Ben', code={old!r}, ice_servers=[], "
+                       "handoff=Handoff(mode='manual'))")
+        shown = capsys.readouterr()
+    finally:
+        InteractiveShell.clear_instance()
+    lines = [line for line in (shown.out + shown.err).splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("CodeError: "), lines
+    assert "expired" in lines[0]
+
+
+def test_the_pages_ice_servers_are_public_stun_unless_given_and_a_turn_server_is_passed_on(
+        made) -> None:
+    from durak_widgets.channel import DEFAULT_ICE_SERVERS
+
+    turn = {"urls": "turn:turn.example:3478", "username": "u", "credential": "p"}
+    for given, expected in ((None, list(DEFAULT_ICE_SERVERS)), ([], []), ([turn], [turn])):
+        lobby = online("Ann", ice_servers=given, handoff=Handoff(mode="manual"))
+        made.append(lobby)
+        assert lobby.channel is not None and lobby.channel.ice_servers == expected
+    assert DEFAULT_ICE_SERVERS[0]["urls"].startswith("stun:")
