@@ -10,8 +10,8 @@
 # browser test files make two units, each on a worker with one Chromium of its own, the
 # files that open notebooks in JupyterLab sharing one JupyterLab, and both start first,
 # the longest work, in the order conftest.py gives: see its comments);
-# it uses a worker per core and one more (see below); DURAK_TEST_WORKERS=1 runs it in one
-# process, DURAK_TEST_WORKERS=4 on four workers.
+# it uses a worker per core and two more (see below); DURAK_TEST_WORKERS=1 runs it in one
+# process, DURAK_TEST_WORKERS=3 on three workers.
 # The pure-engine and nbval steps run in one process each, in the background from the
 # start of the pytest step: pytest's browser worker spends much of its time waiting for
 # JupyterLab, a kernel or Chromium, and these two fill the cores meanwhile (their output
@@ -84,12 +84,14 @@ step "mypy" "$py" -m mypy
 "$py" -c 'import durak_core as d; print("engine:", "compiled" if d.COMPILED else "pure Python")'
 workers="${DURAK_TEST_WORKERS:-auto}"
 if [[ "$workers" == auto ]]; then
-  # One worker per core this process may use (at most four), and one more: the browser
+  # One worker per core this process may use (at most four), and two more: the browser
   # workers mostly wait for Chromium, JupyterLab and kernels, which run in processes of
-  # their own, and the extra worker keeps the cores busy meanwhile (on two cores, with
-  # one browser worker: 369 s with two workers, 307 s with three).
-  workers="$("$py" -c 'import os; print(min(4, len(os.sched_getaffinity(0))) + 1)' 2>/dev/null ||
-    "$py" -c 'import os; print(min(4, os.cpu_count() or 1) + 1)')"
+  # their own, and the extra workers keep the cores busy meanwhile (on two cores, one
+  # browser worker: 369 s with two workers, 307 s with three; later, with the caches
+  # warm, the whole command 5 min 30 s with three and 4 min 58 s with four, the same
+  # CPU time).
+  workers="$("$py" -c 'import os; print(min(4, len(os.sched_getaffinity(0))) + 2)' 2>/dev/null ||
+    "$py" -c 'import os; print(min(4, os.cpu_count() or 1) + 2)')"
 fi
 spread=()
 [[ "$workers" == 1 ]] || spread=(-n "$workers" --dist loadfile --no-loadscope-reorder)
