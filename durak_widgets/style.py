@@ -32,6 +32,9 @@ CSS = """
   --durak-gold: #f2b705;
   font-family: var(--jp-ui-font-family, sans-serif);
   gap: 6px;
+  /* The table lays itself out: a redraw does not lay out the notebook around it, nor
+     the notebook the table (docs/benchmarks.md, "Online play between two pages"). */
+  contain: layout style;
 }
 /* ipywidgets gives HTML text the height of a button row (28 px a line): text lines
    here take their own height, so a status of two lines or the hint's rows stay short. */
