@@ -129,6 +129,27 @@ def evidence(*frames: Propose | Order | Refused | Open) -> list[bytes]:
     return out
 
 
+def _signed_proposal(items: list[bytes], *, table: int, game: int, seat: int,
+                     seat_key: bytes
+                     ) -> tuple[list[Propose | Order | Refused | Open], Propose] | None:
+    """A Fault's evidence decoded, and the one Propose in it, of game ``game`` and signed
+    by seat ``seat`` (None when the evidence does not decode, holds no such Propose, or
+    more than one)."""
+    try:
+        frames: list[Propose | Order | Refused | Open] = [
+            _evidence_decoder.decode(item) for item in items]
+    except (msgspec.DecodeError, ValueError):
+        return None
+    proposals = [f for f in frames if isinstance(f, Propose)]
+    if len(proposals) != 1:
+        return None
+    p = proposals[0]
+    if p.game != game or not verify(seat_key, p.sig, *proposal_signed(
+            table, game, seat, p.pid, p.commit, p.seen, p.seen_hash)):
+        return None
+    return frames, p
+
+
 def opened_as_committed(items: list[bytes], *, table: int, game: int, seat: int,
                         seat_key: bytes) -> tuple[Propose, Open] | None:
     """A Fault's evidence against seat ``seat``'s opening: its Propose, signed by it, and
@@ -137,18 +158,14 @@ def opened_as_committed(items: list[bytes], *, table: int, game: int, seat: int,
     commitment is its own word, though the Open itself is not signed: what it opened
     is proven, and every seat can judge it on its own log (the host appends nothing
     while a placed proposal is not opened)."""
-    try:
-        frames = [_evidence_decoder.decode(item) for item in items]
-    except (msgspec.DecodeError, ValueError):
+    found = _signed_proposal(items, table=table, game=game, seat=seat, seat_key=seat_key)
+    if found is None:
         return None
-    proposals = [f for f in frames if isinstance(f, Propose)]
+    frames, p = found
     openings = [f for f in frames if isinstance(f, Open)]
-    if len(proposals) != 1 or len(openings) != 1:
+    if len(openings) != 1 or openings[0].pid != p.pid:
         return None
-    p, o = proposals[0], openings[0]
-    if p.game != game or o.pid != p.pid or not verify(seat_key, p.sig, *proposal_signed(
-            table, game, seat, p.pid, p.commit, p.seen, p.seen_hash)):
-        return None
+    o = openings[0]
     reveals = [(pos, bytes(k)) for pos, k in o.reveals]
     if proposal_commit(o.salt, o.action, reveals) != p.commit:
         return None
@@ -166,17 +183,10 @@ def placed_unopened(items: list[bytes], *, table: int, game: int, index: int, se
     came (an absence no signature shows: the others' verdict stays ``disputed``).  A
     claim without it proves nothing the host could not make up, since an honest host
     stops only the proposal it placed and appends nothing after it: the host's fault."""
-    try:
-        frames = [_evidence_decoder.decode(item) for item in items]
-    except (msgspec.DecodeError, ValueError):
+    found = _signed_proposal(items, table=table, game=game, seat=seat, seat_key=seat_key)
+    if found is None or found[1].seen != index:
         return False
-    proposals = [f for f in frames if isinstance(f, Propose)]
-    if len(proposals) != 1:
-        return False
-    p = proposals[0]
-    if p.game != game or p.seen != index or not verify(seat_key, p.sig, *proposal_signed(
-            table, game, seat, p.pid, p.commit, p.seen, p.seen_hash)):
-        return False
+    frames, p = found
     if not any(isinstance(f, Order) and f.pid == p.pid and f.game == game and f.index == index
                and verify(host_key, f.sig, *order_signed(table, game, seat, p.pid, p.commit,
                                                          index)) for f in frames):
@@ -197,17 +207,10 @@ def host_broke_its_word(code: str, items: list[bytes], *, table: int, game: int,
     a refusal at a log no longer than the one the move was made on.  ``bad_order``: the
     signed proposal and the signed order, placing it elsewhere than on the log it was
     made on, or where our own log holds another entry."""
-    try:
-        frames = [_evidence_decoder.decode(item) for item in items]
-    except (msgspec.DecodeError, ValueError):
+    found = _signed_proposal(items, table=table, game=game, seat=seat, seat_key=seat_key)
+    if found is None:
         return False
-    proposals = [f for f in frames if isinstance(f, Propose)]
-    if len(proposals) != 1:
-        return False
-    p = proposals[0]
-    if p.game != game or not verify(seat_key, p.sig, *proposal_signed(
-            table, game, seat, p.pid, p.commit, p.seen, p.seen_hash)):
-        return False
+    frames, p = found
     order = next((f for f in frames if isinstance(f, Order) and f.pid == p.pid
                   and f.game == game and verify(host_key, f.sig, *order_signed(
                       table, game, seat, p.pid, p.commit, f.index))), None)
