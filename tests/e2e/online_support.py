@@ -31,29 +31,9 @@ def terminal_peer(*args: str) -> subprocess.Popen[str]:
         env=env)
 
 
-def played_fair(page: Any, peer: subprocess.Popen[str]) -> None:
-    """The page's game ends audited fair; so does the terminal's, with the same words.
-    The terminal is killed on the way out if it has not ended."""
-    try:
-        expect(page.locator(f"{LOBBY} .durak-lan-badge")).to_contain_text(
-            "audited: fair", timeout=240_000)
-        out, err = peer.communicate(timeout=120)
-    finally:
-        if peer.poll() is None:
-            peer.kill()
-            peer.wait(timeout=30)
-    games = [record for record in map(json.loads, filter(str.strip, out.splitlines()))
-             if "audit" in record]
-    assert peer.returncode == 0, err
-    assert [g["audit"] for g in games] == ["fair"], games
-    words = page.locator(f"{LOBBY} .durak-lan-sas b").inner_text()
-    assert re.fullmatch(r"\S+ \S+ \S+ \S+", words) and words in err  # the same words
-
-
-def table_played_fair(pages: list[Any], peer: subprocess.Popen[str]) -> str:
-    """At a table of more seats: every page's game and the terminal's end audited fair,
-    and every screen shows the same table words (the terminal prints them); those words.
-    The terminal is killed on the way out if it has not ended."""
+def _all_fair(pages: list[Any], peer: subprocess.Popen[str]) -> str:
+    """Every page's game and the terminal's one game end audited fair; the terminal's
+    stderr.  The terminal is killed on the way out if it has not ended."""
     try:
         for page in pages:
             expect(page.locator(f"{LOBBY} .durak-lan-badge")).to_contain_text(
@@ -67,6 +47,22 @@ def table_played_fair(pages: list[Any], peer: subprocess.Popen[str]) -> str:
              if "audit" in record]
     assert peer.returncode == 0, err
     assert [g["audit"] for g in games] == ["fair"], games
+    return err
+
+
+def played_fair(page: Any, peer: subprocess.Popen[str]) -> None:
+    """The page's game ends audited fair; so does the terminal's, with the same words.
+    The terminal is killed on the way out if it has not ended."""
+    err = _all_fair([page], peer)
+    words = page.locator(f"{LOBBY} .durak-lan-sas b").inner_text()
+    assert re.fullmatch(r"\S+ \S+ \S+ \S+", words) and words in err  # the same words
+
+
+def table_played_fair(pages: list[Any], peer: subprocess.Popen[str]) -> str:
+    """At a table of more seats: every page's game and the terminal's end audited fair,
+    and every screen shows the same table words (the terminal prints them); those words.
+    The terminal is killed on the way out if it has not ended."""
+    err = _all_fair(pages, peer)
     words = {page.locator(f"{LOBBY} .durak-lan-table-words b").text_content() for page in pages}
     assert len(words) == 1, words  # every page at the table shows the same words
     (said,) = words
