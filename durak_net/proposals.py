@@ -324,7 +324,7 @@ class Proposals:
         #: Our proposals made because our move clock ran out (a lead).
         self.timeout_pids: set[int] = set()
         #: When each proposal of ours was sent (this run's ``now``; one replayed from a
-        #: journal has none, and is not judged for a stall).
+        #: journal counts from the resume, which only lengthens the host's time).
         self.sent_at: dict[int, float] = {}
         # -- the host
         #: (seat, pid) -> None (applied) or the reason it was refused.
@@ -384,8 +384,12 @@ class Proposals:
                      if own.index == index and own.frame.game == game), None)
 
     def replay_propose(self, action: Action, reveals: list[tuple[int, bytes]], salt: bytes,
-                       frame: Propose, automatic: bool) -> None:
+                       frame: Propose, automatic: bool, now: float) -> None:
+        """Our proposal, from the journal: sent again after the restart, so the host's
+        time to place or refuse it runs from ``now`` (the resume), never earlier than
+        it could have run at the host."""
         self.sent(OwnProposal(action, reveals, salt, frame, automatic))
+        self.sent_at[frame.pid] = now
 
     def replay_refused(self, pid: int) -> tuple[Action | None, Propose | None]:
         """Our proposal ``pid`` was refused: its move and Propose (None: not known)."""

@@ -103,7 +103,8 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
                             proposal_commit(salt, str(rec["action"]), reveals),
                             int(rec.get("seen", 0)), bytes.fromhex(rec.get("seen_hash", "")),
                             bytes.fromhex(rec["sig"]))
-            session.proposals.replay_propose(action, reveals, salt, frame, bool(rec.get("auto")))
+            session.proposals.replay_propose(action, reveals, salt, frame, bool(rec.get("auto")),
+                                              now)
         elif kind == "order":  # the host placed our proposal (we opened it)
             session.proposals.replay_order(int(rec["pid"]), int(rec["index"]),
                                            bytes.fromhex(rec["sig"]))

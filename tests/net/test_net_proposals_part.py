@@ -65,7 +65,7 @@ def test_the_host_places_one_proposal_at_a_time_and_a_hand_over_voids_its_place(
 def test_our_proposal_is_opened_only_once_placed_and_forgotten_when_done() -> None:
     part = Proposals()
     frame, salt = _proposal(_keys()[1])
-    part.replay_propose(Take(SEAT), [], salt, frame, automatic=True)
+    part.replay_propose(Take(SEAT), [], salt, frame, automatic=True, now=5.0)
     assert part.pending == {PID: Take(SEAT)} and part.automatic == {PID}
     own = part.own[PID]
     assert own.order is None and part.placed_at(GAME, 4) is None

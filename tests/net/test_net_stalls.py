@@ -216,3 +216,19 @@ def test_at_a_table_of_three_a_host_stalling_its_own_clock_is_named_by_both_seat
     for seat in (1, 2):
         (verdict,) = _verdicts(table, seat)
         assert (verdict.code, verdict.culprit) == ("stalled_clock", 0), (seat, verdict)
+
+
+def test_a_seat_restored_from_its_journal_still_names_a_host_that_holds_its_proposal() -> None:
+    table, came = _host_ignoring_proposals_of(2, 1)
+    net = table.net
+    assert net.run(lambda: bool(came), limit=60.0)
+    # Its kernel restarts before the bound ran out: the proposal comes back from the
+    # journal and is sent again; the host's time runs from the restart.
+    assert net.run(lambda: net.now >= came[0] + BOUND / 2, limit=BOUND)
+    restarted = net.now
+    table.restart(1)
+    assert net.run(lambda: _all_audited(table), limit=400.0)
+    (verdict,) = _verdicts(table, 1)
+    assert (verdict.code, verdict.culprit) == ("stalled", 0), verdict
+    stopped = [e for e in table.seats[1].events if isinstance(e, ev.GameStopped)]
+    assert stopped and stopped[0].at >= restarted + BOUND
