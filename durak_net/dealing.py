@@ -27,7 +27,7 @@ from durak_core import Action, Attack, Card, Defend, Game, Transfer
 
 from . import escrow
 from .crypto import Entropy
-from .dealer import DealContext, DealFault, MentalDealer, Reveal
+from .dealer import DealContext, DealFault, MentalDealer, Reveal, Seed, decode, encode
 from .gamelog import LogEntry
 from .identity import Identity, verify
 from .notes import Note, Seat
@@ -134,6 +134,35 @@ class Dealing:
         ):
             return Note.of("deal_unsigned", seat=Seat(author))
         return None
+
+    def own_seed(self, number: int) -> Deal | None:
+        """Our seed of game ``number`` as we published it for the audit (signed), if we
+        have (our heartbeats carry it: section 7 of the protocol)."""
+        dealer = self.dealers.get(number)
+        if dealer is None or self.seat not in dealer.seeds:
+            return None
+        data = encode(Seed(dealer.seeds[self.seat]))
+        return next((d for d in self.deal_log.get(number, [])
+                     if d.seat == self.seat and d.data == data), None)
+
+    def seed_heard(self, frame: Deal, *, seat: int, game_no: int, keys: Sequence[bytes]
+                   ) -> bool | None:
+        """``frame``, on seat ``seat``'s heartbeat: True if it is that seat's seed of game
+        ``game_no``, signed by it, and one we still lack (straight from the seat, not
+        through the host: taken as if the host had passed it on); None if it tells us
+        nothing new (another game's, or a seed we have); False if it is not that seat's
+        signed seed (dropped and counted)."""
+        dealer = self.dealers.get(frame.game)
+        if frame.game != game_no or dealer is None or seat in dealer.seeds:
+            return None
+        if frame.seat != seat or seat == self.seat or not 0 <= seat < self.players:
+            return False
+        try:
+            message = decode(frame.data)
+        except ValueError:
+            return False
+        return isinstance(message, Seed) and verify(
+            keys[seat], frame.sig, *deal_signed(self.table, frame.game, seat, frame.data))
 
     def stale(self, number: int, game_no: int) -> bool:
         """A message of a game before ours that we never dealt: nothing to do with it."""

@@ -26,7 +26,7 @@ from .link import Addr, Link
 from .outcomes import HOST
 from .reliable import RtoConfig
 from .seating import Player, parse_addr, u64
-from .wire import Beacon, encode_beacon
+from .wire import Beacon, Deal, Fault, encode_beacon
 
 
 def beacon_signed(table: int, seat: int, count: int) -> list[bytes]:
@@ -150,9 +150,12 @@ class Beacons:
         return self.next_at if self.on and has_addr and not closing else None
 
     def send(self, now: float, heartbeat: float, identity: Identity,
-             players: Mapping[int, Player]) -> list[tuple[bytes, Addr]]:
+             players: Mapping[int, Player], fault: Fault | None = None,
+             seed: Deal | None = None) -> list[tuple[bytes, Addr]]:
         """Our heartbeat, signed, to every other seated player that gave an address, if
-        one is due at ``now`` (the next is due ``heartbeat`` later)."""
+        one is due at ``now`` (the next is due ``heartbeat`` later); with ``fault``, the
+        Fault by which we stopped the game in play rides along, and with ``seed``, our
+        published seed of it."""
         targets = []
         for seat, player in sorted(players.items()):
             addr = parse_addr(player.addr)
@@ -164,7 +167,7 @@ class Beacons:
         self.next_at = now + heartbeat
         self.sent += 1
         sig = identity.sign(*beacon_signed(self.table, self.seat, self.sent))
-        data = encode_beacon(Beacon(self.table, self.seat, self.sent, sig))
+        data = encode_beacon(Beacon(self.table, self.seat, self.sent, sig, fault, seed))
         return [(data, addr) for _, addr in targets]
 
     def check(self, beacon: Beacon, keys: list[bytes]) -> bool:

@@ -844,8 +844,16 @@ class Session:
         out = self.linkage.datagrams_to_send(now, self.config.heartbeat, quiet=self.closed)
         if self.beacons.due(bool(self.players[self.seat].addr), self.closing) is not None \
                 and not self._replaying:
-            out += self.beacons.send(now, self.config.heartbeat, self.identity, self.players)
+            out += self.beacons.send(now, self.config.heartbeat, self.identity, self.players,
+                                     self._own_fault(), self.dealing.own_seed(self.game_no))
         return out
+
+    def _own_fault(self) -> Fault | None:
+        """The Fault by which we stopped the game in play, if we did: our heartbeats carry
+        it to every seat we reach directly (a host that keeps it from them does not keep
+        them waiting: section 7 of the protocol)."""
+        fault = self.outcomes.faults.get(self.game_no)
+        return fault if fault is not None and fault.by == self.seat else None
 
     def _on_beacon(self, beacon: Beacon, now: float) -> None:
         """Another seated player's heartbeat, straight from it: it is there."""
@@ -853,6 +861,24 @@ class Session:
             self._drops["bad_beacon"] += 1
             return
         self.presence.heard_from(beacon.seat, now)
+        fault = beacon.fault
+        if fault is not None and not self.closed and fault.game == self.game_no and (
+                fault.game not in self.outcomes.stops):
+            if fault.by != beacon.seat:  # (a seat's heartbeat carries its own Fault only)
+                self._drops["bad_beacon"] += 1
+                return
+            # Straight from its finder: checked as if the host had passed it on.
+            self.endings.on_fault(self, beacon.seat, fault, now, in_game=self.in_game)
+        seed = beacon.seed
+        if seed is None or self.closed:
+            return
+        heard = self.dealing.seed_heard(seed, seat=beacon.seat, game_no=self.game_no,
+                                        keys=self._keys())
+        if heard is False:
+            self._drops["bad_beacon"] += 1
+        elif heard:
+            self.dealing.keep(seed)
+            self._take_deal(seed, now)
 
     def _release_shares(self, now: float) -> None:
         """Publish our share of each seat the host handed to a bot once we ourselves have
@@ -1037,6 +1063,12 @@ class Session:
         self.dealing.keep(frame)
         if self.seat == HOST:
             self._broadcast(frame, now, but=author)  # pass it on to every other seat
+        self._take_deal(frame, now)
+
+    def _take_deal(self, frame: Deal, now: float) -> None:
+        """Another seat's checked deal message (from the host, or a seed on the seat's
+        own heartbeat), kept: into our dealer."""
+        number, author = frame.game, frame.seat
         dealer = self._dealer(number)
         self._record(t="dealmsg", game=number, seat=author, data=frame.data.hex(),
                      sig=frame.sig.hex())

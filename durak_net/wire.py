@@ -434,12 +434,21 @@ class Bye(Struct, tag="bye", array_like=True, frozen=True):
 
 class Beacon(Struct, array_like=True, frozen=True):
     """A seat's heartbeat, sent directly to every other seated player (not through the
-    host), signed: so each can tell for itself that the seat is still there."""
+    host), signed: so each can tell for itself that the seat is still there.  ``fault``:
+    once the seat has stopped the game in play with a Fault of its own, that Fault (signed
+    by it): so a host that keeps it from the others does not keep them waiting.
+    ``seed``: once the seat has published its seed of the game in play for the audit,
+    that deal message (signed by it): so a host that keeps it back gets no honest seat
+    named for refusing the audit.  A heartbeat that carries neither is sent as the
+    four elements before them; a peer that knows neither field ignores them (msgpack
+    arrays may run longer)."""
 
     table: U64
     seat: Seat
     count: U64
     sig: Annotated[bytes, Meta(min_length=64, max_length=64)]
+    fault: Fault | None = None
+    seed: Deal | None = None
 
 
 _beacon_decoder = msgspec.msgpack.Decoder(Beacon)
@@ -455,7 +464,9 @@ def beacon_sid(table: int) -> int:
 def encode_beacon(beacon: Beacon) -> bytes:
     """A heartbeat datagram: a session header with the table's beacon id, no tag (the
     beacon's signature authenticates it), then the beacon."""
-    return session_header(beacon_sid(beacon.table)) + bytes(TAG_BYTES) + _encoder.encode(beacon)
+    body = _encoder.encode(beacon if beacon.fault is not None or beacon.seed is not None
+                           else [beacon.table, beacon.seat, beacon.count, beacon.sig])
+    return session_header(beacon_sid(beacon.table)) + bytes(TAG_BYTES) + body
 
 
 def decode_beacon(data: bytes) -> Beacon:

@@ -4,10 +4,21 @@ seated players."""
 
 from __future__ import annotations
 
+import msgspec
+from msgspec import Struct
+
 from durak_net.identity import Identity
 from durak_net.links import Beacons, Links, beacon_signed
 from durak_net.seating import Player
-from durak_net.wire import Beacon, Sync, decode_beacon
+from durak_net.wire import (
+    FAULT_BYTES,
+    MAX_DATAGRAM,
+    Beacon,
+    Deal,
+    Fault,
+    Sync,
+    decode_beacon,
+)
 
 TABLE = 0x11C5
 
@@ -114,3 +125,40 @@ def test_a_heartbeat_counts_only_if_its_seat_signed_it_for_our_table() -> None:
     assert not mine.check(beacon(cat, seat=0), keys)  # the host sends none
     assert not mine.check(beacon(cat, seat=1), keys)  # "from" us
     assert not mine.check(beacon(cat, seat=3), keys)  # no such seat
+
+
+def test_a_heartbeat_can_carry_its_seats_fault_and_seed_and_still_fits_a_datagram() -> None:
+    ben = _identity(2)
+    # The largest Fault the wire allows: FAULT_BYTES encoded (its detail cut to fit).
+    def fault_with(evidence: bytes) -> Fault:
+        return Fault(2**32, 2**16, 2**16, 5, "x" * 24, "y" * 30, 1, bytes(64), [evidence])
+
+    room = FAULT_BYTES - len(msgspec.msgpack.encode(fault_with(b""))) - 1
+    biggest = fault_with(bytes(room))
+    assert len(msgspec.msgpack.encode(biggest)) == FAULT_BYTES
+    fault = Fault(0, 1, 4, 0, "stalled", "neither placed nor refused our move", 1,
+                  bytes(64))
+    seed = Deal(0, 1, 1, bytes(40), bytes(64))
+    beacons = Beacons(TABLE, 1, 3, now=0.0)
+    (data, _), = beacons.send(0.0, 1.0, ben, _players(), fault, seed)
+    beacon = decode_beacon(data)
+    assert (beacon.fault, beacon.seed) == (fault, seed)
+    # The largest Fault the wire allows and a seed message still make one datagram
+    # (MAX_DATAGRAM: the beacon's decoder refuses longer ones).
+    (data, _), = Beacons(TABLE, 1, 3, now=0.0).send(0.0, 1.0, ben, _players(), biggest,
+                                                     seed)
+    assert len(data) <= MAX_DATAGRAM and decode_beacon(data).fault == biggest
+
+
+def test_a_peer_that_knows_heartbeats_without_fault_or_seed_still_reads_one_with_them() -> None:
+    class OldBeacon(Struct, array_like=True, frozen=True):  # the four fields of before
+        table: int
+        seat: int
+        count: int
+        sig: bytes
+
+    beacon = Beacon(TABLE, 2, 7, bytes(64), Fault(0, 1, 4, 0, "stalled", "", 2, bytes(64)))
+    old = msgspec.msgpack.decode(msgspec.msgpack.encode(beacon), type=OldBeacon)
+    assert (old.table, old.seat, old.count, old.sig) == (TABLE, 2, 7, bytes(64))
+    plain = msgspec.msgpack.encode(OldBeacon(TABLE, 2, 7, bytes(64)))
+    assert msgspec.msgpack.decode(plain, type=Beacon) == Beacon(TABLE, 2, 7, bytes(64))

@@ -19,8 +19,10 @@ from typing import Any
 from durak_core import Rules
 from durak_net import events as ev
 from durak_net.clock import CLOCK_ALLOWANCE
+from durak_net.dealer import Seed, decode
+from durak_net.links import beacon_signed
 from durak_net.timers import STALL_MIN, clock_stall_seen, stall_bound, stall_due
-from durak_net.wire import Propose
+from durak_net.wire import Beacon, Deal, Fault, Propose, encode_beacon
 
 from .tables import Table, make_table
 from .test_net_cli_verdicts import _peer
@@ -232,3 +234,78 @@ def test_a_seat_restored_from_its_journal_still_names_a_host_that_holds_its_prop
     assert (verdict.code, verdict.culprit) == ("stalled", 0), verdict
     stopped = [e for e in table.seats[1].events if isinstance(e, ev.GameStopped)]
     assert stopped and stopped[0].at >= restarted + BOUND
+
+
+def _withholding_faults_of(table: Table, finder: int, *, faults: bool = True,
+                           seeds: bool = False) -> list[Any]:
+    """The host keeps ``finder``'s Faults (and with ``seeds``, its seed published for
+    the audit) from every other seat; returns what it kept back."""
+    kept: list[Any] = []
+    for seat, link in table.host.links.items():
+        if seat == finder:
+            continue
+        honest_push = link.push
+
+        def push(frame: Any, now: float, honest_push: Any = honest_push) -> None:
+            if (faults and isinstance(frame, Fault) and frame.by == finder) or (
+                    seeds and isinstance(frame, Deal) and frame.seat == finder
+                    and isinstance(decode(frame.data), Seed)):
+                kept.append(frame)
+                return
+            honest_push(frame, now)
+
+        link.push = push  # type: ignore[method-assign]
+    return kept
+
+
+def test_a_host_that_also_withholds_the_stalled_seats_fault_is_outrun_by_its_heartbeats() -> None:
+    table, came = _host_ignoring_proposals_of(3, 1)
+    kept = _withholding_faults_of(table, 1)
+    assert table.net.run(lambda: _all_audited(table), limit=400.0)
+    assert came and kept  # the host kept the Fault back; it came with the heartbeats
+    (mine,) = _verdicts(table, 1)
+    assert (mine.code, mine.culprit) == ("stalled", 0), mine
+    (theirs,) = _verdicts(table, 2)
+    assert (theirs.code, theirs.culprit) == ("disputed", None), theirs
+
+
+def test_a_host_that_keeps_the_stalled_seats_fault_and_seed_gets_nobody_honest_named() -> None:
+    table, _ = _host_ignoring_proposals_of(3, 1)
+    kept = _withholding_faults_of(table, 1, seeds=True)
+    assert table.net.run(lambda: _all_audited(table), limit=400.0)
+    assert {type(f) for f in kept} == {Fault, Deal}
+    (mine,) = _verdicts(table, 1)
+    assert (mine.code, mine.culprit) == ("stalled", 0), mine
+    (theirs,) = _verdicts(table, 2)  # (not "P1 did not publish its keys")
+    assert (theirs.code, theirs.culprit) == ("disputed", None), theirs
+
+
+def test_a_host_that_keeps_a_seats_seed_from_the_audit_gets_it_named_by_nobody() -> None:
+    for players in (3, 4):
+        table = make_table(21, Rules(players=players, deck_size=24), grace=GRACE)
+        kept = _withholding_faults_of(table, 2, faults=False, seeds=True)
+        assert table.net.run(table.done, limit=3000.0), players
+        assert kept  # every other seat had seat 2's seed from its heartbeats
+        for seat in range(players):
+            verdicts = _verdicts(table, seat)
+            assert verdicts and all(v.fair for v in verdicts), (players, seat, verdicts)
+
+
+def test_a_heartbeat_with_another_seats_fault_or_a_forged_seed_is_dropped_and_counted() -> None:
+    table = make_table(5, Rules(players=3, deck_size=24), grace=GRACE)
+    net = table.net
+    assert net.run(lambda: table.seats[1].session.in_game, limit=30.0)
+    ben, cat = table.seats[1].session, table.seats[2].session
+    number = ben.game_no
+
+    def heartbeat(count: int, **extra: Any) -> bytes:
+        sig = cat.identity.sign(*beacon_signed(cat.table, 2, count))
+        return encode_beacon(Beacon(cat.table, 2, count, sig, **extra))
+
+    # Cat's heartbeat carrying a Fault "found" by the host, and a seed Cat did not sign.
+    made_up = Fault(0, number, 0, 1, "illegal", "", 0, bytes(64))
+    ben.receive(heartbeat(1000, fault=made_up), table.addrs[2], net.now)
+    ben.receive(heartbeat(1001, seed=Deal(0, number, 2, b"\x92\xa4seed\xc4\x00",
+                                          bytes(64))), table.addrs[2], net.now)
+    assert ben.drops["bad_beacon"] == 2
+    assert number not in ben.outcomes.stops
