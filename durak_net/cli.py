@@ -259,7 +259,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "clock)"))
     p.add_argument("--grace", type=int, default=60, metavar="SECONDS",
                    help=_("with --host: how long a lost seat is waited for before a bot may "
-                          "take it over (default 60)"))
+                          "take it over (default 60); a seat still there that makes no "
+                          "move for ten times as long (at least 300 s, plus --clock) is "
+                          "named idle"))
     p.add_argument("--join", metavar="NAME", help=_(
         "sit at the table hosted by this peer (or HOST:PORT)"))
     p.add_argument("--team", type=int, default=-1, metavar="T",

@@ -31,6 +31,7 @@ from durak_core import Game, Pass, Take
 
 from .clock import MoveClock
 from .presence import Presence, abandon_after
+from .timers import idle_holders
 
 
 def due(game: Game | None, seat: int) -> str | None:
@@ -59,6 +60,10 @@ class HandOver:
         self.host = host
         #: The move clock: every seat's deadline, as we keep it.
         self.clock = MoveClock()
+        #: How long each seat that holds the game up may think before it is named
+        #: ``idle`` (:func:`~durak_net.timers.idle_bound`; its ``seconds`` are set with
+        #: the table's grace and clock).
+        self.idle = MoveClock()
         #: Seats that are not simply playing: ``"lost"`` (its connection), ``"left"``,
         #: ``"bot"``.
         self.seat_state: dict[int, str] = {}
@@ -77,6 +82,9 @@ class HandOver:
         waiting = [s for s in range(self.table_seats) if due(game, s) is not None] if (
             self.clock.seconds and in_game) else []
         self.clock.restart(now, waiting)
+        dues = {s: what for s in range(self.table_seats)
+                if (what := due(game, s)) is not None} if in_game else {}
+        self.idle.restart(now, idle_holders(dues))
 
     def nudge(self, seat: int, state: tuple[int, int]) -> None:
         """Host: ``seat`` was told its time for a lead was up in ``state``."""

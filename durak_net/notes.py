@@ -154,6 +154,8 @@ TEMPLATES: dict[str, str] = {
                   "answered"),
     "stalled_clock": N_("wrote no entry for {seconds} s after the move clock of {seat} "
                         "ran out, while it answered"),
+    "idle": N_("{seat} made no move for {seconds} s while the game waited for it, and "
+               "was still there"),
     "not_proposed": N_("sent entry {index}, which plays our seat ({move}) though we did "
                        "not propose it"),
     "no_proposal": N_("sent entry {index} ({move}) without {seat}'s proposal"),
@@ -284,6 +286,7 @@ FAULT_WORDS: dict[str, str] = {
     "unopened": N_("committed to a move and never opened it"),
     "stalled": N_("kept a seat's move waiting"),
     "stalled_clock": N_("let a move clock run out and wrote no entry"),
+    "idle": N_("kept the table waiting for its move"),
 }
 #: A fault code nobody here knows (another program's): said as this.
 FAULT_UNKNOWN = N_("broke the rules ({code})")

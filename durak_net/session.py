@@ -119,6 +119,8 @@ from .timers import (
     audits_due,
     clock_stall_seen,
     game_to_abandon,
+    idle_bound,
+    idle_due,
     open_due,
     owed_clocks,
     stall_bound,
@@ -803,6 +805,9 @@ class Session:
             stall = self._stall_due()
             if stall is not None and now >= stall[0]:
                 self._stalled(stall, now)
+            idle = self._idle_due()
+            if idle is not None and now >= idle[0]:
+                self._idle(idle[1], now)
             if self.presence.share_wait:
                 self._release_shares(now)
         waiting = self.lost or self.handover.waiting_on_silence()
@@ -837,7 +842,8 @@ class Session:
             abandon=self._abandon_times(),
             beacon=self.beacons.due(bool(self.players[self.seat].addr), self.closing),
             releases=tuple([self._release_time(s) for s in share_wait]) if share_wait else (),
-            stall=stall[0] if (stall := self._stall_due()) is not None else None)
+            stall=stall[0] if (stall := self._stall_due()) is not None else None,
+            idle=idle[0] if (idle := self._idle_due()) is not None else None)
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
         """The datagrams to send now: new frames, retransmissions, acks, heartbeats."""
@@ -1138,8 +1144,48 @@ class Session:
 
     def _restart_clock(self, now: float) -> None:
         """After every entry (and a new deal): each seat the game waits for has the
-        table's ``clock`` seconds."""
+        table's ``clock`` seconds, and each that holds it up the idle bound."""
+        self.handover.idle.seconds = idle_bound(self.grace, self.clock)
         self.handover.restart_clock(now, self.game, self.in_game)
+
+    def _idle_judged(self, seat: int) -> bool:
+        """Can we judge ``seat`` idle: not us, not away (lost, left, a bot's), and heard
+        by us directly while the table waited for it (the host over its links; a
+        seated player hears the host, and another seat only by its heartbeats: on the
+        host's word alone no seat is named)?"""
+        if seat == self.seat or seat in self.seat_state:
+            return False
+        if HOST in (self.seat, seat):
+            return True
+        since = self.handover.idle.deadlines.get(seat, 0.0) - self.handover.idle.seconds
+        return self.presence.heard.get(seat, float("-inf")) >= since
+
+    def _idle_due(self) -> tuple[float, int] | None:
+        """When a seat that holds the game up, still heard, has thought longer than the
+        table's idle bound (:func:`~durak_net.timers.idle_due`), while a game is in play
+        here and nothing else is waited for (a deal's keys, a placed proposal)."""
+        if (self.closed or not self.in_game or self.lost or self._replaying
+                or self.game_no in self.outcomes.stops or self.waiting_for_cards
+                or self.proposals.slot is not None):
+            return None
+        return idle_due(self.handover.idle.deadlines, judged=self._idle_judged)
+
+    def _idle(self, seat: int, now: float) -> None:
+        """``seat`` kept the table waiting past the idle bound while it was heard: stop
+        the game naming it (section 7 of the spec)."""
+        self._stop(self.game_no, seat, "idle", Note.of(
+            "idle", seat=Seat(seat), seconds=int(self.handover.idle.seconds)), now)
+
+    def _idle_seen(self, frame: Fault, now: float) -> bool:
+        """Another seat's ``idle`` Fault against a third seat, where our log is as long
+        as the finder's: does our own clock bear it out (its bound ran out here, less the
+        allowance for the entry's way to us), and did we hear that seat ourselves?"""
+        seat = frame.seat
+        deadline = self.handover.idle.deadlines.get(seat)
+        return (frame.code == "idle" and seat not in (self.seat, frame.by)
+                and frame.game == self.game_no and frame.index == len(self.log)
+                and deadline is not None and now + CLOCK_ALLOWANCE >= deadline
+                and self._idle_judged(seat))
 
     def _stall_clocks(self) -> dict[int, float]:
         """The move clocks by which the host owes us an entry (see
@@ -1168,8 +1214,11 @@ class Session:
         self._stop(self.game_no, HOST, code, note, now)
 
     def _stall_seen(self, frame: Fault, now: float) -> bool:
-        """Another seat's ``stalled_clock`` against the host, where our log is as long
-        as the finder's: does our own clock bear it out (a third seat can check it)?"""
+        """Another seat's ``stalled_clock`` against the host (or ``idle`` against a
+        seat), where our log is as long as the finder's: does our own clock bear it out
+        (a third seat can check it)?"""
+        if frame.code == "idle":
+            return self._idle_seen(frame, now)
         return (frame.code == "stalled_clock" and frame.seat == HOST
                 and self.seat not in (HOST, frame.by) and frame.game == self.game_no
                 and frame.index == len(self.log) and clock_stall_seen(

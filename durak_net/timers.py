@@ -54,12 +54,16 @@ class Deadlines:
     #: A seated player: when the host, still heard, has kept us waiting too long
     #: (:func:`stall_due`).
     stall: float | None = None
+    #: When a seat on move, still heard, has kept the table waiting too long
+    #: (:func:`idle_due`).
+    idle: float | None = None
 
     def next(self) -> float | None:
         """The earliest of them all: when the session next has work to do.  (Asked after
         every datagram: the kinds that are usually empty cost a test, not a list.)"""
         times = [*self.links, *self.audits, *self.releases]
-        for t in (self.closing, self.clock, self.opened_by, self.beacon, self.stall):
+        for t in (self.closing, self.clock, self.opened_by, self.beacon, self.stall,
+                  self.idle):
             if t is not None:
                 times.append(t)
         if self.handover is not None:
@@ -191,3 +195,52 @@ def clock_stall_seen(clocks: Mapping[int, float], now: float, *, bound: float,
     (True, False)
     """
     return now >= judged_from + bound and any(now >= at + bound for at in clocks.values())
+
+
+#: The least time (seconds) a seat may keep the table waiting for a move it must make,
+#: while it is still heard, before every seat stops the game naming it ``idle``.
+IDLE_MIN = 300
+
+
+def idle_bound(grace: int, clock: int) -> int:
+    """How long a seat on move may think: ten grace periods (the table's grace is how
+    long a seat may go silent; thinking is given ten times as long), never less than
+    :data:`IDLE_MIN`, and with a move clock that clock on top (the host moves for a seat
+    whose clock runs out; a lead it cannot make for it).  Always longer than the
+    stall bound (:func:`stall_bound`), so that a seat whose proposal the host holds
+    back names the host first.
+
+    >>> idle_bound(60, 0), idle_bound(0, 0), idle_bound(60, 30)
+    (600, 300, 630)
+    """
+    return max(10 * grace, IDLE_MIN) + clock
+
+
+def idle_holders(dues: Mapping[int, str]) -> list[int]:
+    """Of the seats the game waits for (seat -> what: ``"take"``, ``"pass"``,
+    ``"lead"``), those that hold it up: a defender facing a card it has not beaten
+    (the attackers may wait to see what it does before they pass); else every seat
+    still due.
+
+    >>> idle_holders({1: "take", 2: "pass"}), idle_holders({2: "pass", 0: "pass"})
+    ([1], [0, 2])
+    """
+    takers = sorted(s for s, what in dues.items() if what == "take")
+    return takers or sorted(dues)
+
+
+def idle_due(deadlines: Mapping[int, float], *, judged: Callable[[int], bool],
+             judged_from: float = 0.0) -> tuple[float, int] | None:
+    """The first seat that keeps the table waiting past its bound, and when: ``(when,
+    seat)`` for the earliest deadline (``deadlines``: seat -> when its bound runs out
+    here) of a seat we can judge (``judged``: not us, not away, heard by us directly
+    while we waited); ``judged_from``: before then our own clock proves nothing (we
+    were away).
+
+    >>> idle_due({1: 700.0, 2: 650.0}, judged=lambda s: s == 1)
+    (700.0, 1)
+    >>> idle_due({1: 700.0}, judged=lambda s: True, judged_from=900.0)
+    (900.0, 1)
+    """
+    due = [(max(at, judged_from), seat) for seat, at in deadlines.items() if judged(seat)]
+    return min(due) if due else None
