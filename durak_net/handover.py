@@ -25,13 +25,14 @@ abandoned.  No I/O, no clock reads: ``now``, the game and the silences come in.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from durak_core import Game, Pass, Take
 
-from .clock import MoveClock
+from .clock import CLOCK_ALLOWANCE, MoveClock
+from .outcomes import HOST
 from .presence import Presence, abandon_after
-from .timers import idle_holders
+from .timers import idle_due, idle_holders
 
 
 def due(game: Game | None, seat: int) -> str | None:
@@ -85,6 +86,34 @@ class HandOver:
         dues = {s: what for s in range(self.table_seats)
                 if (what := due(game, s)) is not None} if in_game else {}
         self.idle.restart(now, idle_holders(dues))
+
+    def idle_judged(self, seat: int, *, me: int, heard: Mapping[int, float]) -> bool:
+        """Can seat ``me`` judge ``seat`` idle: not itself, not away (lost, left, a
+        bot's), and heard directly while the table waited for it (``heard``: when each
+        seated player's heartbeat last came; the host hears every seat over its links,
+        a seated player the host over its own)?  On the host's word alone no seat is
+        named."""
+        if seat == me or seat in self.seat_state:
+            return False
+        if HOST in (me, seat):
+            return True
+        since = self.idle.deadlines.get(seat, 0.0) - self.idle.seconds
+        return heard.get(seat, float("-inf")) >= since
+
+    def idle_due(self, *, me: int, heard: Mapping[int, float]) -> tuple[float, int] | None:
+        """The first seat we can judge that has kept the table waiting past the idle
+        bound, and when (:func:`~durak_net.timers.idle_due`)."""
+        return idle_due(self.idle.deadlines,
+                        judged=lambda s: self.idle_judged(s, me=me, heard=heard))
+
+    def idle_seen(self, seat: int, now: float, *, me: int, heard: Mapping[int, float]
+                  ) -> bool:
+        """Told that ``seat`` was idle: does our own bound bear it out (it ran out here,
+        less :data:`~durak_net.clock.CLOCK_ALLOWANCE` for the entry's way to us), and
+        could we judge it ourselves?"""
+        deadline = self.idle.deadlines.get(seat)
+        return (deadline is not None and now + CLOCK_ALLOWANCE >= deadline
+                and self.idle_judged(seat, me=me, heard=heard))
 
     def nudge(self, seat: int, state: tuple[int, int]) -> None:
         """Host: ``seat`` was told its time for a lead was up in ``state``."""

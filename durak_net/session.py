@@ -120,7 +120,6 @@ from .timers import (
     clock_stall_seen,
     game_to_abandon,
     idle_bound,
-    idle_due,
     open_due,
     owed_clocks,
     stall_bound,
@@ -1148,18 +1147,6 @@ class Session:
         self.handover.idle.seconds = idle_bound(self.grace, self.clock)
         self.handover.restart_clock(now, self.game, self.in_game)
 
-    def _idle_judged(self, seat: int) -> bool:
-        """Can we judge ``seat`` idle: not us, not away (lost, left, a bot's), and heard
-        by us directly while the table waited for it (the host over its links; a
-        seated player hears the host, and another seat only by its heartbeats: on the
-        host's word alone no seat is named)?"""
-        if seat == self.seat or seat in self.seat_state:
-            return False
-        if HOST in (self.seat, seat):
-            return True
-        since = self.handover.idle.deadlines.get(seat, 0.0) - self.handover.idle.seconds
-        return self.presence.heard.get(seat, float("-inf")) >= since
-
     def _idle_due(self) -> tuple[float, int] | None:
         """When a seat that holds the game up, still heard, has thought longer than the
         table's idle bound (:func:`~durak_net.timers.idle_due`), while a game is in play
@@ -1168,7 +1155,7 @@ class Session:
                 or self.game_no in self.outcomes.stops or self.waiting_for_cards
                 or self.proposals.slot is not None):
             return None
-        return idle_due(self.handover.idle.deadlines, judged=self._idle_judged)
+        return self.handover.idle_due(me=self.seat, heard=self.presence.heard)
 
     def _idle(self, seat: int, now: float) -> None:
         """``seat`` kept the table waiting past the idle bound while it was heard: stop
@@ -1180,12 +1167,10 @@ class Session:
         """Another seat's ``idle`` Fault against a third seat, where our log is as long
         as the finder's: does our own clock bear it out (its bound ran out here, less the
         allowance for the entry's way to us), and did we hear that seat ourselves?"""
-        seat = frame.seat
-        deadline = self.handover.idle.deadlines.get(seat)
-        return (frame.code == "idle" and seat not in (self.seat, frame.by)
+        return (frame.code == "idle" and frame.seat not in (self.seat, frame.by)
                 and frame.game == self.game_no and frame.index == len(self.log)
-                and deadline is not None and now + CLOCK_ALLOWANCE >= deadline
-                and self._idle_judged(seat))
+                and self.handover.idle_seen(frame.seat, now, me=self.seat,
+                                            heard=self.presence.heard))
 
     def _stall_clocks(self) -> dict[int, float]:
         """The move clocks by which the host owes us an entry (see

@@ -1,11 +1,15 @@
 """The hand-over part on its own (no session, no network): whose move clock runs, which
-lost seat goes to a bot and when, and when a silent seat's game is abandoned."""
+lost seat goes to a bot and when, when a silent seat's game is abandoned, and which
+seat that holds the game up may be judged idle."""
 
 from __future__ import annotations
 
 from durak_core import Game, Rules
 from durak_net.handover import HandOver, due
 from durak_net.presence import MIN_ABANDON, Presence
+
+#: A deal of three seats whose first attacker is seat 1.
+SEED_LEAD_1 = 4
 
 
 def _game(players: int = 3) -> Game:
@@ -101,3 +105,26 @@ def test_a_seat_a_bot_plays_or_that_can_be_handed_over_is_not_abandoned() -> Non
     # timeout more.
     assert host.abandon_times(presence, grace=30, audit_timeout=5.0, in_game=True,
                               adopted=(), can_hand_over=lambda s: False) == {2: (135.0, 100.0)}
+
+
+def test_the_idle_bound_runs_for_the_seats_that_hold_the_game_up_and_is_judged_on_hearing(
+        ) -> None:
+    game = Game.new(Rules(players=3), seed=SEED_LEAD_1)  # seat 1 must lead: it alone
+    assert game.attacker == 1                            # holds the game up
+    part = HandOver(3, host=False)  # seat 2's
+    part.idle.seconds = 300
+    part.restart_clock(10.0, game, in_game=False)  # a stopped game: no bound runs
+    assert part.idle.deadlines == {}
+    part.restart_clock(10.0, game, in_game=True)
+    assert part.idle.deadlines == {1: 310.0}
+    # A seated player judges the host always (it hears it over its link), itself never,
+    # another seat only if its heartbeat came while the table waited for it.
+    assert part.idle_judged(0, me=2, heard={}) and not part.idle_judged(2, me=2, heard={})
+    assert not part.idle_judged(1, me=2, heard={1: 9.0})  # (heard before the wait began)
+    assert part.idle_judged(1, me=2, heard={1: 200.0})
+    assert part.idle_due(me=2, heard={1: 200.0}) == (310.0, 1)
+    assert part.idle_due(me=2, heard={}) is None  # never heard directly: not judged
+    assert part.idle_seen(1, 308.5, me=2, heard={1: 200.0})  # (the 2 s allowance)
+    assert not part.idle_seen(1, 300.0, me=2, heard={1: 200.0})  # told too early
+    part.lost(1)  # a lost seat is waited for as such
+    assert part.idle_due(me=2, heard={1: 200.0}) is None
