@@ -79,26 +79,23 @@ from durak_core import (
     Attack,
     Game,
     IllegalAction,
-    Pass,
     Rules,
-    Take,
 )
 
 from . import events as ev
 from .audit import Stop, Verdict
-from .clock import CLOCK_ALLOWANCE, MoveClock
+from .clock import MoveClock
 from .crypto import Entropy
 from .dealer import DealFault, MentalDealer
 from .dealing import DealerFactory, Dealing, action_cards, mental_dealer
 from .endings import Endings
 from .gamelog import GameLog, LogEntry, log_hash
 from .handover import HandOver
-from .handover import due as seat_due
 from .i18n import N_, Said
 from .identity import Identity
 from .link import Addr, Link
 from .links import Beacons, Links
-from .notes import Note, Seat
+from .notes import Note
 from .outcomes import HOST, Outcomes, fault_signed
 from .outcomes import deal_signed as deal_signed  # (for scripts/lan_vectors.py)
 from .play import Play
@@ -117,14 +114,10 @@ from .timers import (
     Deadlines,
     abandoned,
     audits_due,
-    clock_stall_seen,
     game_to_abandon,
-    idle_bound,
     open_due,
-    owed_clocks,
-    stall_bound,
-    stall_due,
 )
+from .waits import Waits
 from .wire import (
     Beacon,
     Bye,
@@ -313,6 +306,11 @@ class Session:
                                audit_timeout=self.config.audit_timeout, outcomes=self.outcomes,
                                dealing=self.dealing, game_log=self.game_log,
                                proposals=self.proposals, play=self.play, seating=self.seating)
+        #: The waits part: the move clock's moves, and who is named when a wait runs too
+        #: long (a host that stalls, a seat that idles).
+        self.waits = Waits(seat, handover=self.handover, presence=self.presence,
+                           proposals=self.proposals, play=self.play, game_log=self.game_log,
+                           outcomes=self.outcomes)
         self._finished_reported = 0
         self._replaying = restoring
         self._events: list[Any] = []
@@ -1136,102 +1134,48 @@ class Session:
     # ------------------------------------------------------------- the clock
 
     def due(self, seat: int) -> str | None:
-        """What the game waits for from ``seat``, if anything: ``"take"``, ``"pass"``,
-        ``"lead"`` (see :func:`durak_net.handover.due`); None when nothing depends on it
-        now.  Public information only: every seat agrees."""
-        return seat_due(self.game, seat) if self.in_game else None
+        """What the game waits for from ``seat``, if anything (see :meth:`Waits.due`)."""
+        return self.waits.due(seat, self.in_game)
 
     def _restart_clock(self, now: float) -> None:
         """After every entry (and a new deal): each seat the game waits for has the
         table's ``clock`` seconds, and each that holds it up the idle bound."""
-        self.handover.idle.seconds = idle_bound(self.grace, self.clock)
-        self.handover.restart_clock(now, self.game, self.in_game)
+        self.waits.restart(now, grace=self.grace, in_game=self.in_game)
+
+    def _judging(self) -> bool:
+        """May we judge a wait now: a game in play here, not stopped, our host heard,
+        and nothing else waited for (a deal's keys: the dealer's to judge)?"""
+        return not (self.closed or not self.in_game or self.lost or self._replaying
+                    or self.game_no in self.outcomes.stops or self.waiting_for_cards)
 
     def _idle_due(self) -> tuple[float, int] | None:
-        """When a seat that holds the game up, still heard, has thought longer than the
-        table's idle bound (:func:`~durak_net.timers.idle_due`), while a game is in play
-        here and nothing else is waited for (a deal's keys, a placed proposal)."""
-        if (self.closed or not self.in_game or self.lost or self._replaying
-                or self.game_no in self.outcomes.stops or self.waiting_for_cards
-                or self.proposals.slot is not None):
-            return None
-        return self.handover.idle_due(me=self.seat, heard=self.presence.heard)
+        """When a seat that holds the game up has idled too long (see
+        :meth:`Waits.idle_due`)."""
+        return self.waits.idle_due(judging=self._judging())
 
     def _idle(self, seat: int, now: float) -> None:
-        """``seat`` kept the table waiting past the idle bound while it was heard: stop
-        the game naming it (section 7 of the spec)."""
-        self._stop(self.game_no, seat, "idle", Note.of(
-            "idle", seat=Seat(seat), seconds=int(self.handover.idle.seconds)), now)
-
-    def _idle_seen(self, frame: Fault, now: float) -> bool:
-        """Another seat's ``idle`` Fault against a third seat, where our log is as long
-        as the finder's: does our own clock bear it out (its bound ran out here, less the
-        allowance for the entry's way to us), and did we hear that seat ourselves?"""
-        return (frame.code == "idle" and frame.seat not in (self.seat, frame.by)
-                and frame.game == self.game_no and frame.index == len(self.log)
-                and self.handover.idle_seen(frame.seat, now, me=self.seat,
-                                            heard=self.presence.heard))
-
-    def _stall_clocks(self) -> dict[int, float]:
-        """The move clocks by which the host owes us an entry (see
-        :func:`~durak_net.timers.owed_clocks`)."""
-        return owed_clocks(self.move_clock.deadlines, me=self.seat, host=HOST,
-                           away=self.seat_state, due=self.due)
+        self.waits.idle(self, seat, now)
 
     def _stall_due(self) -> tuple[float, str, int] | None:
-        """A seated player whose host it still hears: when the host has kept it waiting
-        too long (:func:`~durak_net.timers.stall_due`), while a game is in play here."""
-        if (self.seat == HOST or self.closed or not self.in_game or self.lost
-                or self._replaying or self.game_no in self.outcomes.stops
-                or self.waiting_for_cards):  # (the deal's keys: the dealer's to judge)
-            return None
-        return stall_due(self.proposals.unordered(self.game_no), self._stall_clocks(),
-                         bound=stall_bound(self.grace), allowance=CLOCK_ALLOWANCE,
-                         judged_from=self.move_clock.away_until)
+        """When our host, still heard, has kept us waiting too long (see
+        :meth:`Waits.stall_due`)."""
+        return self.waits.stall_due(grace=self.grace, judging=self._judging())
 
     def _stalled(self, stall: tuple[float, str, int], now: float) -> None:
-        """The host, still heard, kept us waiting past the bound: stop the game naming
-        it (every honest seat then names the host or nobody: section 7 of the spec)."""
-        _, code, which = stall
-        bound = round(stall_bound(self.grace))
-        note = (Note.of("stalled", seconds=bound) if code == "stalled"
-                else Note.of("stalled_clock", seat=Seat(which), seconds=bound))
-        self._stop(self.game_no, HOST, code, note, now)
+        self.waits.stalled(self, stall, now, grace=self.grace)
 
     def _stall_seen(self, frame: Fault, now: float) -> bool:
-        """Another seat's ``stalled_clock`` against the host (or ``idle`` against a
-        seat), where our log is as long as the finder's: does our own clock bear it out
-        (a third seat can check it)?"""
-        if frame.code == "idle":
-            return self._idle_seen(frame, now)
-        return (frame.code == "stalled_clock" and frame.seat == HOST
-                and self.seat not in (HOST, frame.by) and frame.game == self.game_no
-                and frame.index == len(self.log) and clock_stall_seen(
-                    self._stall_clocks(), now, bound=stall_bound(self.grace),
-                    judged_from=self.move_clock.away_until))
+        """Another seat's ``stalled_clock`` or ``idle``: does our own clock bear it out
+        (see :meth:`Waits.seen`)?"""
+        return self.waits.seen(frame, now, grace=self.grace)
 
     def _clock_ran_out(self, seat: int, now: float) -> None:
-        """Host: ``seat`` did not move in time.  Take and pass need no card: the host
-        plays them (a forced entry, "timeout").  A lead needs a card only the seat can
-        open: the host tells the seat its time is up, and its peer leads its cheapest
-        card (a seat whose peer is gone waits for the grace period)."""
-        self.move_clock.stop(seat)
-        due = self.due(seat)
-        game = self.game
-        if due is None or game is None:
-            return
-        if due == "take":
-            self._append(Take(seat), 0, [], now, forced="timeout")
-        elif due == "pass":
-            self._append(Pass(seat), 0, [], now, forced="timeout")
-        elif seat == self.seat:
-            self._lead_cheapest(now, forced="timeout")
-        else:
-            state = (self.game_no, len(self.log))
-            self.handover.nudge(seat, state)
-            link = self.links.get(seat)
-            if link is not None:
-                self._push_to(link, Status(0, seat, "timeout", f"{state[0]}:{state[1]}"), now)
+        """Host: ``seat`` did not move in time (see :meth:`Waits.clock_ran_out`)."""
+        self.waits.clock_ran_out(self, seat, now, in_game=self.in_game)
+
+    def append(self, action: Action, now: float, *, forced: str) -> None:
+        """Host: log ``action``, a move we make for its seat (the clock's)."""
+        self._append(action, 0, [], now, forced=forced)
 
     # ------------------------------------------------------ lost seats to bots
 
@@ -1691,6 +1635,7 @@ class Session:
     violation = _violation
     drain = _drain
     stall_seen = _stall_seen
+    lead_cheapest = _lead_cheapest
 
     # ================================================================= restore
 
