@@ -156,6 +156,8 @@ TEMPLATES: dict[str, str] = {
                         "ran out, while it answered"),
     "idle": N_("{seat} made no move for {seconds} s while the game waited for it, and "
                "was still there"),
+    "said_left": N_("said {seat} left the table, but {seat} was still heard here after "
+                    "that"),
     "not_proposed": N_("sent entry {index}, which plays our seat ({move}) though we did "
                        "not propose it"),
     "no_proposal": N_("sent entry {index} ({move}) without {seat}'s proposal"),
@@ -287,6 +289,7 @@ FAULT_WORDS: dict[str, str] = {
     "stalled": N_("kept a seat's move waiting"),
     "stalled_clock": N_("let a move clock run out and wrote no entry"),
     "idle": N_("kept the table waiting for its move"),
+    "said_left": N_("said a seat still playing had left"),
 }
 #: A fault code nobody here knows (another program's): said as this.
 FAULT_UNKNOWN = N_("broke the rules ({code})")

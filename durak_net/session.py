@@ -95,7 +95,7 @@ from .i18n import N_, Said
 from .identity import Identity
 from .link import Addr, Link
 from .links import Beacons, Links
-from .notes import Note
+from .notes import Note, Seat
 from .outcomes import HOST, Outcomes, fault_signed
 from .outcomes import deal_signed as deal_signed  # (for scripts/lan_vectors.py)
 from .play import Play
@@ -115,6 +115,7 @@ from .timers import (
     abandoned,
     audits_due,
     game_to_abandon,
+    left_heard,
     open_due,
 )
 from .waits import Waits
@@ -807,6 +808,8 @@ class Session:
                 self._idle(idle[1], now)
             if self.presence.share_wait:
                 self._release_shares(now)
+            if self.presence.leave_wait:
+                self._check_leavings(now)
         waiting = self.lost or self.handover.waiting_on_silence()
         due, overdue = audits_due(self.outcomes.audit_due, now, waiting=waiting,
                                   timeout=self.config.audit_timeout)
@@ -839,6 +842,7 @@ class Session:
             abandon=self._abandon_times(),
             beacon=self.beacons.due(bool(self.players[self.seat].addr), self.closing),
             releases=tuple([self._release_time(s) for s in share_wait]) if share_wait else (),
+            leavings=self._leave_times() if self.presence.leave_wait else (),
             stall=stall[0] if (stall := self._stall_due()) is not None else None,
             idle=idle[0] if (idle := self._idle_due()) is not None else None)
 
@@ -1028,11 +1032,44 @@ class Session:
             self._release_shares(now)
         if frame.state == "left" and self.started and frame.seat != self.seat and self.in_game:
             # The game cannot go on without it: stop it, and publish our seed for the
-            # audit of what was played (the host ends the table afterwards).
+            # audit of what was played (the host ends the table afterwards).  Where we
+            # hear that seat ourselves, the host's word is checked against our hearing
+            # until the audit is in (see _check_leavings).
             number = self.game_no
+            if self.beacons.on and self.players[frame.seat].addr:
+                self.presence.leave_wait[frame.seat] = (number, now)
             self.outcomes.broken.add(number)
             self._set_stop(number, Stop(frame.seat, len(self.log), "left the game", False))
             self._publish_seed(number, now)
+
+    def _leave_times(self) -> tuple[float, ...]:
+        """When each seat the host says left is judged on our own hearing (at the
+        latest: a heartbeat that comes sooner may settle it)."""
+        after = self.config.lost_after
+        return tuple(told + after for _, told in self.presence.leave_wait.values())
+
+    def _check_leavings(self, now: float) -> None:
+        """A seat the host says left, that we hear directly: once it has been quiet here
+        for ``lost_after`` it did leave (the game stays stopped as left); if its
+        heartbeat still came after the host's word, before the audit was in, the host
+        said a seat still playing left: the stop becomes a Fault naming the host
+        (section 7 of the spec)."""
+        out = self.outcomes
+        for seat, (game, told) in list(self.presence.leave_wait.items()):
+            stop = out.stops.get(game)
+            if game in out.audits or stop is None or stop.claim:
+                del self.presence.leave_wait[seat]  # (settled, or stopped on a fault)
+                continue
+            left = left_heard(told, self.presence.heard.get(seat), now,
+                              heartbeat=self.config.heartbeat,
+                              lost_after=self.config.lost_after)
+            if left is None:
+                continue
+            del self.presence.leave_wait[seat]
+            if not left:  # the host's word against our own ears: a claim against it
+                del out.stops[game]
+                self._stop(game, HOST, "said_left", Note.of("said_left", seat=Seat(seat)),
+                           now, at=stop.index)
 
     # --------------------------------------------------------------- dealing
 
