@@ -17,6 +17,7 @@ records, the host's held moves let go, a table that was ending ended) it asks of
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from durak_core import Rules
@@ -249,17 +250,27 @@ class Endings:
             return
         self.conclude(fx, number, now)
 
-    def conclude(self, fx: Effects, number: int, now: float, refused: bool = False) -> None:
-        """Audit game ``number`` (or name the seat that did not publish its seed)."""
+    def conclude(self, fx: Effects, number: int, now: float, refused: bool = False,
+                 heard: Callable[[int], bool] = lambda seat: True) -> None:
+        """Audit game ``number`` (or name the seat that did not publish its seed).
+
+        A seated player gets a third seat's seed through the host, or on that seat's
+        own heartbeats: one it did not hear directly while it waited (``heard``) may
+        have published and had it kept back by the host, so it names nobody then."""
         if number in self.outcomes.audits:
             return
         dealer = self.dealing.dealers[number]
         log = self.game_log.of(number)
         names = self._names(ours=True)
         if refused and not dealer.seeds_in:
-            missing = next(s for s in range(dealer.n) if s not in dealer.seeds)
-            verdict = Verdict.of(False, "refused", Note.of("no_keys", seat=Seat(missing)),
-                                 names, missing)
+            missing = [s for s in range(dealer.n) if s not in dealer.seeds]
+            named = [s for s in missing if self.seat == HOST or s == HOST or heard(s)]
+            if named:
+                verdict = Verdict.of(False, "refused", Note.of("no_keys", seat=Seat(named[0])),
+                                     names, named[0])
+            else:
+                verdict = Verdict.of(False, "refused", Note.of(
+                    "no_keys_relayed", seat=Seat(missing[0]), host=Seat(HOST)), names, None)
         else:
             verdict = audit(dealer, self.rules, [(e.action, e.hash) for e in log], names,
                             self.outcomes.stops.get(number))

@@ -101,6 +101,9 @@ TEMPLATES: dict[str, str] = {
     "fair_unfinished": N_("every card, key and move checks out (the game was left unfinished)"),
     "cheated": N_("{culprit} cheated: {detail}"),
     "no_keys": N_("{seat} did not publish its keys for the audit"),
+    "no_keys_relayed": N_("{seat}'s keys for the audit never reached us through {host}, "
+                          "and we cannot hear {seat} ourselves: either may have kept them "
+                          "back"),
     "bad_deck": N_("the locked deck opens to no deck, though every step follows from its seed"),
     "bad_start": N_("{lowest} holds the lowest trump but {first} attacked first"),
     "incomplete": N_("the deal never finished"),

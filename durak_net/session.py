@@ -1550,8 +1550,11 @@ class Session:
         self.endings.publish_seed(self, number, now)
 
     def _conclude(self, number: int, now: float, refused: bool = False) -> None:
-        """Audit game ``number`` (or name the seat that did not publish its seed)."""
-        self.endings.conclude(self, number, now, refused)
+        """Audit game ``number`` (or name the seat that did not publish its seed: one
+        we heard directly while we waited, see :meth:`Endings.conclude`)."""
+        wait = self.config.audit_timeout
+        self.endings.conclude(self, number, now, refused, heard=lambda seat: (
+            now - self.presence.heard.get(seat, float("-inf")) <= wait))
 
     def _settle(self, number: int, verdict: Verdict, now: float,
                 silent: tuple[int, float] | None = None) -> None:

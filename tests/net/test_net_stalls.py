@@ -309,3 +309,18 @@ def test_a_heartbeat_with_another_seats_fault_or_a_forged_seed_is_dropped_and_co
                                           bytes(64))), table.addrs[2], net.now)
     assert ben.drops["bad_beacon"] == 2
     assert number not in ben.outcomes.stops
+
+
+def test_a_seat_that_cannot_hear_another_names_nobody_when_its_seed_never_comes() -> None:
+    """As over channels, seat 1 hears no heartbeat of seat 2; the host keeps seat 2's
+    seed from it.  Seat 1 cannot tell which of the two kept it back: it names nobody
+    (it used to name the honest seat 2)."""
+    table = make_table(21, Rules(players=3, deck_size=24), grace=GRACE)
+    table.seats[1].session.beacons.on = False  # it neither sends nor takes heartbeats
+    kept = _withholding_faults_of(table, 2, faults=False, seeds=True)
+    assert table.net.run(lambda: _all_audited(table), limit=3000.0)
+    assert kept
+    (verdict,) = _verdicts(table, 1)
+    assert (verdict.code, verdict.culprit) == ("refused", None), verdict
+    assert "either may have kept them back" in verdict.verdict
+    assert all(v.fair for s in (0, 2) for v in _verdicts(table, s))
