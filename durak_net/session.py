@@ -56,14 +56,17 @@ stopped on a fault, ours or another seat's, its seeds published, its audit settl
 changes); :mod:`durak_net.links` (``linkage``: the links by seat and pairing id;
 ``beacons``: the heartbeats between seated players);
 :mod:`durak_net.dealing` (``dealing``: each game's dealer and signed deal messages, when
-the next game is asked for and dealt, the cards a move opens); :mod:`durak_net.resync`
+the next game is asked for and dealt, the cards a move opens) with
+:mod:`durak_net.dealflow` (``deal_flow``: deal messages taken in and passed on, ours
+sent, the next game agreed to, each game begun once dealt); :mod:`durak_net.resync`
 (``resync``: what a restarted seat is resent); :mod:`durak_net.play` (``play``: our view
 of the current game and the log's entries applied to it, the host's ordering and a seat's
 side of its proposals); and :mod:`durak_net.timers` (the next timer and which deadline
 fires, as pure functions).  The session routes frames to them and does what they decide;
 a part that needs something done around it (a frame sent, an event, a journal record, a
 game stopped) is passed the session as its effects (:class:`durak_net.play.Effects`,
-:class:`durak_net.endings.Effects`), never holds it.
+:class:`durak_net.endings.Effects`, :class:`durak_net.dealflow.Effects`), never holds
+it.
 """
 
 from __future__ import annotations
@@ -89,6 +92,7 @@ from .audit import Stop, Verdict
 from .clock import CLOCK_ALLOWANCE, MoveClock
 from .crypto import Entropy
 from .dealer import DealFault, MentalDealer
+from .dealflow import DealFlow
 from .dealing import DealerFactory, Dealing, action_cards, mental_dealer
 from .endings import Endings
 from .gamelog import GameLog, LogEntry, log_hash
@@ -306,6 +310,10 @@ class Session:
         #: the host's ordering of proposals and a seat's side of them.
         self.play = Play(table, seat, rules.players, self.identity, self.game_log,
                          self.proposals, self.dealing)
+        #: The deal-flow part: deal messages in and out, the next game agreed to and
+        #: asked for, each game begun once it is dealt.
+        self.deal_flow = DealFlow(table, seat, rules, dealing=self.dealing, play=self.play,
+                                  outcomes=self.outcomes, seating=self.seating)
         #: The endings part: a game stopped on a fault, its seeds published, its audit and
         #: verdict (the outcomes part keeps them).
         self.endings = Endings(table, seat, name, rules, self.identity,
@@ -692,11 +700,7 @@ class Session:
                 and not self.outcomes.stopped(self.game_no)):
             raise SessionError(N_("the current game is not over"))
         number = self.game_no + 1
-        dealer = self._dealer(number)
-        if not dealer.began:
-            self._record(t="begin", game=number)
-            self._deal_out(number, dealer.begin(), now)
-            self._maybe_deal(number, now)
+        self.deal_flow.agree(self, number, now)
         return number
 
     def close(self, now: float, reason: str = "") -> None:
@@ -883,7 +887,7 @@ class Session:
         elif isinstance(frame, Open):
             self._on_open(link, frame, now)
         elif isinstance(frame, Deal):
-            self._on_deal(link, frame, now)
+            self.deal_flow.on_deal(self, link.peer_seat, frame, now)
         elif isinstance(frame, Refused):
             self._on_refused(link, frame, now)
         elif isinstance(frame, Hello):
@@ -1007,85 +1011,12 @@ class Session:
 
     # --------------------------------------------------------------- dealing
 
-    def _dealer(self, number: int, seed: bytes | None = None) -> MentalDealer:
-        dealer = self.dealers.get(number)
-        if dealer is None:
-            previous = None
-            if self.rules.match and self.game is not None and self.game.is_over:
-                previous = self.game.durak
-            dealer = self.dealing.make(number, previous, self._keys(), seed)
-            self._record(t="dealer", game=number, seed=dealer.seed.hex(), previous=previous)
-        return dealer
+    # (The deal-flow part's, durak_net.dealflow: the session passes it itself as effects.)
 
     def _deal_out(self, number: int, messages: list[bytes], now: float) -> None:
+        """Sign and send our deal messages of game ``number``."""
         for frame in self.dealing.sign(number, messages):
             self._broadcast(frame, now)
-
-    def _on_deal(self, link: Link, frame: Deal, now: float) -> None:
-        number = frame.game
-        author = frame.seat
-        # The host checks the signature of what it will pass on (it came over the
-        # author's own link, so a bad one is the author's); a seated player keeps it and
-        # checks it only if the audit blames its author (see _conclude).
-        wrong = self.dealing.check(frame, link_seat=link.peer_seat, game_no=self.game_no,
-                                   keys=self._keys())
-        if wrong is not None:
-            self._violation(wrong, now)
-            return
-        if self.dealing.stale(number, self.game_no):
-            return
-        self.dealing.keep(frame)
-        if self.seat == HOST:
-            self._broadcast(frame, now, but=author)  # pass it on to every other seat
-        dealer = self._dealer(number)
-        self._record(t="dealmsg", game=number, seat=author, data=frame.data.hex(),
-                     sig=frame.sig.hex())
-        try:
-            replies = dealer.receive(frame.data, author)
-        except DealFault as fault:
-            self._fault(number, fault, now)
-            return
-        self._deal_out(number, replies, now)
-        self._after_deal_message(number, now)
-
-    def replay_deal(self, frame: Deal, now: float) -> None:
-        """A journal's deal message (``dealmsg``), taken in again as it was received."""
-        number = frame.game
-        self.dealing.keep(frame)
-        self._deal_out(number, self.dealers[number].receive(frame.data, frame.seat), now)
-        self._after_deal_message(number, now)
-
-    def _after_deal_message(self, number: int, now: float) -> None:
-        if number == self.game_no and self.game is not None and self.in_game:
-            self.play.take_new_cards(self, now)
-            self._after_change(now)
-        self._maybe_request(now)
-        self._maybe_deal(number, now)
-        self.endings.maybe_audit(self, number, now)
-
-    def _maybe_request(self, now: float) -> None:
-        """Tell the application once that another seat wants the next game."""
-        number = self.dealing.request(self.game_no, self.in_game)
-        if number is not None:
-            self._emit(ev.NextGameRequested(self.sid, number, now))
-
-    def _maybe_deal(self, number: int, now: float) -> None:
-        # A session that is ending deals no new game.
-        ending = self._closing_since is not None or (self.closed and not self._replaying)
-        try:
-            dealer = self.dealing.ready(number, self.game_no, ending=ending,
-                                        stopped=number in self.outcomes.broken)
-        except DealFault as fault:
-            self._fault(number, fault, now)
-            return
-        if dealer is None:
-            return
-        game = dealer.deal(self.rules)
-        self.play.begin(number, game)
-        self._emit(ev.GameStarted(self.sid, number, self.seat, game.public_hash(), now,
-                                  shown=dealer.shown_trump))
-        self._restart_clock(now)
-        self._after_change(now)
 
     # ------------------------------------------------------------ sequencing
 
@@ -1451,7 +1382,7 @@ class Session:
                     self.sid, self.game_no, game.durak, tuple(game.losers), len(self.log),
                     game.public_hash(), log_hash(self.log), now))
                 self._publish_seed(self.game_no, now)
-            self._maybe_request(now)
+            self.deal_flow.maybe_request(self, now)
             return
         if self._replaying or not self.config.auto_pass:
             return
@@ -1615,6 +1546,26 @@ class Session:
         self._restart_clock(now)
         self._after_change(now)
 
+    def dealing_stopped(self) -> bool:
+        """Is the session ending (saying goodbye, or closed outside a replay)?  It deals
+        no new game then."""
+        return self._closing_since is not None or (self.closed and not self._replaying)
+
+    def cards_in(self, now: float) -> None:
+        """A deal message of the game in play is in: our drawn cards, the next automatic
+        move."""
+        self.play.take_new_cards(self, now)
+        self._after_change(now)
+
+    def game_begun(self, now: float) -> None:
+        """A game is dealt and begun: the move clocks start, the first automatic move."""
+        self._restart_clock(now)
+        self._after_change(now)
+
+    def audit_if_ready(self, number: int, now: float) -> None:
+        """Game ``number`` is over or stopped and its seeds may all be in: audit it."""
+        self.endings.maybe_audit(self, number, now)
+
     broadcast = _broadcast
     emit = _emit
     record = _record
@@ -1714,11 +1665,6 @@ class Session:
         self.clock, self.grace = int(rec["clock"]), int(rec["grace"])
         if rec.get("start"):
             self.started = True
-
-    def replay_begin(self, number: int, now: float) -> None:
-        """A ``begin`` record: we agreed to deal game ``number``."""
-        self._deal_out(number, self.dealers[number].begin(), now)
-        self._maybe_deal(number, now)
 
     def replay_share(self, number: int, seat: int, now: float) -> None:
         """A ``share`` record: we published our share of ``seat``'s seed (a bot plays it)."""
