@@ -58,15 +58,17 @@ changes); :mod:`durak_net.links` (``linkage``: the links by seat and pairing id;
 :mod:`durak_net.dealing` (``dealing``: each game's dealer and signed deal messages, when
 the next game is asked for and dealt, the cards a move opens) with
 :mod:`durak_net.dealflow` (``deal_flow``: deal messages taken in and passed on, ours
-sent, the next game agreed to, each game begun once dealt); :mod:`durak_net.resync`
+sent, the next game agreed to, each game begun once dealt); :mod:`durak_net.joining`
+(``joining``: the table before play: Seatings sent and taken, Hellos, the start);
+:mod:`durak_net.resync`
 (``resync``: what a restarted seat is resent); :mod:`durak_net.play` (``play``: our view
 of the current game and the log's entries applied to it, the host's ordering and a seat's
 side of its proposals); and :mod:`durak_net.timers` (the next timer and which deadline
 fires, as pure functions).  The session routes frames to them and does what they decide;
 a part that needs something done around it (a frame sent, an event, a journal record, a
 game stopped) is passed the session as its effects (:class:`durak_net.play.Effects`,
-:class:`durak_net.endings.Effects`, :class:`durak_net.dealflow.Effects`), never holds
-it.
+:class:`durak_net.endings.Effects`, :class:`durak_net.dealflow.Effects`,
+:class:`durak_net.joining.Effects`), never holds it.
 """
 
 from __future__ import annotations
@@ -100,6 +102,7 @@ from .handover import HandOver
 from .handover import due as seat_due
 from .i18n import N_, Said
 from .identity import Identity
+from .joining import Joining
 from .link import Addr, Link
 from .links import Beacons, Links
 from .notes import Note, Seat
@@ -237,7 +240,7 @@ class Session:
             self.seating.seat(1, peer_name, "player")
             self._open_link(sid, key, 1, peer_addr, now, peer_name, sas)
             if not _restoring and rules.players == 2:
-                self._seating(now, start=True)
+                self.joining.tell(self, now, start=True)
         else:
             self.seating.seat(HOST, peer_name, "host")
             self._open_link(sid, key, HOST, peer_addr, now, peer_name, sas)
@@ -268,8 +271,6 @@ class Session:
         self.identity = identity or Identity.generate(entropy)
         #: The hand-over part: the move clock, each seat's state, the seats bots play.
         self.handover = HandOver(rules.players, seat == HOST)
-        self.clock = 0
-        self.grace = 60
         #: Where the other seats reach us directly (a seated player's heartbeats).
         self.own_addr = addr_text(own_addr)
         own_sig = (self.identity.sign(*addr_signed(table, seat, self.own_addr))
@@ -278,6 +279,10 @@ class Session:
         self.seating = SeatingChart(table, rules.players, seat, Player(
             seat, name, self.identity.public, "host" if seat == HOST else "player",
             self.own_addr, own_sig))
+        #: The joining part: the Seatings, the Hellos, the table started (with the move
+        #: clock's seconds and the grace period a Seating carries).
+        self.joining = Joining(table, seat, rules.players, seating=self.seating,
+                               clock=self.handover.clock)
         #: The presence part: who is silent since when, whom we hear directly.
         self.presence = Presence(heard_since=now)
         #: The links part: the stream to each other seat (the host) or to the host (a
@@ -285,7 +290,6 @@ class Session:
         self.linkage = Links(seat)
         self.beacons = Beacons(table, seat, rules.players, now)
         self.epoch = 1
-        self.started = False
         self.closed = False
         self._closing_since: float | None = None
         self._linger_until: float | None = None
@@ -361,7 +365,7 @@ class Session:
             raise SessionError(N_("seat {seat} is not free"), seat=seat)
         self.seating.seat(seat, name, kind)
         self._open_link(sid, key, seat, addr, now, name, sas, kind)
-        self._seating(now)
+        self.joining.tell(self, now)
 
     def free_seats(self) -> list[int]:
         """Seats nobody holds yet (host)."""
@@ -382,57 +386,28 @@ class Session:
         if missing:
             raise SessionError(N_("every seat must be taken (and have said hello) first: "
                                   "{count} not yet"), count=len(missing))
-        self._seating(now, start=True)
+        self.joining.tell(self, now, start=True)
 
-    def _seating(self, now: float, start: bool = False) -> None:
-        """Host: tell every seat who sits where (and, with ``start``, begin)."""
-        if start and not self.started and self.seating.missing():
-            # A two-seat game starts once the other's Hello is in.
-            self.seating.start_when_ready = True
-            start = False
-        seats = self.seating.infos()
-        frame = Seating(0, self.table, seats, self.clock, self.grace, start or self.started)
-        for link in self.links.values():
-            self._push_to(link, frame, now)
-        if start and not self.started:
-            self._record(t="start")
-            self._begin_play(now)
-
-    def _begin_play(self, now: float) -> None:
-        self.started = True
-        self.start_next_game(now)
-
-    def _on_hello(self, link: Link, frame: Hello, now: float) -> None:
-        wrong = self.seating.take_hello(frame, link.peer_seat, self.seat == HOST)
-        if wrong is not None:
-            self._violation(wrong, now)
-            return
-        player = self.players[frame.seat]
-        self._record(t="hello", seat=frame.seat, name=frame.name, key=frame.sign_key.hex(),
-                     addr=player.addr, addr_sig=player.addr_sig.hex())
-        if self.seating.ready():
-            self._seating(now, start=True)
-        else:
-            self._seating(now)
-        self._emit(ev.SeatTaken(self.sid, frame.seat, frame.name, now))
-
-    def _on_seating(self, frame: Seating, now: float) -> None:
-        if self.seat == HOST:
-            self._violation(Note.of("seating_from_player"), now)
-            return
-        wrong = self.seating.take_seating(frame)
-        if wrong is not None:
-            self._violation(wrong, now)
-            return
-        self.clock, self.grace = frame.clock, frame.grace
-        self._record(t="seating", seats=self.seating.seating_record(frame), clock=frame.clock,
-                     grace=frame.grace, start=frame.start)
-        self._emit(ev.TableChanged(self.sid, tuple((i.seat, i.name, i.kind) for i in frame.seats),
-                                   frame.start, now))
-        if frame.start and not self.started:
-            self._begin_play(now)
+    def _seating(self, now: float) -> None:
+        """Host: tell every seat who sits where (see :meth:`Joining.tell`)."""
+        self.joining.tell(self, now)
 
     # ================================================================ public API
+
+    @property
+    def started(self) -> bool:
+        """Has play begun (the table started; the joining part's)?"""
+        return self.joining.started
+
+    @property
+    def grace(self) -> int:
+        """Seconds a seat may be silent before the others act on it (the joining
+        part's: a Seating carries it)."""
+        return self.joining.grace
+
+    @grace.setter
+    def grace(self, seconds: int) -> None:
+        self.joining.grace = seconds
 
     @property
     def move_clock(self) -> MoveClock:
@@ -891,10 +866,10 @@ class Session:
         elif isinstance(frame, Refused):
             self._on_refused(link, frame, now)
         elif isinstance(frame, Hello):
-            self._on_hello(link, frame, now)
+            self.joining.on_hello(self, link.peer_seat, frame, now)
         elif isinstance(frame, Seating):
             if link.peer_seat == HOST:
-                self._on_seating(frame, now)
+                self.joining.on_seating(self, frame, now)
         elif isinstance(frame, Sync):
             self._on_sync(link, frame, now)
         elif isinstance(frame, Fault):
@@ -1456,8 +1431,7 @@ class Session:
         :func:`durak_net.resync.catch_up`)."""
         if not self.resync.take(link.peer_seat):
             return
-        seating = Seating(0, self.table, self.seating.infos(), self.clock, self.grace,
-                          self.started) if self.seat == HOST else None
+        seating = self.joining.frame() if self.seat == HOST else None
         frames, desync = catch_up(frame, me=self.seat, peer=link.peer_seat, seating=seating,
                                   dealing=self.dealing, game_log=self.game_log,
                                   faults=self.outcomes.faults, proposals=self.proposals)
@@ -1566,6 +1540,10 @@ class Session:
         """Game ``number`` is over or stopped and its seeds may all be in: audit it."""
         self.endings.maybe_audit(self, number, now)
 
+    def play_begins(self, now: float) -> None:
+        """The table started: agree to deal its first game."""
+        self.start_next_game(now)
+
     broadcast = _broadcast
     emit = _emit
     record = _record
@@ -1593,8 +1571,7 @@ class Session:
             if self.seat != HOST:
                 link.push(self._hello(), now)
             self.resync.restarted(link.peer_seat)
-        if self.seat == HOST and not self.started and self.rules.players == 2:
-            self.seating.start_when_ready = True
+        self.joining.resumed()
         outcomes = self.outcomes
         for number in list(outcomes.audit_due):  # (the clock of the new epoch)
             outcomes.audit_due[number] = now + self.config.audit_timeout
@@ -1658,13 +1635,6 @@ class Session:
         self._open_link(int(rec["sid"]), bytes.fromhex(rec["key"]), seat,
                         (str(rec["addr"][0]), int(rec["addr"][1])), now, name,
                         str(rec.get("sas", "")), what)
-
-    def replay_seating(self, rec: dict[str, Any]) -> None:
-        """A ``seating`` record (a seated player): who sits where, the clock, the grace."""
-        self.seating.replay_seating(rec)
-        self.clock, self.grace = int(rec["clock"]), int(rec["grace"])
-        if rec.get("start"):
-            self.started = True
 
     def replay_share(self, number: int, seat: int, now: float) -> None:
         """A ``share`` record: we published our share of ``seat``'s seed (a bot plays it)."""
