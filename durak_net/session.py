@@ -60,15 +60,16 @@ the next game is asked for and dealt, the cards a move opens) with
 :mod:`durak_net.dealflow` (``deal_flow``: deal messages taken in and passed on, ours
 sent, the next game agreed to, each game begun once dealt); :mod:`durak_net.joining`
 (``joining``: the table before play: Seatings sent and taken, Hellos, the start);
-:mod:`durak_net.resync`
-(``resync``: what a restarted seat is resent); :mod:`durak_net.play` (``play``: our view
-of the current game and the log's entries applied to it, the host's ordering and a seat's
-side of its proposals); and :mod:`durak_net.timers` (the next timer and which deadline
+:mod:`durak_net.resync` (``resync``: where we stand said to a link that starts or
+restarts, what a restarted seat is resent on its Sync); :mod:`durak_net.play` (``play``:
+our view of the current game and the log's entries applied to it, the host's ordering
+and a seat's side of its proposals); and :mod:`durak_net.timers` (the next timer and which deadline
 fires, as pure functions).  The session routes frames to them and does what they decide;
 a part that needs something done around it (a frame sent, an event, a journal record, a
 game stopped) is passed the session as its effects (:class:`durak_net.play.Effects`,
 :class:`durak_net.endings.Effects`, :class:`durak_net.dealflow.Effects`,
-:class:`durak_net.joining.Effects`), never holds it.
+:class:`durak_net.joining.Effects`, :class:`durak_net.resync.Effects`), never holds
+it.
 """
 
 from __future__ import annotations
@@ -117,7 +118,7 @@ from .proposals import (
 )
 from .reliable import RtoConfig
 from .restore import JOURNAL_VERSION, replay_journal
-from .resync import Resync, catch_up
+from .resync import Resync
 from .seating import Player, SeatingChart, addr_signed, addr_text, parse_addr
 from .seating import table_words as table_words  # (for scripts/lan_vectors.py)
 from .timers import (
@@ -294,8 +295,6 @@ class Session:
         self._closing_since: float | None = None
         self._linger_until: float | None = None
         self.close_reason = ""
-        #: The resync part: the seats whose link restarted, owed a catch-up on their Sync.
-        self.resync = Resync()
         #: Host: a player left after play began; the table ends after the audit.
         self._ending = ""
         #: How often each seat was the durak in this table's finished games.
@@ -324,6 +323,11 @@ class Session:
                                audit_timeout=self.config.audit_timeout, outcomes=self.outcomes,
                                dealing=self.dealing, game_log=self.game_log,
                                proposals=self.proposals, play=self.play, seating=self.seating)
+        #: The resync part: where we stand said to a link that (re)starts, and the seats
+        #: whose link restarted caught up on their Sync.
+        self.resync = Resync(seat, name, seating=self.seating, joining=self.joining,
+                             play=self.play, game_log=self.game_log, dealing=self.dealing,
+                             outcomes=self.outcomes, proposals=self.proposals)
         self._finished_reported = 0
         self._replaying = restoring
         self._events: list[Any] = []
@@ -344,14 +348,8 @@ class Session:
                                  name=name, sas=sas)
         self._record(t="link", sid=sid, key=key.hex(), seat=seat, addr=list(addr), name=name,
                      sas=sas, kind=kind)
-        if not self._replaying:
-            link.push(Sync(0, self.game_no, len(self.log)), now)
-            if self.seat != HOST:
-                link.push(self._hello(), now)
+        self.resync.greet(self, seat, now)
         return link
-
-    def _hello(self) -> Hello:
-        return self.seating.hello(self.name)
 
     def seat_player(self, sid: int, key: bytes, addr: Addr, seat: int, name: str, now: float,
                     sas: str = "", kind: str = "player") -> None:
@@ -733,7 +731,7 @@ class Session:
         if arrival.restarted or arrival.back:
             self.proposals.wait_again(link.peer_seat, now)
         if arrival.restarted:
-            self._peer_restarted(link, now)
+            self.resync.peer_restarted(self, link.peer_seat, now)
         if not arrival.accepted:
             return
         if arrival.back:
@@ -871,7 +869,7 @@ class Session:
             if link.peer_seat == HOST:
                 self.joining.on_seating(self, frame, now)
         elif isinstance(frame, Sync):
-            self._on_sync(link, frame, now)
+            self.resync.on_sync(self, link.peer_seat, frame, now)
         elif isinstance(frame, Fault):
             self._on_fault(link, frame, now)
         elif isinstance(frame, Status):
@@ -1416,30 +1414,6 @@ class Session:
                 silent: tuple[int, float] | None = None) -> None:
         self.endings.settle(self, number, verdict, now, silent)
 
-    # ---------------------------------------------------------------- resync
-
-    def _peer_restarted(self, link: Link, now: float) -> None:
-        """A seat came back from its journal: both streams of that link restart and each
-        side sends what the other may lack (on the other's Sync)."""
-        self._push_to(link, Sync(0, self.game_no, len(self.log)), now)
-        if self.seat != HOST:
-            self._push_to(link, self._hello(), now)
-        self.resync.restarted(link.peer_seat)
-
-    def _on_sync(self, link: Link, frame: Sync, now: float) -> None:
-        """A Sync from a seat whose link restarted: resend what it may lack (see
-        :func:`durak_net.resync.catch_up`)."""
-        if not self.resync.take(link.peer_seat):
-            return
-        seating = self.joining.frame() if self.seat == HOST else None
-        frames, desync = catch_up(frame, me=self.seat, peer=link.peer_seat, seating=seating,
-                                  dealing=self.dealing, game_log=self.game_log,
-                                  faults=self.outcomes.faults, proposals=self.proposals)
-        for out in frames:
-            self._push_to(link, out, now)
-        if desync is not None:
-            self._desync(desync[0], desync[1], Note.of("desync_unsent"), now)
-
     # --------------------------------------------------------------- helpers
 
     def _desync(self, game: int, index: int, note: Note, now: float) -> None:
@@ -1567,10 +1541,7 @@ class Session:
         for link in self.links.values():
             link.epoch = self.epoch
             link.channel.reset()
-            link.push(Sync(0, self.game_no, len(self.log)), now)
-            if self.seat != HOST:
-                link.push(self._hello(), now)
-            self.resync.restarted(link.peer_seat)
+            self.resync.peer_restarted(self, link.peer_seat, now)
         self.joining.resumed()
         outcomes = self.outcomes
         for number in list(outcomes.audit_due):  # (the clock of the new epoch)
