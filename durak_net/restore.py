@@ -10,12 +10,13 @@ starts: when a peer hears it, both streams of that link restart and each side re
 what the other may lack.
 
 Nothing here writes a session's private fields: each record goes to its part's own
-replay method (:mod:`durak_net.seating`, :mod:`durak_net.dealing`, :mod:`durak_net.play`,
+replay method (:mod:`durak_net.seating`, :mod:`durak_net.dealing`,
+:mod:`durak_net.dealflow`, :mod:`durak_net.joining`, :mod:`durak_net.play`,
 :mod:`durak_net.proposals`, :mod:`durak_net.handover`, :mod:`durak_net.outcomes`,
 :mod:`durak_net.endings`), the parts that act around them passed the session as their
-effects; only what is the session's own (its links, the table's start and clock, a
-deal agreed to, a share published, a table that is ending) goes to its ``replay_*``
-methods.  This module imports nothing of :mod:`durak_net.session` (which imports it).
+effects; only what is the session's own (its links, a share published, a table that
+is ending) goes to its ``replay_*`` methods.  This module imports nothing of
+:mod:`durak_net.session` (which imports it).
 """
 
 from __future__ import annotations
@@ -78,21 +79,21 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
         elif kind == "hello":
             session.seating.replay_hello(rec)
         elif kind == "seating":
-            session.replay_seating(rec)
+            session.joining.replay_seating(rec)
         elif kind == "start":
-            session.started = True
+            session.joining.replay_start()
         elif kind == "dealer":
             previous = rec.get("previous")
             session.dealing.replay_dealer(int(rec["game"]),
                                           None if previous is None else int(previous),
                                           session.seating.keys(), bytes.fromhex(rec["seed"]))
         elif kind == "begin":
-            session.replay_begin(int(rec["game"]), now)
+            session.deal_flow.replay_begin(session, int(rec["game"]), now)
         elif kind == "dealmsg":
             number = int(rec["game"])
             seat, data = int(rec["seat"]), bytes.fromhex(rec["data"])
-            session.replay_deal(Deal(0, number, seat, data,
-                                     bytes.fromhex(rec.get("sig", "00" * 64))), now)
+            session.deal_flow.replay_deal(session, Deal(
+                0, number, seat, data, bytes.fromhex(rec.get("sig", "00" * 64))), now)
         elif kind == "entry":
             session.play.replay_entry(session, rec, now)
         elif kind == "propose":

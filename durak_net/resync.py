@@ -7,25 +7,57 @@ hears a Sync it is waiting for resends what the other may lack: the host its Sea
 everybody's deal messages but the peer's own, the entries from the peer's log length
 on, and each game's Fault; a seated player its own deal messages, its proposals on
 their way, and the opening of each one the host has placed.  A Sync that claims more
-entries than the host ever sent is a desync.  No I/O: this part lists the frames, the
-session sends them.
+entries than the host ever sent is a desync.  No I/O: :func:`catch_up` lists the
+frames; :class:`Resync` says where we stand when a link starts or restarts, owes the
+catch-up and asks the session (its :class:`Effects`) to send it
+(tests/net/test_net_resync_part.py drives it with a recorder).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Protocol
 
 from .dealing import Dealing
 from .gamelog import GameLog
-from .outcomes import HOST
+from .joining import Joining
+from .notes import Note
+from .outcomes import HOST, Outcomes
+from .play import Play
 from .proposals import Proposals
+from .seating import SeatingChart
 from .wire import Fault, Frame, Seating, Sync
 
 
-class Resync:
-    """The seats whose link restarted, which we owe a catch-up on their Sync."""
+class Effects(Protocol):
+    """What the resync part asks of the session around it (the session implements it;
+    while a journal replays, it sends nothing)."""
 
-    def __init__(self) -> None:
+    def push(self, seat: int, frame: Frame, now: float, /) -> None:
+        """Send ``frame`` to ``seat``."""
+
+    def desync(self, game: int, index: int, note: Note, now: float, /) -> None:
+        """Our state and the other seat's disagree at entry ``index`` of ``game``."""
+
+
+class Resync:
+    """Where seat ``seat`` (named ``name``) stands, said to a link that (re)starts, and
+    the seats whose link restarted, which we owe a catch-up on their Sync.  The other
+    arguments are the sibling parts it reads; what it sends it asks of an
+    :class:`Effects` passed to each call."""
+
+    def __init__(self, seat: int, name: str, *, seating: SeatingChart, joining: Joining,
+                 play: Play, game_log: GameLog, dealing: Dealing, outcomes: Outcomes,
+                 proposals: Proposals) -> None:
+        self.seat = seat
+        self.name = name
+        self.seating = seating
+        self.joining = joining
+        self.play = play
+        self.game_log = game_log
+        self.dealing = dealing
+        self.outcomes = outcomes
+        self.proposals = proposals
         self.waiting: set[int] = set()
 
     def restarted(self, seat: int) -> None:
@@ -38,6 +70,34 @@ class Resync:
             return False
         self.waiting.discard(seat)
         return True
+
+    def greet(self, fx: Effects, peer: int, now: float) -> None:
+        """Say where we stand on the link to ``peer`` (a new link, or one that restarts):
+        our game and log length in a Sync, and a seated player's Hello."""
+        number = self.play.game_no
+        fx.push(peer, Sync(0, number, len(self.game_log.of(number))), now)
+        if self.seat != HOST:
+            fx.push(peer, self.seating.hello(self.name), now)
+
+    def peer_restarted(self, fx: Effects, peer: int, now: float) -> None:
+        """The link to ``peer`` restarted (its seat, or we, came back from a journal):
+        both streams start afresh, we say where we stand, and catch it up on its Sync."""
+        self.greet(fx, peer, now)
+        self.restarted(peer)
+
+    def on_sync(self, fx: Effects, peer: int, frame: Sync, now: float) -> None:
+        """A Sync from ``peer``: if its link restarted, resend what it may lack (see
+        :func:`catch_up`); a Sync that claims entries the host never sent is a desync."""
+        if not self.take(peer):
+            return
+        seating = self.joining.frame() if self.seat == HOST else None
+        frames, desync = catch_up(frame, me=self.seat, peer=peer, seating=seating,
+                                  dealing=self.dealing, game_log=self.game_log,
+                                  faults=self.outcomes.faults, proposals=self.proposals)
+        for out in frames:
+            fx.push(peer, out, now)
+        if desync is not None:
+            fx.desync(desync[0], desync[1], Note.of("desync_unsent"), now)
 
 
 def catch_up(frame: Sync, *, me: int, peer: int, seating: Seating | None, dealing: Dealing,

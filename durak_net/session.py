@@ -56,14 +56,20 @@ stopped on a fault, ours or another seat's, its seeds published, its audit settl
 changes); :mod:`durak_net.links` (``linkage``: the links by seat and pairing id;
 ``beacons``: the heartbeats between seated players);
 :mod:`durak_net.dealing` (``dealing``: each game's dealer and signed deal messages, when
-the next game is asked for and dealt, the cards a move opens); :mod:`durak_net.resync`
-(``resync``: what a restarted seat is resent); :mod:`durak_net.play` (``play``: our view
-of the current game and the log's entries applied to it, the host's ordering and a seat's
-side of its proposals); and :mod:`durak_net.timers` (the next timer and which deadline
+the next game is asked for and dealt, the cards a move opens) with
+:mod:`durak_net.dealflow` (``deal_flow``: deal messages taken in and passed on, ours
+sent, the next game agreed to, each game begun once dealt); :mod:`durak_net.joining`
+(``joining``: the table before play: Seatings sent and taken, Hellos, the start);
+:mod:`durak_net.resync` (``resync``: where we stand said to a link that starts or
+restarts, what a restarted seat is resent on its Sync); :mod:`durak_net.play` (``play``:
+our view of the current game and the log's entries applied to it, the host's ordering
+and a seat's side of its proposals); and :mod:`durak_net.timers` (the next timer and which deadline
 fires, as pure functions).  The session routes frames to them and does what they decide;
 a part that needs something done around it (a frame sent, an event, a journal record, a
 game stopped) is passed the session as its effects (:class:`durak_net.play.Effects`,
-:class:`durak_net.endings.Effects`), never holds it.
+:class:`durak_net.endings.Effects`, :class:`durak_net.dealflow.Effects`,
+:class:`durak_net.joining.Effects`, :class:`durak_net.resync.Effects`), never holds
+it.
 """
 
 from __future__ import annotations
@@ -87,12 +93,14 @@ from .audit import Stop, Verdict
 from .clock import MoveClock
 from .crypto import Entropy
 from .dealer import DealFault, MentalDealer
+from .dealflow import DealFlow
 from .dealing import DealerFactory, Dealing, action_cards, mental_dealer
 from .endings import Endings
 from .gamelog import GameLog, LogEntry, log_hash
 from .handover import HandOver
 from .i18n import N_, Said
 from .identity import Identity
+from .joining import Joining
 from .link import Addr, Link
 from .links import Beacons, Links
 from .notes import Note, Seat
@@ -107,7 +115,7 @@ from .proposals import (
 )
 from .reliable import RtoConfig
 from .restore import JOURNAL_VERSION, replay_journal
-from .resync import Resync, catch_up
+from .resync import Resync
 from .seating import Player, SeatingChart, addr_signed, addr_text, parse_addr
 from .seating import table_words as table_words  # (for scripts/lan_vectors.py)
 from .timers import (
@@ -228,7 +236,7 @@ class Session:
             self.seating.seat(1, peer_name, "player")
             self._open_link(sid, key, 1, peer_addr, now, peer_name, sas)
             if not _restoring and rules.players == 2:
-                self._seating(now, start=True)
+                self.joining.tell(self, now, start=True)
         else:
             self.seating.seat(HOST, peer_name, "host")
             self._open_link(sid, key, HOST, peer_addr, now, peer_name, sas)
@@ -259,8 +267,6 @@ class Session:
         self.identity = identity or Identity.generate(entropy)
         #: The hand-over part: the move clock, each seat's state, the seats bots play.
         self.handover = HandOver(rules.players, seat == HOST)
-        self.clock = 0
-        self.grace = 60
         #: Where the other seats reach us directly (a seated player's heartbeats).
         self.own_addr = addr_text(own_addr)
         own_sig = (self.identity.sign(*addr_signed(table, seat, self.own_addr))
@@ -269,6 +275,10 @@ class Session:
         self.seating = SeatingChart(table, rules.players, seat, Player(
             seat, name, self.identity.public, "host" if seat == HOST else "player",
             self.own_addr, own_sig))
+        #: The joining part: the Seatings, the Hellos, the table started (with the move
+        #: clock's seconds and the grace period a Seating carries).
+        self.joining = Joining(table, seat, rules.players, seating=self.seating,
+                               clock=self.handover.clock)
         #: The presence part: who is silent since when, whom we hear directly.
         self.presence = Presence(heard_since=now)
         #: The links part: the stream to each other seat (the host) or to the host (a
@@ -276,13 +286,10 @@ class Session:
         self.linkage = Links(seat)
         self.beacons = Beacons(table, seat, rules.players, now)
         self.epoch = 1
-        self.started = False
         self.closed = False
         self._closing_since: float | None = None
         self._linger_until: float | None = None
         self.close_reason = ""
-        #: The resync part: the seats whose link restarted, owed a catch-up on their Sync.
-        self.resync = Resync()
         #: Host: a player left after play began; the table ends after the audit.
         self._ending = ""
         #: How often each seat was the durak in this table's finished games.
@@ -301,6 +308,10 @@ class Session:
         #: the host's ordering of proposals and a seat's side of them.
         self.play = Play(table, seat, rules.players, self.identity, self.game_log,
                          self.proposals, self.dealing)
+        #: The deal-flow part: deal messages in and out, the next game agreed to and
+        #: asked for, each game begun once it is dealt.
+        self.deal_flow = DealFlow(table, seat, rules, dealing=self.dealing, play=self.play,
+                                  outcomes=self.outcomes, seating=self.seating)
         #: The endings part: a game stopped on a fault, its seeds published, its audit and
         #: verdict (the outcomes part keeps them).
         self.endings = Endings(table, seat, name, rules, self.identity,
@@ -312,6 +323,11 @@ class Session:
         self.waits = Waits(seat, handover=self.handover, presence=self.presence,
                            proposals=self.proposals, play=self.play, game_log=self.game_log,
                            outcomes=self.outcomes)
+        #: The resync part: where we stand said to a link that (re)starts, and the seats
+        #: whose link restarted caught up on their Sync.
+        self.resync = Resync(seat, name, seating=self.seating, joining=self.joining,
+                             play=self.play, game_log=self.game_log, dealing=self.dealing,
+                             outcomes=self.outcomes, proposals=self.proposals)
         self._finished_reported = 0
         self._replaying = restoring
         self._events: list[Any] = []
@@ -332,14 +348,8 @@ class Session:
                                  name=name, sas=sas)
         self._record(t="link", sid=sid, key=key.hex(), seat=seat, addr=list(addr), name=name,
                      sas=sas, kind=kind)
-        if not self._replaying:
-            link.push(Sync(0, self.game_no, len(self.log)), now)
-            if self.seat != HOST:
-                link.push(self._hello(), now)
+        self.resync.greet(self, seat, now)
         return link
-
-    def _hello(self) -> Hello:
-        return self.seating.hello(self.name)
 
     def seat_player(self, sid: int, key: bytes, addr: Addr, seat: int, name: str, now: float,
                     sas: str = "", kind: str = "player") -> None:
@@ -353,7 +363,7 @@ class Session:
             raise SessionError(N_("seat {seat} is not free"), seat=seat)
         self.seating.seat(seat, name, kind)
         self._open_link(sid, key, seat, addr, now, name, sas, kind)
-        self._seating(now)
+        self.joining.tell(self, now)
 
     def free_seats(self) -> list[int]:
         """Seats nobody holds yet (host)."""
@@ -374,57 +384,28 @@ class Session:
         if missing:
             raise SessionError(N_("every seat must be taken (and have said hello) first: "
                                   "{count} not yet"), count=len(missing))
-        self._seating(now, start=True)
+        self.joining.tell(self, now, start=True)
 
-    def _seating(self, now: float, start: bool = False) -> None:
-        """Host: tell every seat who sits where (and, with ``start``, begin)."""
-        if start and not self.started and self.seating.missing():
-            # A two-seat game starts once the other's Hello is in.
-            self.seating.start_when_ready = True
-            start = False
-        seats = self.seating.infos()
-        frame = Seating(0, self.table, seats, self.clock, self.grace, start or self.started)
-        for link in self.links.values():
-            self._push_to(link, frame, now)
-        if start and not self.started:
-            self._record(t="start")
-            self._begin_play(now)
-
-    def _begin_play(self, now: float) -> None:
-        self.started = True
-        self.start_next_game(now)
-
-    def _on_hello(self, link: Link, frame: Hello, now: float) -> None:
-        wrong = self.seating.take_hello(frame, link.peer_seat, self.seat == HOST)
-        if wrong is not None:
-            self._violation(wrong, now)
-            return
-        player = self.players[frame.seat]
-        self._record(t="hello", seat=frame.seat, name=frame.name, key=frame.sign_key.hex(),
-                     addr=player.addr, addr_sig=player.addr_sig.hex())
-        if self.seating.ready():
-            self._seating(now, start=True)
-        else:
-            self._seating(now)
-        self._emit(ev.SeatTaken(self.sid, frame.seat, frame.name, now))
-
-    def _on_seating(self, frame: Seating, now: float) -> None:
-        if self.seat == HOST:
-            self._violation(Note.of("seating_from_player"), now)
-            return
-        wrong = self.seating.take_seating(frame)
-        if wrong is not None:
-            self._violation(wrong, now)
-            return
-        self.clock, self.grace = frame.clock, frame.grace
-        self._record(t="seating", seats=self.seating.seating_record(frame), clock=frame.clock,
-                     grace=frame.grace, start=frame.start)
-        self._emit(ev.TableChanged(self.sid, tuple((i.seat, i.name, i.kind) for i in frame.seats),
-                                   frame.start, now))
-        if frame.start and not self.started:
-            self._begin_play(now)
+    def _seating(self, now: float) -> None:
+        """Host: tell every seat who sits where (see :meth:`Joining.tell`)."""
+        self.joining.tell(self, now)
 
     # ================================================================ public API
+
+    @property
+    def started(self) -> bool:
+        """Has play begun (the table started; the joining part's)?"""
+        return self.joining.started
+
+    @property
+    def grace(self) -> int:
+        """Seconds a seat may be silent before the others act on it (the joining
+        part's: a Seating carries it)."""
+        return self.joining.grace
+
+    @grace.setter
+    def grace(self, seconds: int) -> None:
+        self.joining.grace = seconds
 
     @property
     def move_clock(self) -> MoveClock:
@@ -692,11 +673,7 @@ class Session:
                 and not self.outcomes.stopped(self.game_no)):
             raise SessionError(N_("the current game is not over"))
         number = self.game_no + 1
-        dealer = self._dealer(number)
-        if not dealer.began:
-            self._record(t="begin", game=number)
-            self._deal_out(number, dealer.begin(), now)
-            self._maybe_deal(number, now)
+        self.deal_flow.agree(self, number, now)
         return number
 
     def close(self, now: float, reason: str = "") -> None:
@@ -754,7 +731,7 @@ class Session:
         if arrival.restarted or arrival.back:
             self.proposals.wait_again(link.peer_seat, now)
         if arrival.restarted:
-            self._peer_restarted(link, now)
+            self.resync.peer_restarted(self, link.peer_seat, now)
         if not arrival.accepted:
             return
         if arrival.back:
@@ -885,7 +862,7 @@ class Session:
             self._drops["bad_beacon"] += 1
         elif heard:
             self.dealing.keep(seed)
-            self._take_deal(seed, now)
+            self.deal_flow.take(self, seed, now)
 
     def _release_shares(self, now: float) -> None:
         """Publish our share of each seat the host handed to a bot once we ourselves have
@@ -916,16 +893,16 @@ class Session:
         elif isinstance(frame, Open):
             self._on_open(link, frame, now)
         elif isinstance(frame, Deal):
-            self._on_deal(link, frame, now)
+            self.deal_flow.on_deal(self, link.peer_seat, frame, now)
         elif isinstance(frame, Refused):
             self._on_refused(link, frame, now)
         elif isinstance(frame, Hello):
-            self._on_hello(link, frame, now)
+            self.joining.on_hello(self, link.peer_seat, frame, now)
         elif isinstance(frame, Seating):
             if link.peer_seat == HOST:
-                self._on_seating(frame, now)
+                self.joining.on_seating(self, frame, now)
         elif isinstance(frame, Sync):
-            self._on_sync(link, frame, now)
+            self.resync.on_sync(self, link.peer_seat, frame, now)
         elif isinstance(frame, Fault):
             self._on_fault(link, frame, now)
         elif isinstance(frame, Status):
@@ -1073,91 +1050,12 @@ class Session:
 
     # --------------------------------------------------------------- dealing
 
-    def _dealer(self, number: int, seed: bytes | None = None) -> MentalDealer:
-        dealer = self.dealers.get(number)
-        if dealer is None:
-            previous = None
-            if self.rules.match and self.game is not None and self.game.is_over:
-                previous = self.game.durak
-            dealer = self.dealing.make(number, previous, self._keys(), seed)
-            self._record(t="dealer", game=number, seed=dealer.seed.hex(), previous=previous)
-        return dealer
+    # (The deal-flow part's, durak_net.dealflow: the session passes it itself as effects.)
 
     def _deal_out(self, number: int, messages: list[bytes], now: float) -> None:
+        """Sign and send our deal messages of game ``number``."""
         for frame in self.dealing.sign(number, messages):
             self._broadcast(frame, now)
-
-    def _on_deal(self, link: Link, frame: Deal, now: float) -> None:
-        number = frame.game
-        author = frame.seat
-        # The host checks the signature of what it will pass on (it came over the
-        # author's own link, so a bad one is the author's); a seated player keeps it and
-        # checks it only if the audit blames its author (see _conclude).
-        wrong = self.dealing.check(frame, link_seat=link.peer_seat, game_no=self.game_no,
-                                   keys=self._keys())
-        if wrong is not None:
-            self._violation(wrong, now)
-            return
-        if self.dealing.stale(number, self.game_no):
-            return
-        self.dealing.keep(frame)
-        if self.seat == HOST:
-            self._broadcast(frame, now, but=author)  # pass it on to every other seat
-        self._take_deal(frame, now)
-
-    def _take_deal(self, frame: Deal, now: float) -> None:
-        """Another seat's checked deal message (from the host, or a seed on the seat's
-        own heartbeat), kept: into our dealer."""
-        number, author = frame.game, frame.seat
-        dealer = self._dealer(number)
-        self._record(t="dealmsg", game=number, seat=author, data=frame.data.hex(),
-                     sig=frame.sig.hex())
-        try:
-            replies = dealer.receive(frame.data, author)
-        except DealFault as fault:
-            self._fault(number, fault, now)
-            return
-        self._deal_out(number, replies, now)
-        self._after_deal_message(number, now)
-
-    def replay_deal(self, frame: Deal, now: float) -> None:
-        """A journal's deal message (``dealmsg``), taken in again as it was received."""
-        number = frame.game
-        self.dealing.keep(frame)
-        self._deal_out(number, self.dealers[number].receive(frame.data, frame.seat), now)
-        self._after_deal_message(number, now)
-
-    def _after_deal_message(self, number: int, now: float) -> None:
-        if number == self.game_no and self.game is not None and self.in_game:
-            self.play.take_new_cards(self, now)
-            self._after_change(now)
-        self._maybe_request(now)
-        self._maybe_deal(number, now)
-        self.endings.maybe_audit(self, number, now)
-
-    def _maybe_request(self, now: float) -> None:
-        """Tell the application once that another seat wants the next game."""
-        number = self.dealing.request(self.game_no, self.in_game)
-        if number is not None:
-            self._emit(ev.NextGameRequested(self.sid, number, now))
-
-    def _maybe_deal(self, number: int, now: float) -> None:
-        # A session that is ending deals no new game.
-        ending = self._closing_since is not None or (self.closed and not self._replaying)
-        try:
-            dealer = self.dealing.ready(number, self.game_no, ending=ending,
-                                        stopped=number in self.outcomes.broken)
-        except DealFault as fault:
-            self._fault(number, fault, now)
-            return
-        if dealer is None:
-            return
-        game = dealer.deal(self.rules)
-        self.play.begin(number, game)
-        self._emit(ev.GameStarted(self.sid, number, self.seat, game.public_hash(), now,
-                                  shown=dealer.shown_trump))
-        self._restart_clock(now)
-        self._after_change(now)
 
     # ------------------------------------------------------------ sequencing
 
@@ -1498,7 +1396,7 @@ class Session:
                     self.sid, self.game_no, game.durak, tuple(game.losers), len(self.log),
                     game.public_hash(), log_hash(self.log), now))
                 self._publish_seed(self.game_no, now)
-            self._maybe_request(now)
+            self.deal_flow.maybe_request(self, now)
             return
         if self._replaying or not self.config.auto_pass:
             return
@@ -1559,31 +1457,6 @@ class Session:
     def _settle(self, number: int, verdict: Verdict, now: float,
                 silent: tuple[int, float] | None = None) -> None:
         self.endings.settle(self, number, verdict, now, silent)
-
-    # ---------------------------------------------------------------- resync
-
-    def _peer_restarted(self, link: Link, now: float) -> None:
-        """A seat came back from its journal: both streams of that link restart and each
-        side sends what the other may lack (on the other's Sync)."""
-        self._push_to(link, Sync(0, self.game_no, len(self.log)), now)
-        if self.seat != HOST:
-            self._push_to(link, self._hello(), now)
-        self.resync.restarted(link.peer_seat)
-
-    def _on_sync(self, link: Link, frame: Sync, now: float) -> None:
-        """A Sync from a seat whose link restarted: resend what it may lack (see
-        :func:`durak_net.resync.catch_up`)."""
-        if not self.resync.take(link.peer_seat):
-            return
-        seating = Seating(0, self.table, self.seating.infos(), self.clock, self.grace,
-                          self.started) if self.seat == HOST else None
-        frames, desync = catch_up(frame, me=self.seat, peer=link.peer_seat, seating=seating,
-                                  dealing=self.dealing, game_log=self.game_log,
-                                  faults=self.outcomes.faults, proposals=self.proposals)
-        for out in frames:
-            self._push_to(link, out, now)
-        if desync is not None:
-            self._desync(desync[0], desync[1], Note.of("desync_unsent"), now)
 
     # --------------------------------------------------------------- helpers
 
@@ -1665,6 +1538,30 @@ class Session:
         self._restart_clock(now)
         self._after_change(now)
 
+    def dealing_stopped(self) -> bool:
+        """Is the session ending (saying goodbye, or closed outside a replay)?  It deals
+        no new game then."""
+        return self._closing_since is not None or (self.closed and not self._replaying)
+
+    def cards_in(self, now: float) -> None:
+        """A deal message of the game in play is in: our drawn cards, the next automatic
+        move."""
+        self.play.take_new_cards(self, now)
+        self._after_change(now)
+
+    def game_begun(self, now: float) -> None:
+        """A game is dealt and begun: the move clocks start, the first automatic move."""
+        self._restart_clock(now)
+        self._after_change(now)
+
+    def audit_if_ready(self, number: int, now: float) -> None:
+        """Game ``number`` is over or stopped and its seeds may all be in: audit it."""
+        self.endings.maybe_audit(self, number, now)
+
+    def play_begins(self, now: float) -> None:
+        """The table started: agree to deal its first game."""
+        self.start_next_game(now)
+
     broadcast = _broadcast
     emit = _emit
     record = _record
@@ -1689,12 +1586,8 @@ class Session:
         for link in self.links.values():
             link.epoch = self.epoch
             link.channel.reset()
-            link.push(Sync(0, self.game_no, len(self.log)), now)
-            if self.seat != HOST:
-                link.push(self._hello(), now)
-            self.resync.restarted(link.peer_seat)
-        if self.seat == HOST and not self.started and self.rules.players == 2:
-            self.seating.start_when_ready = True
+            self.resync.peer_restarted(self, link.peer_seat, now)
+        self.joining.resumed()
         outcomes = self.outcomes
         for number in list(outcomes.audit_due):  # (the clock of the new epoch)
             outcomes.audit_due[number] = now + self.config.audit_timeout
@@ -1758,18 +1651,6 @@ class Session:
         self._open_link(int(rec["sid"]), bytes.fromhex(rec["key"]), seat,
                         (str(rec["addr"][0]), int(rec["addr"][1])), now, name,
                         str(rec.get("sas", "")), what)
-
-    def replay_seating(self, rec: dict[str, Any]) -> None:
-        """A ``seating`` record (a seated player): who sits where, the clock, the grace."""
-        self.seating.replay_seating(rec)
-        self.clock, self.grace = int(rec["clock"]), int(rec["grace"])
-        if rec.get("start"):
-            self.started = True
-
-    def replay_begin(self, number: int, now: float) -> None:
-        """A ``begin`` record: we agreed to deal game ``number``."""
-        self._deal_out(number, self.dealers[number].begin(), now)
-        self._maybe_deal(number, now)
 
     def replay_share(self, number: int, seat: int, now: float) -> None:
         """A ``share`` record: we published our share of ``seat``'s seed (a bot plays it)."""

@@ -264,15 +264,15 @@ def test_a_journal_entry_that_does_not_replay_is_refused() -> None:
         again.replay_entry(Recorder(), {**rec, "index": 2}, 0.0)
 
 
-def test_the_play_endings_and_waits_parts_import_nothing_of_the_session() -> None:
+def test_the_parts_with_effects_import_nothing_of_the_session() -> None:
     """A part holds no session: it is passed one as its effects (typed by its own
-    Protocol), so neither module imports durak_net.session, even for its types."""
+    Protocol), so no such module imports durak_net.session, even for its types."""
     import ast
     import inspect
 
-    from durak_net import endings, play, waits
+    from durak_net import dealflow, endings, joining, play, resync, waits
 
-    for module in (play, endings, waits):
+    for module in (play, endings, dealflow, joining, resync, waits):
         tree = ast.parse(inspect.getsource(module))
         imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
         assert "session" not in imported and "durak_net.session" not in imported, module

@@ -4,14 +4,21 @@ what each side resends a seat that came back from its journal."""
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
 
 from durak_core import Action, Pass, Take
+from durak_net.clock import MoveClock
 from durak_net.dealing import Dealing
 from durak_net.gamelog import GameLog, LogEntry
 from durak_net.identity import Identity
+from durak_net.joining import Joining
+from durak_net.notes import Note
+from durak_net.outcomes import Outcomes
+from durak_net.play import Play
 from durak_net.proposals import OwnProposal, Proposals
 from durak_net.resync import Resync, catch_up
-from durak_net.wire import Entry, Fault, Order, Propose, SeatInfo, Seating, Sync
+from durak_net.seating import Player, SeatingChart
+from durak_net.wire import Entry, Fault, Frame, Hello, Order, Propose, SeatInfo, Seating, Sync
 
 TABLE = 0x5C
 
@@ -25,7 +32,7 @@ KEYS = [i.public for i in IDS]
 
 
 def test_a_catch_up_is_owed_once_per_restart() -> None:
-    part = Resync()
+    part = _part(1, _dealt()[1], _log(0))
     assert not part.take(1)
     part.restarted(1)
     assert part.take(1) and not part.take(1)
@@ -103,3 +110,79 @@ def test_a_seated_player_resends_its_own_deal_messages_and_opens_its_placed_prop
     tail = frames[len(deals):]
     assert [type(f).__name__ for f in tail] == ["Propose", "Propose", "Open"]
     assert tail[2].pid == 2  # only the placed one is opened
+
+
+# ------------------------------------------------------------------ the part, with effects
+
+
+@dataclass
+class Recorder:
+    """The effects a resync part asks for, kept to look at."""
+
+    sent: list[tuple[int, Frame]] = field(default_factory=list)
+    desyncs: list[tuple[int, int, str]] = field(default_factory=list)
+
+    def push(self, seat: int, frame: Frame, now: float, /) -> None:
+        self.sent.append((seat, frame))
+
+    def desync(self, game: int, index: int, note: Note, now: float, /) -> None:
+        self.desyncs.append((game, index, note.code))
+
+
+def _part(seat: int, dealing: Dealing, log: GameLog) -> Resync:
+    chart = SeatingChart(TABLE, 3, seat, Player(seat, f"p{seat}", KEYS[seat],
+                                                 "host" if seat == 0 else "player"))
+    for other in range(3):
+        if other != seat:
+            chart.players[other] = Player(other, f"p{other}", KEYS[other],
+                                          "host" if other == 0 else "player")
+    joining = Joining(TABLE, seat, 3, seating=chart, clock=MoveClock())
+    joining.started = True
+    play = Play(TABLE, seat, 3, IDS[seat], log, Proposals(), dealing)
+    play.game_no = 1
+    return Resync(seat, f"p{seat}", seating=chart, joining=joining, play=play, game_log=log,
+                  dealing=dealing, outcomes=Outcomes(), proposals=play.proposals)
+
+
+def test_a_link_that_restarts_hears_where_we_stand_and_a_seated_player_says_hello() -> None:
+    host, ben = _dealt()[:2]
+    part, fx = _part(0, host, _log(2)), Recorder()
+    part.peer_restarted(fx, 1, 0.0)
+    assert [(s, type(f)) for s, f in fx.sent] == [(1, Sync)]
+    assert fx.sent[0][1] == Sync(0, 1, 2)
+    player, pfx = _part(1, ben, _log(2)), Recorder()
+    player.peer_restarted(pfx, 0, 0.0)
+    assert [type(f) for _, f in pfx.sent] == [Sync, Hello]
+    hello = pfx.sent[1][1]
+    assert isinstance(hello, Hello) and (hello.seat, hello.sign_key) == (1, KEYS[1])
+    # A new link hears the same, but owes no catch-up.
+    fresh, ffx = _part(1, ben, _log(0)), Recorder()
+    fresh.greet(ffx, 0, 0.0)
+    assert [type(f) for _, f in ffx.sent] == [Sync, Hello] and not fresh.take(0)
+
+
+def test_the_host_catches_a_restarted_seat_up_once_on_its_sync_with_its_seating() -> None:
+    host = _dealt()[0]
+    part, fx = _part(0, host, _log(3)), Recorder()
+    part.on_sync(fx, 1, Sync(0, 1, 1), 0.0)  # no restart heard: nothing owed
+    assert fx.sent == []
+    part.peer_restarted(fx, 1, 0.0)
+    fx.sent.clear()
+    part.on_sync(fx, 1, Sync(0, 1, 1), 0.0)
+    frames = [f for s, f in fx.sent if s == 1]
+    assert len(frames) == len(fx.sent)
+    seating = frames[0]
+    assert isinstance(seating, Seating) and seating.start and len(seating.seats) == 3
+    assert [f.index for f in frames if isinstance(f, Entry)] == [1, 2]
+    fx.sent.clear()
+    part.on_sync(fx, 1, Sync(0, 1, 1), 0.0)  # a copy: caught up already
+    assert fx.sent == [] and fx.desyncs == []
+
+
+def test_a_sync_claiming_entries_the_host_never_sent_is_reported_as_a_desync() -> None:
+    host = _dealt()[0]
+    part, fx = _part(0, host, _log(3)), Recorder()
+    part.restarted(2)
+    part.on_sync(fx, 2, Sync(0, 1, 5), 0.0)
+    assert fx.desyncs == [(1, 3, "desync_unsent")]
+    assert [type(f) for _, f in fx.sent] == [Seating]

@@ -143,7 +143,7 @@ def test_a_host_that_seats_a_false_key_makes_the_table_words_differ() -> None:
     fresh = make_table(24, RULES, bots=False, start=False)
     victim = fresh.seats[1].session
     victim.players[2].sign_key = b""
-    victim._on_seating(Seating(0, victim.table, seats, 0, 60, False), net.now)
+    victim.joining.on_seating(victim, Seating(0, victim.table, seats, 0, 60, False), net.now)
     assert victim.table_words and victim.table_words not in honest
 
 
