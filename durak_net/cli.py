@@ -72,18 +72,19 @@ from . import i18n, online_terminal
 from .botplay import BotDriver, build_bot
 from .i18n import N_, _, n_, say_rule
 from .journal import private_folder
-from .node import LanNode, parse_hostport
 from .notes import Note, Rule, Seat, Theirs, say_reason
 from .options import TERMINAL, LanOptions
 from .policy import SETTLE, LobbyPolicy
-from .session import SessionError
 from .teams import ANY_TEAM, seat_team_note
 from .text import plain, printable
 from .usage import argparse_speaks, language_asked, say_error
 from .wire import DISCOVERY_PORT
 
 if TYPE_CHECKING:
+    from .node import LanNode
     from .rtc import RtcNode
+# The node (sockets, the peer, its sessions: a third of the start-up) is imported where
+# a peer is made, not here: ``durak-lan --help`` and a bad command line need none of it.
 
 _LINE = object()  # tag of stdin lines in the event queue
 #: Exit status for a bad command line (argparse's own 2 would read as "desync").
@@ -365,6 +366,8 @@ class Peer:
         self.driver = BotDriver(build_bot(args.bot, seed=args.seed)) if args.bot else None
         self.online = (online_terminal.OnlineTerminal(args, self.say, self.emit_json)
                        if args.online else None)
+        from .node import LanNode
+
         self.node: LanNode | RtcNode = (self.online.make_node(self.options.rules)
                                         if self.online else LanNode.from_options(self.options))
         self.settle = 0.0 if self.online else SETTLE
@@ -395,6 +398,9 @@ class Peer:
     # -------------------------------------------------------------- loop
 
     def run(self) -> int:
+        from .node import LanNode
+        from .session import SessionError
+
         node = self.node
         if isinstance(node, LanNode):
             self.say(_("{name}: game port {port}, discovery port {discovery}").format(
@@ -455,6 +461,8 @@ class Peer:
         an invitation withdrawn, a move overtaken by the game) is one line and the loop
         goes on: the events that follow say what happened, and end the program with its
         documented status."""
+        from .session import SessionError  # loaded with the node by now (see the imports)
+
         try:
             if isinstance(item, tuple) and item and item[0] is _LINE:
                 self.command(item[1])
@@ -600,6 +608,8 @@ class Peer:
             self.status, self.done = 1, True
 
     def bot_move(self) -> None:
+        from .session import SessionError  # loaded with the node by now (see the imports)
+
         if self.driver is None or self.active is None:
             return
         for _attempt in range(1000):
@@ -1060,6 +1070,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ValueError(_("--lang takes a language code such as ru or en, not "
                                "{value}").format(value=repr(args.lang)))
         for target in args.connect:
+            from .node import parse_hostport  # here, not at the top: see the imports
+
             parse_hostport(target)
         if args.host is not None and not 2 <= args.host <= 6:
             raise ValueError(_("--host takes 2 to 6 seats, not {count}").format(

@@ -295,3 +295,28 @@ def test_a_bot_the_prompt_cannot_seat_is_refused_in_russian() -> None:
     peer = _peer(["--name", "Me"], node)
     peer.step((_LINE, "bot nope"))
     assert peer.out.getvalue().startswith("ошибка: неизвестный бот 'nope'; встроенные: ")
+
+
+def test_help_and_a_bad_command_line_load_no_node_and_no_session() -> None:
+    """``durak-lan --help`` and a usage error answer without importing the node, the
+    peer and their sessions (about a third of the program's start-up): those are
+    imported where a peer is made.  A fresh interpreter, since this one has them."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import contextlib, io, sys\n"
+        "from durak_net.cli import main\n"
+        "for argv in (['--help'], ['--games', '0']):\n"
+        "    with contextlib.redirect_stdout(io.StringIO()), "
+        "contextlib.redirect_stderr(io.StringIO()):\n"
+        "        try:\n"
+        "            status = main(argv)\n"
+        "        except SystemExit as exit:\n"
+        "            status = exit.code\n"
+        "    print(status, sorted(m for m in ('durak_net.node', 'durak_net.peer', "
+        "'durak_net.session') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert done.stdout.split("\n")[:2] == ["0 []", "64 []"], done.stdout + done.stderr
