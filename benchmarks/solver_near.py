@@ -12,9 +12,12 @@ at each decision of a seat of two-seat games of the greedy policy (one move in t
 random, seeded) while the talon holds 1 to ``--talon`` cards.  A solve is cut at
 ``--nodes`` positions (counted as not settled).  With one card left (the trump card,
 seen by all) the seat's own view is already a perfect-information game: one solve
-settles it; with more, each deal is one sample of several.
+settles it; with more, each deal is one sample of several.  ``--best`` solves each deal
+once, from the position, for its best move only (one search, not one per compared move:
+``exact_talon``'s vote over deals).
 
     python benchmarks/solver_near.py [--games 40] [--talon 4] [--nodes 2000000] [--seed 7]
+                                     [--best]
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ def main() -> int:
     parser.add_argument("--talon", type=int, default=4, help="most cards left in the talon")
     parser.add_argument("--nodes", type=int, default=2_000_000, help="a solve's cap")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--best", action="store_true",
+                        help="one solve a deal, for the best move only")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     rules = Rules()
@@ -59,7 +64,10 @@ def main() -> int:
                 compared = shortlist(legal, int(deal.trump_suit), left, deal.table, 3)
                 solver = EndgameSolver(rules, int(deal.trump_suit), talon=args.talon)
                 start = time.process_time()
-                results = solver.values(deal, actor, compared, args.nodes)
+                if args.best:
+                    results = [solver.solve(deal, actor, args.nodes)]
+                else:
+                    results = solver.values(deal, actor, compared, args.nodes)
                 spent = time.process_time() - start
                 nodes = sum(r.nodes for r in results)
                 settled = all(r.exact for r in results)
@@ -70,8 +78,10 @@ def main() -> int:
             action = rng.choice(legal) if rng.random() < 0.1 else greedy_choice(game, actor)
             game.apply(action)
     build = "compiled" if COMPILED else "pure Python"
-    print(f"{args.games} games, engine {build}; one deal, every compared root move "
-          f"(at most 3) solved, cut at {args.nodes} positions:")
+    what = ("the position solved once, for its best move" if args.best
+            else "every compared root move (at most 3) solved")
+    print(f"{args.games} games, engine {build}; one deal, {what}, "
+          f"cut at {args.nodes} positions:")
     for left in sorted(costs):
         rows = costs[left]
         nodes = sorted(n for n, _, _ in rows)

@@ -151,9 +151,9 @@ class IsmctsConfig:
     endgame_nodes: int = 100_000
     #: At tables of two, with 1 to this many cards still in the talon, play exactly a
     #: bout or so before the endgame: with the trump card alone left the seat's view is
-    #: a game of perfect information, solved as an endgame is; with more, each
-    #: compared root move is solved on deals from the inference (the talon's order
-    #: dealt too) and the best mean over the deals wins (PIMC over the solver), within
+    #: a game of perfect information, solved as an endgame is; with more, deals from
+    #: the inference (the talon's order dealt too) are each solved once for their best
+    #: move, and the deals' votes decide (PIMC over the solver), within
     #: ``endgame_ms`` of the think time (``endgame_nodes`` without ``ms``).  With fewer
     #: than :data:`durak_core.bots.ismcts.EARLY_DEALS` deals settled in time, or a
     #: solved loss, the search plays.  0: off.

@@ -12,7 +12,6 @@ import pytest
 
 from durak_core import Game, Rules
 from durak_core.bots import GreedyBot, IsmctsBot, IsmctsConfig, next_to_act
-from durak_core.bots.greedy import shortlist
 from durak_core.endgame import LOSS, EndgameSolver, seats_left
 
 
@@ -77,25 +76,50 @@ def test_with_the_trump_card_alone_left_it_plays_a_proven_best_move() -> None:
     assert played >= 2
 
 
-def test_with_more_cards_it_chooses_among_the_shortlist_by_exact_solves() -> None:
-    """With two talon cards the deals differ in the talon's order: the AI's choice is
-    legal, one of the moves the search would compare, the same for the same seed, and
-    made by the solver (``solved_early``) when its node budget settles enough deals."""
+def test_with_more_cards_it_chooses_by_the_deals_votes() -> None:
+    """With two talon cards the deals differ in the talon's order: each deal is solved
+    once and votes for its best move; the AI's choice is legal, the same for the same
+    seed, made by the solver (``solved_early``) when its node budget settles enough deals,
+    and then a move that is exactly best on at least one of the deals it solved."""
     decided = 0
     for game, seat in positions(talon=2, count=4, seed=10):
         legal = game.legal_actions(seat)
-        compared = shortlist(legal, int(game.trump_suit), game.talon_size, game.table, 3)
         choices = []
         for _ in range(2):
-            bot = IsmctsBot(seed=5, iterations=30, exact_talon=2, endgame_nodes=60_000)
+            bot = _RecordingBot(seed=5, iterations=30, exact_talon=2, endgame_nodes=60_000)
             bot.start(seat, game.rules)
             choices.append(bot.choose(game.observation(seat), legal))
         assert choices[0] == choices[1]
         assert choices[0] in legal
         if bot.solved_early:
-            assert choices[0] in compared
+            solver = EndgameSolver(game.rules, int(game.trump_suit), talon=2)
+            best_somewhere = False
+            for deal in bot.deals:
+                value = solver.solve(deal, seat, 200_000).value
+                after = deal.copy()
+                after.apply(choices[0])
+                if after.is_over:
+                    best_somewhere |= seat not in after.losers and value != LOSS
+                else:
+                    best_somewhere |= value != LOSS and (
+                        solver.solve(after, seat, 200_000).value == value
+                    )
+            assert best_somewhere, f"{choices[0]} is best on none of the deals"
             decided += 1
     assert decided >= 1
+
+
+class _RecordingBot(IsmctsBot):
+    """Keeps a copy of every deal it makes (the early solve's deals, when it decides)."""
+
+    def __init__(self, **options: int) -> None:
+        super().__init__(**options)
+        self.deals: list[Game] = []
+
+    def _deal(self, view: Game, rng: random.Random) -> Game:
+        deal = super()._deal(view, rng)
+        self.deals.append(deal.copy())
+        return deal
 
 
 def test_off_it_leaves_play_as_it_was() -> None:
