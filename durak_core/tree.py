@@ -95,6 +95,9 @@ class Walk:
     ``weights``, compiled rollouts play to the end and their reward is this share of the
     value model's score at the first bout's end and the rest the result
     (:func:`durak_core.playout.blend_finish`; 0: off; ``cutoff`` wins over it).
+    ``every_seat``: with ``model``, each opponent's first ``replies`` decisions are
+    searched (a count per seat) rather than the first ``replies`` of all opponents
+    together; the same walk at two seats.
     """
 
     def __init__(
@@ -122,6 +125,7 @@ class Walk:
         cutoff: int = 0,
         weights: list[float] | None = None,
         blend: float = 0.0,
+        every_seat: bool = False,
     ) -> None:
         if not compiled and (greedy is None or next_to_act is None or rollout is None):
             raise ValueError("a walk without the compiled policy needs greedy, next_to_act "
@@ -157,6 +161,8 @@ class Walk:
         self.weights: list[float] = weights if weights is not None else []
         # The learnt value beside the rollout's result (two seats; compiled rollouts).
         self.blend = blend if weights is not None and not self.cutoff else 0.0
+        # Each opponent's searched replies counted on their own (tables of 3+).
+        self.every_seat = every_seat and model
 
     def choice(self, game: Game, actor: int, legal: Sequence[Action]) -> Action:
         """The greedy policy's choice (the same either way; compiled is faster)."""
@@ -189,6 +195,11 @@ class Walk:
         fast = self.compiled
         model = self.model
         replies = self.replies
+        # every_seat: the replies each seat has left to be searched, by seat; else one
+        # count for all the opponents together (``replies``).
+        left: list[int] | None = (
+            [self.replies] * game.players if self.every_seat else None
+        )
         reply_width = self.reply_width
         reply_greedy = self.reply_greedy
         # reply_view: the opponent's first searched reply is scored on ``shadow``, the
@@ -211,7 +222,7 @@ class Walk:
                 path.append((node, actor))
             elif len(legal) == 1:
                 game.apply(legal[0])
-            elif model and actor != seat and replies <= 0:
+            elif model and actor != seat and (replies if left is None else left[actor]) <= 0:
                 game.apply(self.choice(game, actor, legal))
             else:
                 modelled: Action | None = None
@@ -221,7 +232,10 @@ class Walk:
                 whole = legal
                 greedy_now: Action | None = None
                 if actor != seat:
-                    replies -= 1
+                    if left is None:
+                        replies -= 1
+                    else:
+                        left[actor] -= 1
                     if self.reply_view and shadow_node is None:
                         viewing = rng.get().random() < self.reply_view
                     if reply_width and len(legal) > reply_width:
@@ -292,7 +306,7 @@ class Walk:
                 actor = next_seat(game)
                 if actor < 0:
                     break
-                if model and actor != seat and replies <= 0:
+                if model and actor != seat and (replies if left is None else left[actor]) <= 0:
                     # The greedy policy is the opponent's whole move: no list of
                     # actions needed (it plays a forced move too).
                     while True:
@@ -300,6 +314,8 @@ class Walk:
                         actor = next_seat(game)
                         if actor < 0 or actor == seat:
                             break
+                        if left is not None and left[actor] > 0:
+                            break  # a seat whose replies are searched still
                     if actor < 0:
                         break
             else:

@@ -579,6 +579,7 @@ class IsmctsBot(Bot):
             cutoff=self.config.cutoff,
             weights=value_weights() if self.config.cutoff or self.config.blend else None,
             blend=self.config.blend,
+            every_seat=self.config.every_seat,
         )
 
     def _iterate(
@@ -708,7 +709,7 @@ V2_OPTIONS: dict[str, Any] = {
     "c": 0.7, "depth": 0, "greedy_first": True, "widen": 0.0,
     # the opponents
     "model": True, "replies": 2, "reply_width": 2, "reply_greedy": 0.5, "reply_view": 0.0,
-    "adapt": False, "infer": True, "particles": 0,
+    "every_seat": False, "adapt": False, "infer": True, "particles": 0,
     # the rollouts
     "epsilon": 0.0, "compiled": True, "tail": 0, "tail_nodes": 2000, "throw": False,
     "cutoff": 0, "blend": 0.0,

@@ -30,7 +30,7 @@ DEFAULT_MS = 100.0
 
 #: Options that are on or off: given as 0 or 1 (a spec has no other way), kept as bools.
 _FLAGS = ("greedy_first", "paired", "model", "adapt", "halving", "throw", "infer",
-          "compiled", "cpu")
+          "compiled", "cpu", "every_seat")
 
 
 @dataclass(frozen=True)
@@ -95,6 +95,12 @@ class IsmctsConfig:
     #: dealt anew, :func:`durak_core.tree.opponent_deal`; one more rollout), so the
     #: reply does not answer a hand the opponent cannot see; 0: off.
     reply_view: float = 0.0
+    #: With ``model``, at tables of three or more: ``replies`` counts each opponent's
+    #: decisions on its own, so every other seat's first ``replies`` decisions below the
+    #: root action are searched (each node keeps the reward of the seat acting there);
+    #: off: the first ``replies`` opponent decisions in all, whoever makes them, and
+    #: the later seats play the greedy policy.  Two seats play the same either way.
+    every_seat: bool = False
     #: Once an opponent has made a move the greedy policy could not have made
     #: (:mod:`durak_core.bots.style`), ``reply_greedy`` is 0 for the rest of the game.
     adapt: bool = False
