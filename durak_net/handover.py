@@ -80,11 +80,9 @@ class HandOver:
         """After every entry (and a new deal): each seat the game waits for has the
         table's clock.  The host's deadlines are the ones that count; a seated player
         keeps its own to show, and to judge a "timed out" entry of its own seat by."""
-        waiting = [s for s in range(self.table_seats) if due(game, s) is not None] if (
-            self.clock.seconds and in_game) else []
-        self.clock.restart(now, waiting)
         dues = {s: what for s in range(self.table_seats)
                 if (what := due(game, s)) is not None} if in_game else {}
+        self.clock.restart(now, dues)
         self.idle.restart(now, idle_holders(dues))
 
     def idle_judged(self, seat: int, *, me: int, heard: Mapping[int, float]) -> bool:
