@@ -124,6 +124,7 @@ from .timers import (
     audits_due,
     game_to_abandon,
     left_heard,
+    left_quiet_at,
     open_due,
 )
 from .waits import Waits
@@ -1022,8 +1023,9 @@ class Session:
     def _leave_times(self) -> tuple[float, ...]:
         """When each seat the host says left is judged on our own hearing (at the
         latest: a heartbeat that comes sooner may settle it)."""
-        after = self.config.lost_after
-        return tuple(told + after for _, told in self.presence.leave_wait.values())
+        heard, after = self.presence.heard, self.config.lost_after
+        return tuple(left_quiet_at(told, heard.get(seat), lost_after=after)
+                     for seat, (_, told) in self.presence.leave_wait.items())
 
     def _check_leavings(self, now: float) -> None:
         """A seat the host says left, that we hear directly: once it has been quiet here

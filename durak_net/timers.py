@@ -266,6 +266,17 @@ def left_heard(told: float, heard: float | None, now: float, *, heartbeat: float
     """
     if heard is not None and heard > told + heartbeat:
         return False
-    if now >= max(told, heard if heard is not None else told) + lost_after:
+    if now >= left_quiet_at(told, heard, lost_after=lost_after):
         return True
     return None
+
+
+def left_quiet_at(told: float, heard: float | None, *, lost_after: float) -> float:
+    """When a seat the host said (at ``told``) left, last heard at ``heard``, has been
+    quiet here for ``lost_after``: when :func:`left_heard` says it left, unless a later
+    heartbeat says otherwise first.
+
+    >>> left_quiet_at(10.0, 9.5, lost_after=3.0), left_quiet_at(10.0, 10.6, lost_after=3.0)
+    (13.0, 13.6)
+    """
+    return max(told, heard if heard is not None else told) + lost_after

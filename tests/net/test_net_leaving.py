@@ -79,3 +79,22 @@ def test_a_seat_that_cannot_hear_the_leaver_takes_the_hosts_word() -> None:
     assert verdict.culprit in (None, 0) and verdict.code != "said_left", verdict
     stop = table.seats[2].session.outcomes.stops[1]
     assert (stop.seat, stop.reason, stop.claim) == (1, "left the game", False)
+
+
+def test_the_leave_check_wakes_when_it_can_decide_not_before() -> None:
+    """A heartbeat that came just after the host's word (one sent before the goodbye)
+    moves the check to a silence after it: the session asks to be woken then, not at
+    the time already judged (which would wake it again and again until then)."""
+    table = make_table(9, Rules(players=3, deck_size=24), grace=GRACE, idle=(1,))
+    net, seat = table.net, table.seats[2].session
+    assert net.run(lambda: 1 in seat.handover.idle.deadlines, limit=100.0)
+    told = net.now
+    seat._on_status(Status(0, 1, "left", "got up"), told)  # (as from the host)
+    assert 1 in seat.presence.leave_wait
+    seat.presence.heard_from(1, told + 0.5 * seat.config.heartbeat)
+    quiet = told + 0.5 * seat.config.heartbeat + seat.config.lost_after
+    seat.timer(told + seat.config.lost_after)  # not decided yet: heard since
+    assert 1 in seat.presence.leave_wait
+    assert seat._leave_times() == (quiet,)  # (after the time just judged)
+    seat.timer(quiet)
+    assert not seat.presence.leave_wait  # it left: quiet here since its last heartbeat
