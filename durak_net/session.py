@@ -781,7 +781,7 @@ class Session:
             stall = self._stall_due()
             if stall is not None and now >= stall[0]:
                 self._stalled(stall, now)
-            idle = self._idle_due()
+            idle = self._idle_due()  # (asked again: a stall just found stops the game)
             if idle is not None and now >= idle[0]:
                 self._idle(idle[1], now)
             if self.presence.share_wait:
@@ -810,6 +810,7 @@ class Session:
         waiting = bool(audit_due) and (self.lost or self.handover.waiting_on_silence())
         clock = self.seat == HOST and self.in_game and self.proposals.slot is None
         share_wait = self.presence.share_wait
+        judging = self._judging()  # (asked once, for the stall and the idle bound both)
         return Deadlines(
             links=self.linkage.next_timer(config.heartbeat, config.lost_after),
             audits=() if waiting else tuple(audit_due.values()),
@@ -821,8 +822,8 @@ class Session:
             beacon=self.beacons.due(bool(self.players[self.seat].addr), self.closing),
             releases=tuple([self._release_time(s) for s in share_wait]) if share_wait else (),
             leavings=self._leave_times() if self.presence.leave_wait else (),
-            stall=stall[0] if (stall := self._stall_due()) is not None else None,
-            idle=idle[0] if (idle := self._idle_due()) is not None else None)
+            stall=stall[0] if (stall := self._stall_due(judging)) is not None else None,
+            idle=idle[0] if (idle := self._idle_due(judging)) is not None else None)
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
         """The datagrams to send now: new frames, retransmissions, acks, heartbeats."""
@@ -1085,18 +1086,19 @@ class Session:
         return not (self.closed or not self.in_game or self.lost or self._replaying
                     or self.game_no in self.outcomes.stops or self.waiting_for_cards)
 
-    def _idle_due(self) -> tuple[float, int] | None:
+    def _idle_due(self, judging: bool | None = None) -> tuple[float, int] | None:
         """When a seat that holds the game up has idled too long (see
-        :meth:`Waits.idle_due`)."""
-        return self.waits.idle_due(judging=self._judging())
+        :meth:`Waits.idle_due`; ``judging``: :meth:`_judging`, if the caller has it)."""
+        return self.waits.idle_due(judging=self._judging() if judging is None else judging)
 
     def _idle(self, seat: int, now: float) -> None:
         self.waits.idle(self, seat, now)
 
-    def _stall_due(self) -> tuple[float, str, int] | None:
+    def _stall_due(self, judging: bool | None = None) -> tuple[float, str, int] | None:
         """When our host, still heard, has kept us waiting too long (see
-        :meth:`Waits.stall_due`)."""
-        return self.waits.stall_due(grace=self.grace, judging=self._judging())
+        :meth:`Waits.stall_due`; ``judging`` as for :meth:`_idle_due`)."""
+        return self.waits.stall_due(grace=self.grace,
+                                    judging=self._judging() if judging is None else judging)
 
     def _stalled(self, stall: tuple[float, str, int], now: float) -> None:
         self.waits.stalled(self, stall, now, grace=self.grace)

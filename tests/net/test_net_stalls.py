@@ -202,7 +202,7 @@ def test_a_bystander_names_the_host_on_its_own_clock_when_told_of_a_clock_stall(
     judges.)"""
     table, _ = _host_ignoring_the_clock_of(3, 1)
     bystander = table.seats[2].session
-    bystander._stall_due = lambda: None  # type: ignore[method-assign]
+    bystander._stall_due = lambda judging=None: None  # type: ignore[method-assign]
     assert table.net.run(lambda: _all_audited(table), limit=600.0)
     (stop,) = [e for e in table.seats[2].events if isinstance(e, ev.GameStopped)]
     assert stop.by_peer  # told by seat 1
