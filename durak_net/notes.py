@@ -159,8 +159,11 @@ TEMPLATES: dict[str, str] = {
                         "ran out, while it answered"),
     "idle": N_("{seat} made no move for {seconds} s while the game waited for it, and "
                "was still there"),
+    # (said_left: a verdict of version 5, which judged the host's "left" by our hearing;
+    # kept so that a journal holding one still reads)
     "said_left": N_("said {seat} left the table, but {seat} was still heard here after "
                     "that"),
+    "left_unbacked": N_("said {seat} left the game, with no goodbye signed by {seat}"),
     "not_proposed": N_("sent entry {index}, which plays our seat ({move}) though we did "
                        "not propose it"),
     "no_proposal": N_("sent entry {index} ({move}) without {seat}'s proposal"),

@@ -346,6 +346,10 @@ class Outcomes:
             return verdict
         claim = stop.note if stop.note is not None else Note.plain_text(stop.reason)
         culprit = HOST if stop.culprit is None else stop.culprit
+        if claim.code == "left_unbacked":  # the host's word to us, checked by us alone
+            return Verdict.of(False, stop.code, Note.of("cheated", culprit=Seat(HOST),
+                                                        detail=claim), names, HOST,
+                              verdict.state_hash)
         if culprit != HOST:  # a seat's own signed commitment, opened at fault
             return Verdict.of(False, stop.code, Note.of("cheated", culprit=Seat(culprit),
                                                         detail=claim), names, culprit,

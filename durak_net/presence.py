@@ -50,10 +50,6 @@ class Presence:
     #: Seats the host handed to a bot whose share we hold back until we too have not
     #: heard them for the grace period: seat -> game.
     share_wait: dict[int, int] = field(default_factory=dict)
-    #: A seated player: seats the host says left the table, that we hear directly:
-    #: seat -> (game, when we were told); judged on our own hearing before the game
-    #: stops (:func:`~durak_net.timers.left_heard`).
-    leave_wait: dict[int, tuple[int, float]] = field(default_factory=dict)
 
     def lost(self, seat: int, since: float) -> None:
         self.lost_since[seat] = since

@@ -65,7 +65,7 @@ def topic(room: str, kind: str) -> str:
     shown to whoever lists the broker's topics.
 
     >>> topic("falcon-river-teapot", "offer")
-    'durak/5/fa7b823504b1488e85ae65fd7e534622/offer'
+    'durak/6/fa7b823504b1488e85ae65fd7e534622/offer'
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be 'offer' or 'answer', not {kind!r}")

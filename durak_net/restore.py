@@ -13,10 +13,10 @@ Nothing here writes a session's private fields: each record goes to its part's o
 replay method (:mod:`durak_net.seating`, :mod:`durak_net.dealing`,
 :mod:`durak_net.dealflow`, :mod:`durak_net.joining`, :mod:`durak_net.play`,
 :mod:`durak_net.proposals`, :mod:`durak_net.handover`, :mod:`durak_net.outcomes`,
-:mod:`durak_net.endings`), the parts that act around them passed the session as their
-effects; only what is the session's own (its links, a share published, a table that
-is ending) goes to its ``replay_*`` methods.  This module imports nothing of
-:mod:`durak_net.session` (which imports it).
+:mod:`durak_net.endings`, :mod:`durak_net.leaving`), the parts that act around them
+passed the session as their effects; only what is the session's own (its links, a
+share published, a table that is ending) goes to its ``replay_*`` methods.  This
+module imports nothing of :mod:`durak_net.session` (which imports it).
 """
 
 from __future__ import annotations
@@ -150,11 +150,11 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
                 None if culprit is None else int(culprit), str(rec.get("state_hash", "")),
                 str(rec.get("full", "")), _note(rec)))
         elif kind == "left":  # a player got up before play: its seat is open again
-            session.open_seat_again(int(rec["seat"]))
+            session.leaving.replay_left(session, int(rec["seat"]))
         elif kind == "abandon":  # a seat went silent for the grace period: the table ends
             session.replay_ending(int(rec["seat"]), "went silent")
         elif kind == "gone":  # host: a player left after play began (the table ends)
-            session.replay_ending(int(rec["seat"]), "left the table")
+            session.leaving.replay_gone(session, int(rec["seat"]))
         elif kind == "bye":
             session.closed = True
     session.epoch = epoch + 1  # (the new epoch: see Session.resumed)

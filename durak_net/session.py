@@ -101,9 +101,10 @@ from .handover import HandOver
 from .i18n import N_, Said
 from .identity import Identity
 from .joining import Joining
+from .leaving import Leaving
 from .link import Addr, Link
 from .links import Beacons, Links
-from .notes import Note, Seat
+from .notes import Note
 from .outcomes import HOST, Outcomes, fault_signed
 from .outcomes import deal_signed as deal_signed  # (for scripts/lan_vectors.py)
 from .play import Play
@@ -123,8 +124,6 @@ from .timers import (
     abandoned,
     audits_due,
     game_to_abandon,
-    left_heard,
-    left_quiet_at,
     open_due,
 )
 from .waits import Waits
@@ -324,6 +323,11 @@ class Session:
         self.waits = Waits(seat, handover=self.handover, presence=self.presence,
                            proposals=self.proposals, play=self.play, game_log=self.game_log,
                            outcomes=self.outcomes)
+        #: The leaving part: our signed Bye, a seat's Bye taken (host), the host's
+        #: Status "left" checked against the seat's own signature (a seated player).
+        self.leaving = Leaving(table, seat, self.identity, seating=self.seating,
+                               game_log=self.game_log, outcomes=self.outcomes,
+                               handover=self.handover, presence=self.presence)
         #: The resync part: where we stand said to a link that (re)starts, and the seats
         #: whose link restarted caught up on their Sync.
         self.resync = Resync(seat, name, seating=self.seating, joining=self.joining,
@@ -684,15 +688,19 @@ class Session:
         if self.closed or self._closing_since is not None:
             return
         number = self.game_no
+        playing = self.in_game
+        # (signed once play has begun: the evidence of the host's Status "left")
+        bye = self.leaving.goodbye(reason, started=self.started, game_no=number,
+                                   in_game=playing)
         dealer = self.dealer
         if dealer is not None and dealer.locked is not None and number not in self.outcomes.audits:
-            if self.in_game:
+            if playing:
                 self.outcomes.broken.add(number)
                 self._set_stop(number, Stop(self.seat, len(self.log), "left the game", False))
             self._publish_seed(number, now)
         self.close_reason = reason
         self._closing_since = now
-        self._broadcast(Bye(0, reason[:200]), now)
+        self._broadcast(bye, now)
         self._record(t="bye", reason=reason[:200])
 
     def finished(self, now: float) -> bool:
@@ -786,8 +794,6 @@ class Session:
                 self._idle(idle[1], now)
             if self.presence.share_wait:
                 self._release_shares(now)
-            if self.presence.leave_wait:
-                self._check_leavings(now)
         waiting = self.lost or self.handover.waiting_on_silence()
         due, overdue = audits_due(self.outcomes.audit_due, now, waiting=waiting,
                                   timeout=self.config.audit_timeout)
@@ -821,7 +827,6 @@ class Session:
             abandon=self._abandon_times(),
             beacon=self.beacons.due(bool(self.players[self.seat].addr), self.closing),
             releases=tuple([self._release_time(s) for s in share_wait]) if share_wait else (),
-            leavings=self._leave_times() if self.presence.leave_wait else (),
             stall=stall[0] if (stall := self._stall_due(judging)) is not None else None,
             idle=idle[0] if (idle := self._idle_due(judging)) is not None else None)
 
@@ -916,16 +921,10 @@ class Session:
     def _on_bye(self, link: Link, frame: Bye, now: float) -> None:
         seat = link.peer_seat
         number = self.game_no
-        if self.seat == HOST and len(self.links) > 1 and not self.started:
-            # Before play a player may just get up: its seat opens again.
-            self._record(t="left", seat=seat, reason=frame.reason[:200])
-            self.open_seat_again(seat)
-            self._broadcast(Status(0, seat, "left", frame.reason[:200]), now)
-            self._seating(now)
-            self._emit(ev.SeatStatus(self.sid, seat, "left", frame.reason, now))
-            return
-        if self.seat == HOST and len(self.links) > 1:
-            self._seat_left(seat, frame.reason, now)
+        if self.seat == HOST and len(self.links) > 1:  # (see durak_net.leaving)
+            if not self.leaving.on_bye(self, seat, frame, now, started=self.started,
+                                       in_game=self.in_game, game_no=number):
+                self._drops["bye_unsigned"] += 1  # not its own Bye of the game in play
             return
         self._record(t="bye", reason=frame.reason, by_peer=True, seat=seat)
         if self.in_game:  # a seat left mid-game: audit what was played
@@ -954,26 +953,6 @@ class Session:
         self.linkage.remove(seat)
         self.seating.open_again(seat)
 
-    def _seat_left(self, seat: int, reason: str, now: float) -> None:
-        """Host: a seated player said goodbye after play began.  The game in progress
-        stops and is audited by everyone (the player published its seed before its Bye,
-        and we passed it on); then the table ends."""
-        name = self.players[seat].name or f"seat {seat}"
-        self._record(t="gone", seat=seat, reason=reason[:200])
-        self.handover.reported(seat, "left")
-        self._broadcast(Status(0, seat, "left", reason[:200]), now, but=seat)
-        self._emit(ev.SeatStatus(self.sid, seat, "left", reason, now))
-        self._ending = f"{name} left the table"
-        number = self.game_no
-        if self.in_game:
-            self.outcomes.broken.add(number)
-            self._set_stop(number, Stop(seat, len(self.log), "left the game", False))
-            self._publish_seed(number, now)  # the audit ends the table (see _conclude)
-            return
-        if self._audit_under_way(number):
-            return  # the audit under way ends the table
-        self.close(now, self._ending)
-
     def _audit_under_way(self, number: int) -> bool:
         """Is game ``number`` waiting for its audit (our seed out, or stopped)?"""
         out = self.outcomes
@@ -997,7 +976,11 @@ class Session:
             if frame.seat == self.seat:
                 self._emit(ev.SeatStatus(self.sid, frame.seat, "opened", frame.detail, now))
             return
-        if frame.state in ("lost", "left", "bot", "back"):
+        if frame.state == "left":  # (see durak_net.leaving)
+            self.leaving.on_status(self, frame, now, started=self.started,
+                                   in_game=self.in_game, game_no=self.game_no)
+            return
+        if frame.state in ("lost", "bot", "back"):
             self.handover.reported(frame.seat, frame.state)
             self.presence.reported(frame.seat, frame.state, now)
         # A "bot" status carries the game number (for the share below), not words.
@@ -1009,47 +992,6 @@ class Session:
             # the grace period either (the host's word alone is no evidence).
             self.presence.share_wait[frame.seat] = self.game_no
             self._release_shares(now)
-        if frame.state == "left" and self.started and frame.seat != self.seat and self.in_game:
-            # The game cannot go on without it: stop it, and publish our seed for the
-            # audit of what was played (the host ends the table afterwards).  Where we
-            # hear that seat ourselves, the host's word is checked against our hearing
-            # until the audit is in (see _check_leavings).
-            number = self.game_no
-            if self.beacons.on and self.players[frame.seat].addr:
-                self.presence.leave_wait[frame.seat] = (number, now)
-            self.outcomes.broken.add(number)
-            self._set_stop(number, Stop(frame.seat, len(self.log), "left the game", False))
-            self._publish_seed(number, now)
-
-    def _leave_times(self) -> tuple[float, ...]:
-        """When each seat the host says left is judged on our own hearing (at the
-        latest: a heartbeat that comes sooner may settle it)."""
-        heard, after = self.presence.heard, self.config.lost_after
-        return tuple(left_quiet_at(told, heard.get(seat), lost_after=after)
-                     for seat, (_, told) in self.presence.leave_wait.items())
-
-    def _check_leavings(self, now: float) -> None:
-        """A seat the host says left, that we hear directly: once it has been quiet here
-        for ``lost_after`` it did leave (the game stays stopped as left); if its
-        heartbeat still came after the host's word, before the audit was in, the host
-        said a seat still playing left: the stop becomes a Fault naming the host
-        (section 7 of the spec)."""
-        out = self.outcomes
-        for seat, (game, told) in list(self.presence.leave_wait.items()):
-            stop = out.stops.get(game)
-            if game in out.audits or stop is None or stop.claim:
-                del self.presence.leave_wait[seat]  # (settled, or stopped on a fault)
-                continue
-            left = left_heard(told, self.presence.heard.get(seat), now,
-                              heartbeat=self.config.heartbeat,
-                              lost_after=self.config.lost_after)
-            if left is None:
-                continue
-            del self.presence.leave_wait[seat]
-            if not left:  # the host's word against our own ears: a claim against it
-                del out.stops[game]
-                self._stop(game, HOST, "said_left", Note.of("said_left", seat=Seat(seat)),
-                           now, at=stop.index)
 
     # --------------------------------------------------------------- dealing
 
@@ -1562,6 +1504,10 @@ class Session:
         """Game ``number`` is over or stopped and its seeds may all be in: audit it."""
         self.endings.maybe_audit(self, number, now)
 
+    def end_table(self, reason: str) -> None:
+        """Host: the table ends once the game's audit is in (``reason``: why)."""
+        self._ending = reason
+
     def play_begins(self, now: float) -> None:
         """The table started: agree to deal its first game."""
         self.start_next_game(now)
@@ -1576,6 +1522,10 @@ class Session:
     violation = _violation
     drain = _drain
     stall_seen = _stall_seen
+    set_stop = _set_stop
+    publish_seed = _publish_seed
+    seating_changed = _seating
+    audit_under_way = _audit_under_way
     lead_cheapest = _lead_cheapest
 
     # ================================================================= restore

@@ -57,13 +57,11 @@ class Deadlines:
     #: When a seat on move, still heard, has kept the table waiting too long
     #: (:func:`idle_due`).
     idle: float | None = None
-    #: A seated player: when each seat the host says left is judged (:func:`left_heard`).
-    leavings: tuple[float, ...] = ()
 
     def next(self) -> float | None:
         """The earliest of them all: when the session next has work to do.  (Asked after
         every datagram: the kinds that are usually empty cost a test, not a list.)"""
-        times = [*self.links, *self.audits, *self.releases, *self.leavings]
+        times = [*self.links, *self.audits, *self.releases]
         for t in (self.closing, self.clock, self.opened_by, self.beacon, self.stall,
                   self.idle):
             if t is not None:
@@ -246,37 +244,3 @@ def idle_due(deadlines: Mapping[int, float], *, judged: Callable[[int], bool],
     """
     due = [(max(at, judged_from), seat) for seat, at in deadlines.items() if judged(seat)]
     return min(due) if due else None
-
-
-def left_heard(told: float, heard: float | None, now: float, *, heartbeat: float,
-               lost_after: float) -> bool | None:
-    """A seated player told at ``told`` that a seat it hears directly has left the table
-    (its player said goodbye: it sends no heartbeat after that), whose last heartbeat
-    came at ``heard``: True once the seat has been quiet here for ``lost_after`` since
-    (it left); False if a heartbeat came more than ``heartbeat`` after the host's word
-    (one sent before its goodbye is on its way no longer than that: it is still
-    playing, and the host said otherwise); None while it is too early to tell.
-
-    >>> left_heard(10.0, 9.5, 13.0, heartbeat=1.0, lost_after=3.0)
-    True
-    >>> left_heard(10.0, 12.0, 12.0, heartbeat=1.0, lost_after=3.0)
-    False
-    >>> left_heard(10.0, 10.6, 12.0, heartbeat=1.0, lost_after=3.0) is None
-    True
-    """
-    if heard is not None and heard > told + heartbeat:
-        return False
-    if now >= left_quiet_at(told, heard, lost_after=lost_after):
-        return True
-    return None
-
-
-def left_quiet_at(told: float, heard: float | None, *, lost_after: float) -> float:
-    """When a seat the host said (at ``told``) left, last heard at ``heard``, has been
-    quiet here for ``lost_after``: when :func:`left_heard` says it left, unless a later
-    heartbeat says otherwise first.
-
-    >>> left_quiet_at(10.0, 9.5, lost_after=3.0), left_quiet_at(10.0, 10.6, lost_after=3.0)
-    (13.0, 13.6)
-    """
-    return max(told, heard if heard is not None else told) + lost_after

@@ -3,9 +3,9 @@
 Two kinds of datagram share one 4-byte header, ``b"DK"``, the wire version and a kind
 byte, so a stray datagram from another program is recognised and dropped cheaply::
 
-    discovery:  b"DK" 0x05 b"D"  msgpack(Announce | Join | Invite | Answer | Confirm
+    discovery:  b"DK" 0x06 b"D"  msgpack(Announce | Join | Invite | Answer | Confirm
                                          | Paired | Cancel | Ack)  signature (64 bytes)
-    session:    b"DK" 0x05 b"S"  sid (8 bytes, big-endian)  tag (16 bytes)  msgpack(Packet)
+    session:    b"DK" 0x06 b"S"  sid (8 bytes, big-endian)  tag (16 bytes)  msgpack(Packet)
 
 Discovery messages travel in clear (they are what lets two strangers meet), but each
 is signed: every message carries its sender's Ed25519 node key, the node id is a hash
@@ -37,11 +37,13 @@ MAGIC: Final = b"DK"
 #: Version of the framing below; a datagram of another version is dropped (an
 #: announcement of an older version is recognised, so the lobby can say the peer runs
 #: an older durak).
-WIRE_VERSION: Final = 5
-OLD_WIRE_VERSIONS: Final = (1, 2, 3, 4)
+WIRE_VERSION: Final = 6
+OLD_WIRE_VERSIONS: Final = (1, 2, 3, 4, 5)
+#: Older versions whose announcements are signed as this one's are (4 on).
+SIGNED_ANNOUNCE_VERSIONS: Final = (4, 5)
 #: Name and version announced in discovery, so other LAN games on port 37020 are ignored.
 PROTOCOL: Final = "durak-lan"
-PROTOCOL_VERSION: Final = 5
+PROTOCOL_VERSION: Final = 6
 #: Largest datagram sent or accepted: fits one Ethernet frame with room for tunnels.
 MAX_DATAGRAM: Final = 1200
 #: Default UDP port of discovery broadcasts (the tutorial's port).
@@ -415,21 +417,39 @@ class Fault(Struct, tag="fault", array_like=True, frozen=True):
                         Meta(max_length=3)] = []
 
 
+#: The most bytes of a Status's evidence: a seat's signed Bye (its reason cut to
+#: :data:`BYE_REASON_BYTES`, a link hash, a signature) fits.
+BYE_EVIDENCE_BYTES: Final = 400
+#: The most UTF-8 bytes of the reason a leaving seat signs (so its Bye fits as evidence).
+BYE_REASON_BYTES: Final = 200
+
+
 class Status(Struct, tag="status", array_like=True, frozen=True):
     """Host -> every seat: seat ``seat``'s connection is ``"lost"``, ``"back"``, or the
-    player ``"left"``."""
+    player ``"left"``.  ``evidence`` (``"left"`` while a game is in play): the seat's
+    own signed Bye, passed on unchanged (msgpack-encoded, its ``seq`` 0), without which
+    no seat believes it (:mod:`durak_net.leaving`)."""
 
     seq: U64
     seat: Seat
     state: Annotated[str, Meta(max_length=8)]
     detail: Reason = ""
+    evidence: Annotated[bytes, Meta(max_length=BYE_EVIDENCE_BYTES)] = b""
 
 
 class Bye(Struct, tag="bye", array_like=True, frozen=True):
-    """The sender leaves the session for good."""
+    """The sender leaves the session for good.  A seated player leaving once play has
+    begun signs it (``sig``, its seat key) over the table, its seat, the game it leaves
+    (``game``), the log length it left at (``index``) and that log's link hash
+    (``prev``) and ``reason``: the evidence of the host's Status ``"left"``
+    (:mod:`durak_net.leaving`)."""
 
     seq: U64
     reason: Reason
+    game: Count = 0
+    index: Count = 0
+    prev: LinkHash = b""
+    sig: MaybeSignature = b""
 
 
 class Beacon(Struct, array_like=True, frozen=True):
@@ -571,11 +591,12 @@ def decode_old_announce(data: bytes) -> OldAnnounce | None:
             or data[3:4] != KIND_DISCOVERY):
         return None
     try:
-        if data[2] == 4:  # version 4 announces as this one does (signed), other frames
-            v4 = _discovery_decoder.decode(data[4:-DISCOVERY_SIGNATURE])
-            if not isinstance(v4, Announce):
+        if data[2] in SIGNED_ANNOUNCE_VERSIONS:  # announced as this one does (signed)
+            signed = _discovery_decoder.decode(data[4:-DISCOVERY_SIGNATURE])
+            if not isinstance(signed, Announce):
                 return None
-            message = OldAnnounce("announce", v4.proto, v4.version, v4.node, v4.name)
+            message = OldAnnounce("announce", signed.proto, signed.version, signed.node,
+                                  signed.name)
         else:
             message = _old_announce_decoder.decode(data[4:])
     except (msgspec.DecodeError, ValueError):

@@ -19,7 +19,7 @@ and a code that is not one is refused by :func:`durak_net.online_code.unpack_des
 
 >>> room = PageRoom(url="ws://127.0.0.1:1883/", room="falcon-river-teapot")
 >>> room.state, room.topics["offer"]
-('new', 'durak/5/fa7b823504b1488e85ae65fd7e534622/offer')
+('new', 'durak/6/fa7b823504b1488e85ae65fd7e534622/offer')
 >>> room._handle({"t": "claim", "page": "p1"}, [])
 >>> room._handle({"t": "claim", "page": "p2"}, [])
 >>> room.owner, room.drops["claim_refused"]

@@ -19,12 +19,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from durak_core import Card, Game, Rules, parse_action  # noqa: E402
 from durak_core.cards import new_deck  # noqa: E402
-from durak_net import entry_sig, escrow, mental, online_code, relay  # noqa: E402
+from durak_net import entry_sig, escrow, leaving, mental, online_code, relay  # noqa: E402
 from durak_net.crypto import (  # noqa: E402
     KeyPair,
     Pin,
@@ -63,6 +65,7 @@ from durak_net.wire import (  # noqa: E402
     Join,
     Packet,
     Paired,
+    Status,
     TableInfo,
     encode_discovery,
     encode_packet_body,
@@ -292,6 +295,11 @@ def signatures(dealt: dict[str, Any]) -> dict[str, Any]:
     refused_parts = refused_signed(table, 1, 1, 1, 4)
     evidence = [bytes(range(5)), b"head"]
     fault_parts = fault_signed(table, 1, 3, 0, "forged", "sent entry 3", 1, evidence)
+    # Version 6: seat 1 leaves game 1 at log length 3 (its link hash: bytes 32..63).
+    bye_prev = bytes(range(32, 64))
+    bye_parts = leaving.bye_signed(table, 1, 1, 3, bye_prev, "dinner")
+    bye = leaving.signed_bye(member, table=table, seat=1, game=1, index=3, prev=bye_prev,
+                             reason="dinner")
     return {
         "table": table,
         "seat0_private": host.private.hex(),
@@ -321,6 +329,14 @@ def signatures(dealt: dict[str, Any]) -> dict[str, Any]:
                          "evidence": _hex(evidence)},
         "fault_signed_bytes": b"".join(fault_parts).hex(),
         "fault_signature": member.sign(*fault_parts).hex(),
+        "bye_inputs": {"table": table, "seat": 1, "game": 1, "index": 3,
+                       "prev": bye_prev.hex(), "reason": "dinner"},
+        "bye_signed_bytes": b"".join(bye_parts).hex(),
+        "bye_signature": member.sign(*bye_parts).hex(),
+        "bye_evidence": leaving.encode(bye).hex(),
+        # The host's Status "left" carrying it (msgpack, as in a packet's frames).
+        "status_left": msgspec.msgpack.encode(Status(9, 1, "left", "dinner",
+                                                     leaving.encode(bye))).hex(),
         "pairing_words": PAIRING_WORDS,
         "table_words_of_two": table_words(table, [host.public, member.public], PAIRING_WORDS),
     }
@@ -379,9 +395,9 @@ def build() -> dict[str, Any]:
     dealt = deal()
     pair = pairing()
     return {
-        "about": "Test vectors of docs/lan-protocol.md (version 5); made by "
+        "about": "Test vectors of docs/lan-protocol.md (version 6); made by "
                  "scripts/lan_vectors.py, checked by tests/net/test_net_vectors.py.",
-        "version": 5,
+        "version": 6,
         "cards": cards(),
         "seed_derivations": seed_derivations(),
         "deal": dealt,

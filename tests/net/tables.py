@@ -103,9 +103,12 @@ class Table:
 def make_table(seed: int, rules: Rules, *, loss: float = 0.0, duplicate: float = 0.0,
                delay: tuple[float, float] = (0.0002, 0.002), bots: bool = True,
                games: int = 1, config: SessionConfig = FAST, start: bool = True,
-               clock: int = 0, grace: int = 60, idle: tuple[int, ...] = ()) -> Table:
+               clock: int = 0, grace: int = 60, idle: tuple[int, ...] = (),
+               direct: bool = True) -> Table:
     """A table of ``rules.players`` seats, every seat taken and (``start``) play begun.
-    ``bots``: a bot plays every seat but those in ``idle``."""
+    ``bots``: a bot plays every seat but those in ``idle``.  ``direct=False``: as over
+    channels, no seat gives an address, so the seats hear each other only through the
+    host (no heartbeats between them)."""
     rng = random.Random(seed)
     net = SimNet(random.Random(seed ^ 0x7AB1E), loss=loss, duplicate=duplicate, delay=delay)
     n = rules.players
@@ -117,7 +120,7 @@ def make_table(seed: int, rules: Rules, *, loss: float = 0.0, duplicate: float =
         sid, key = rng.getrandbits(64) or 1, rng.randbytes(32)
         member = Session(sid, Role.FOLLOWER, key, rules, seat_addr(0), 0.0, entropy=rng.randbytes,
                          config=config, name=f"P{s}", peer_name="Host", table=table_id, seat=s,
-                         own_addr=seat_addr(s))
+                         own_addr=seat_addr(s) if direct else None)
         host.seat_player(sid, key, seat_addr(s), s, f"P{s}", 0.0)
         net.add(seat_addr(s), member)
         seats.append(Side(member, BotDriver(RandomBot(seed * 10 + s))

@@ -68,7 +68,8 @@ datagrams = st.one_of(
         lambda prefix, rest: prefix + rest,
         st.sampled_from([b"DK\x02S", b"DK\x02D", b"DK\x03S", b"DK\x03D", b"DK\x04S", b"DK\x04D",
                          b"DK\x04S" + bytes(8), b"DK\x05S", b"DK\x05D",
-                         b"DK\x05S" + bytes(8)]),
+                         b"DK\x05S" + bytes(8), b"DK\x06S", b"DK\x06D",
+                         b"DK\x06S" + bytes(8)]),
         st.binary(max_size=300),
     ),
     st.builds(
@@ -129,6 +130,7 @@ LOBBY = Lobby("Fuzz", 40123, Rules(), 0.0, entropy=random.Random(1).randbytes,
 @given(
     data=st.one_of(
         st.binary(max_size=1500),
+        st.builds(lambda rest: b"DK\x06D" + rest, st.binary(max_size=400)),
         st.builds(lambda rest: b"DK\x05D" + rest, st.binary(max_size=400)),
         st.builds(lambda rest: b"DK\x04D" + rest, st.binary(max_size=400)),
         st.builds(lambda rest: b"DK\x01D" + rest, st.binary(max_size=400)),

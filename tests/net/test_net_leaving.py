@@ -1,100 +1,183 @@
-"""A seat that leaves mid-game, as every seat that hears it can tell (section 7 of the
-protocol, "Lost seats" and "A player who leaves"): the host's Status "left" stops the
-game only once the seat is quiet here too, where we hear its heartbeats directly; a
-host that says a seat still playing left is named by the seat it told (``said_left``),
-and nobody names the honest seat.  Where a seat cannot hear the leaver directly (no
-address, as over channels), the host's word is all it has, as before.  In simulated
-time.
+"""A seat that leaves mid-game, proven by the seat (section 7 of the protocol, "A player
+who leaves"; version 6).
+
+Once play has begun, a player that gets up signs its Bye (its seat key, over the table,
+its seat, the game, the log length it left at, that log's link hash and its reason);
+the host passes it on as the evidence of its Status "left".  A seat takes "left" only
+with that signature: the game stops unfinished and fair, naming nobody.  A Status "left"
+without it, with another seat's, another game's or another table's, or about the seat
+that hears it, is the host's claim alone: every seat that gets it names the host
+(``forged``), the seat said to have left included, and no honest seat is named.  The
+tables here are as over channels (``direct=False``): no seat hears another but through
+the host, so the signature is all a seat has to go by.  In simulated time.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from durak_core import Rules
 from durak_net import events as ev
-from durak_net.timers import left_heard
+from durak_net import leaving
+from durak_net.session import HOST
 from durak_net.wire import Status
 
 from .tables import Table, make_table
 
-GRACE = 40
 
-
-def _verdicts(table: Table, seat: int) -> list[ev.GameAudited]:
-    return [e for e in table.seats[seat].events if isinstance(e, ev.GameAudited)]
-
-
-def _all_audited(table: Table) -> bool:
-    return all(_verdicts(table, s) for s in range(len(table.seats)))
-
-
-def _host_says_left(players: int, told: int, victim: int = 1) -> Table:
-    """The malicious host tells seat ``told`` that seat ``victim`` left the table while
-    it is still playing (the game waits for it: it is thinking)."""
-    table = make_table(9, Rules(players=players, deck_size=24), grace=GRACE,
-                       idle=(victim,))
-    net, host = table.net, table.host
-    assert net.run(lambda: victim in host.handover.idle.deadlines, limit=100.0)
-    host.links[told].push(Status(0, victim, "left", "got up"), net.now)
-    net.touch(table.addrs[0])
+def _playing(seed: int, players: int, *, games: int = 1, direct: bool = False) -> Table:
+    """A table whose first game is under way (four entries in, at every seat)."""
+    table = make_table(seed, Rules(players=players, deck_size=24), games=games,
+                       direct=direct)
+    assert table.net.run(lambda: all(len(s.session.log) >= 4 for s in table.seats),
+                         limit=60.0)
     return table
 
 
-def test_a_seat_quiet_after_the_hosts_word_left_and_one_still_heard_did_not() -> None:
-    assert left_heard(10.0, None, 12.9, heartbeat=1.0, lost_after=3.0) is None
-    assert left_heard(10.0, None, 13.0, heartbeat=1.0, lost_after=3.0) is True
-    assert left_heard(10.0, 11.5, 14.0, heartbeat=1.0, lost_after=3.0) is False
-    # A heartbeat sent before its goodbye may still be on its way: not held against it.
-    assert left_heard(10.0, 10.9, 13.9, heartbeat=1.0, lost_after=3.0) is True
+def _verdicts(table: Table, seats: list[int]) -> list[ev.GameAudited]:
+    """The verdict of the game stopped, at each of ``seats`` (the last one each has)."""
+    number = table.host.game_no
+    assert table.net.run(lambda: all(
+        any(a.game == number for a in table.seats[s].audited) for s in seats),
+        limit=table.net.now + 120.0)
+    return [next(a for a in table.seats[s].audited if a.game == number) for s in seats]
+
+
+def _say_left(table: Table, seat: int, evidence: bytes, to: list[int]) -> None:
+    """The malicious host says ``seat`` left, with ``evidence``, to the seats ``to``
+    (it was not told so by that seat, which is still playing)."""
+    host = table.host
+    for s in to:
+        host.links[s].push(Status(0, seat, "left", "dinner", evidence), table.net.now)
+    table.net.touch(table.addrs[0])
+
+
+def _host_named(table: Table, seats: list[int]) -> None:
+    for s, verdict in zip(seats, _verdicts(table, seats), strict=True):
+        assert (verdict.fair, verdict.code, verdict.culprit) == (False, "forged", HOST), (
+            s, verdict)
+        assert "left the game, with no goodbye signed by" in verdict.verdict, verdict
+        stopped = [e for e in table.seats[s].events if isinstance(e, ev.GameStopped)]
+        assert stopped and all(e.culprit == HOST for e in stopped), (s, stopped)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_an_honest_leaver_stops_the_game_fair_naming_nobody(players: int) -> None:
+    table = _playing(70 + players, players)
+    leaver = players - 1
+    table.seats[leaver].session.close(table.net.now, "dinner")
+    others = [s for s in range(players) if s != leaver]
+    for verdict in _verdicts(table, others):
+        assert verdict.fair and verdict.culprit is None, verdict
+    for s in others:
+        stop = table.seats[s].session.outcomes.stops[1]
+        assert (stop.seat, stop.reason, stop.claim) == (leaver, "left the game", False)
+    assert table.host.drops["bye_unsigned"] == 0
+    for s in others[1:]:  # the host passed the leaver's own signed Bye on
+        said = [(e.seat, e.state, e.detail) for e in table.seats[s].events
+                if isinstance(e, ev.SeatStatus)]
+        assert said == [(leaver, "left", "dinner")], said
 
 
 @pytest.mark.parametrize("players", [3, 4])
-def test_a_host_that_says_a_seat_still_playing_left_is_named_by_the_seat_it_told(
+def test_a_host_that_says_a_playing_seat_left_is_named_at_every_seat_the_victim_too(
         players: int) -> None:
-    table = _host_says_left(players, told=2)
-    assert table.net.run(lambda: _all_audited(table), limit=table.net.now + 120.0)
-    (told,) = _verdicts(table, 2)
-    assert (told.code, told.culprit) == ("said_left", 0), told
-    assert "said P1 left the table, but P1 was still heard here" in told.verdict
-    for seat in range(1, players):  # no honest seat names an honest seat
-        (verdict,) = _verdicts(table, seat)
-        assert verdict.culprit in (None, 0), (seat, verdict)
-    (victim,) = _verdicts(table, 1)
-    assert (victim.code, victim.culprit) == ("disputed", None), victim
+    table = _playing(80 + players, players)
+    victim = 1
+    seats = list(range(1, players))  # every seat, the one said to have left included
+    _say_left(table, victim, b"", seats)
+    _host_named(table, seats)
+    for s in seats:
+        assert 1 in table.seats[s].session.outcomes.proven
 
 
-def test_a_seat_that_cannot_hear_the_leaver_takes_the_hosts_word() -> None:
-    """Seat 2 hears no heartbeat of seat 1 (as over channels): the host's word stops
-    the game there as a leaving, and seat 1 is never named (here the lying host, which
-    plays on with seat 1, never publishes its seed: seat 2 names it for that)."""
-    table = make_table(9, Rules(players=3, deck_size=24), grace=GRACE, idle=(1,))
-    net, host = table.net, table.host
-    table.seats[2].session.beacons.on = False  # it neither sends nor takes heartbeats
-    assert net.run(lambda: 1 in host.handover.idle.deadlines, limit=100.0)
-    host.links[2].push(Status(0, 1, "left", "got up"), net.now)
-    net.touch(table.addrs[0])
-    assert net.run(lambda: bool(_verdicts(table, 2)), limit=net.now + 120.0)
-    (verdict,) = _verdicts(table, 2)
-    assert verdict.culprit in (None, 0) and verdict.code != "said_left", verdict
-    stop = table.seats[2].session.outcomes.stops[1]
-    assert (stop.seat, stop.reason, stop.claim) == (1, "left the game", False)
+def _bye_of(at: Table, signer: int, **changes: Any) -> bytes:
+    """Seat ``signer``'s Bye of the game in play (as its session would sign it), with
+    ``changes`` to what it signs."""
+    session = at.seats[signer].session
+    index, prev = session.game_log.head(session.game_no)
+    fields: dict[str, Any] = dict(table=session.table, seat=signer, game=session.game_no,
+                                  index=index, prev=prev, reason="dinner")
+    fields.update(changes)
+    return leaving.encode(leaving.signed_bye(session.identity, **fields))
 
 
-def test_the_leave_check_wakes_when_it_can_decide_not_before() -> None:
-    """A heartbeat that came just after the host's word (one sent before the goodbye)
-    moves the check to a silence after it: the session asks to be woken then, not at
-    the time already judged (which would wake it again and again until then)."""
-    table = make_table(9, Rules(players=3, deck_size=24), grace=GRACE, idle=(1,))
-    net, seat = table.net, table.seats[2].session
-    assert net.run(lambda: 1 in seat.handover.idle.deadlines, limit=100.0)
-    told = net.now
-    seat._on_status(Status(0, 1, "left", "got up"), told)  # (as from the host)
-    assert 1 in seat.presence.leave_wait
-    seat.presence.heard_from(1, told + 0.5 * seat.config.heartbeat)
-    quiet = told + 0.5 * seat.config.heartbeat + seat.config.lost_after
-    seat.timer(told + seat.config.lost_after)  # not decided yet: heard since
-    assert 1 in seat.presence.leave_wait
-    assert seat._leave_times() == (quiet,)  # (after the time just judged)
-    seat.timer(quiet)
-    assert not seat.presence.leave_wait  # it left: quiet here since its last heartbeat
+FORGERIES: dict[str, Callable[[Table], bytes]] = {
+    # seat 1 signs a goodbye that says it is seat 2's
+    "another seat's": lambda t: _bye_of(t, 1, seat=2),
+    # seat 2's own goodbye from another table it sat at
+    "another table's": lambda t: _bye_of(t, 2, table=t.host.table ^ 1),
+    # seat 2's own goodbye with a link hash of a log it never left
+    "another log's": lambda t: _bye_of(t, 2, index=1, prev=bytes(32)),
+    "unreadable": lambda t: b"\xc1" * 40,
+}
+
+
+@pytest.mark.parametrize("how", sorted(FORGERIES))
+def test_a_left_backed_by_a_forged_or_replayed_bye_names_the_host(how: str) -> None:
+    table = _playing(90, 3)
+    _say_left(table, 2, FORGERIES[how](table), [1, 2])
+    _host_named(table, [1, 2])
+
+
+def test_a_bye_of_the_previous_game_is_no_evidence_for_this_one() -> None:
+    """Seat 2's own signed goodbye from game 1, on game 1's log, shown in game 2."""
+    table = make_table(93, Rules(players=3, deck_size=24), games=2, direct=False)
+    net, seat2 = table.net, table.seats[2].session
+    assert net.run(lambda: seat2.game_no == 1 and seat2.game is not None
+                   and seat2.game.is_over, limit=600.0)
+    index, prev = seat2.game_log.head(1)
+    old = leaving.encode(leaving.signed_bye(seat2.identity, table=seat2.table, seat=2,
+                                            game=1, index=index, prev=prev, reason="dinner"))
+    assert net.run(lambda: all(s.session.game_no == 2 and len(s.session.log) >= 2
+                               for s in table.seats), limit=net.now + 600.0)
+    _say_left(table, 2, old, [1, 2])
+    _host_named(table, [1, 2])
+
+
+def test_a_bye_the_seat_did_not_sign_is_dropped_by_the_host_and_told_to_nobody() -> None:
+    table = _playing(91, 3)
+    host, net = table.host, table.net
+    forger = table.seats[1].session
+    bye = leaving.decode(_bye_of(table, 1, seat=2))  # seat 1 signs as seat 2 would
+    assert bye is not None
+    forger.links[HOST].push(bye, net.now)  # (on its own link: it claims to leave)
+    net.touch(table.addrs[1])
+    assert net.run(lambda: host.drops["bye_unsigned"] == 1, limit=net.now + 10.0)
+    assert not [e for e in table.seats[2].events
+                if isinstance(e, ev.SeatStatus) and e.state == "left"]
+    assert 1 not in host.outcomes.stops
+
+
+def test_a_leaver_still_heard_after_its_signed_bye_gets_no_honest_host_named() -> None:
+    """Where seats hear each other directly: a leaver that signs its Bye and keeps
+    sending heartbeats (as its signed ones would arrive) does not make the seat that
+    hears it name the host that passed its Bye on (version 5 named it ``said_left``);
+    its signature says it left."""
+    table = _playing(94, 3, direct=True)
+    net, bystander = table.net, table.seats[1].session
+
+    def heartbeats(now: float) -> None:
+        bystander.presence.heard_from(2, now)
+
+    net.hooks.append(heartbeats)
+    table.seats[2].session.close(net.now, "dinner")
+    (verdict,) = _verdicts(table, [1])
+    assert verdict.fair and verdict.culprit is None, verdict
+    net.run(lambda: False, limit=net.now + 30.0)
+    assert [a.culprit for a in table.seats[1].audited] == [None]
+
+
+def test_a_restored_seat_reaches_the_same_verdict_on_an_unbacked_left() -> None:
+    table = _playing(92, 3)
+    _say_left(table, 2, b"", [1, 2])
+    seat = table.seats[1]
+    assert table.net.run(lambda: 1 in seat.session.outcomes.stops, limit=table.net.now + 10)
+    seat.collect()
+    restored = table.restart(1)
+    assert 1 in restored.outcomes.proven
+    assert restored.outcomes.stops[1].code == "forged"
+    _host_named(table, [1, 2])

@@ -333,7 +333,7 @@ def _offer_code(**kwargs: float) -> str:
 
 def _other_version(code: str) -> str:
     data = online_code.base58_decode(code)[:-online_code.CHECK_SIZE]
-    data = bytes([4]) + data[1:]  # a version-4 durak's
+    data = bytes([5]) + data[1:]  # a version-5 durak's
     return online_code.base58_encode(data + online_code.check(data))
 
 
@@ -344,7 +344,7 @@ def _other_version(code: str) -> str:
     (lambda: _offer_code(now=time.time() - 7200), "this code expired 90 min ago: ask for "
                                                   "a new one"),
     (lambda: _other_version(_offer_code()), "this code is from another version of durak "
-                                            "(protocol 4, this is 5): both players need the "
+                                            "(protocol 5, this is 6): both players need the "
                                             "same version"),
     (lambda: _answer_code(), "this is a reply code: give it to the player who sent the "
                              "invitation"),
@@ -455,7 +455,7 @@ def test_a_room_is_three_words_and_its_topics_hide_them() -> None:
     assert room == "acorn-actor-zebra"
     assert relay.normalise_room(" Acorn  ACTOR-zebra") == room
     offer, answer = relay.topic(room, "offer"), relay.topic(room, "answer")
-    assert offer.startswith("durak/5/") and offer.endswith("/offer")
+    assert offer.startswith("durak/6/") and offer.endswith("/offer")
     assert offer.rsplit("/", 1)[0] == answer.rsplit("/", 1)[0]
     assert "acorn" not in offer and len(offer.split("/")[2]) == 32
     with pytest.raises(ValueError, match="kind"):

@@ -230,10 +230,10 @@ def _with(data: bytes) -> str:
 
 def test_a_code_of_another_version_names_both_versions() -> None:
     data = oc.encode(oc.parse_sdp(CHROMIUM_OFFER, "offer"), 2_000_000_000)[:-oc.CHECK_SIZE]
-    for version in (3, 4, 6, 200):
+    for version in (3, 4, 5, 7, 200):
         with pytest.raises(CodeError) as exc:
             oc.unpack_description(_with(bytes([version]) + data[1:]), now=NOW)
-        assert (f"another version of durak (protocol {version}, this is 5): both players "
+        assert (f"another version of durak (protocol {version}, this is 6): both players "
                 "need the same version") in _one_line(exc)
 
 

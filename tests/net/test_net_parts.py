@@ -45,11 +45,12 @@ def test_discovery_messages_round_trip_and_bad_ones_name_their_drop_counter() ->
         b"DK\x02D" + data[4:]: "old_version",
         b"DK\x03D" + data[4:]: "old_version",
         b"DK\x04D" + data[4:]: "old_version",
+        b"DK\x05D" + data[4:]: "old_version",
         data[:-67]: "malformed",
         data[:40]: "malformed",  # too short to hold a signature
-        b"DK\x05D" + b"\x00" * (MAX_DATAGRAM + 1): "oversized",
+        b"DK\x06D" + b"\x00" * (MAX_DATAGRAM + 1): "oversized",
         # A msgpack string that is not UTF-8 (found by the lobby fuzz test).
-        b"DK\x05D\x91\xa1\x80" + bytes(64): "malformed",
+        b"DK\x06D\x91\xa1\x80" + bytes(64): "malformed",
     }
     for data, counter in cases.items():
         with pytest.raises(WireError) as caught:

@@ -228,7 +228,9 @@ def test_a_signed_entry_costs_its_prev_and_signature() -> None:
     assert encoded_size(signed) - encoded_size(frame) == 32 + 64  # (b"" took 2 bytes each)
 
 
-def test_a_version_4_peer_is_listed_as_an_older_durak_and_not_invited() -> None:
+@pytest.mark.parametrize("version", [4, 5])
+def test_a_version_4_or_5_peer_is_listed_as_an_older_durak_and_not_invited(
+        version: int) -> None:
     import random
 
     from durak_net.lobby import Lobby
@@ -236,13 +238,13 @@ def test_a_version_4_peer_is_listed_as_an_older_durak_and_not_invited() -> None:
     from .crafted import Crafter
 
     crafter = Crafter(5)
-    data = crafter.announce("Vera", version=4)
-    old = b"DK\x04" + data[3:]  # as a version-4 durak sends it (signed the same way)
+    data = crafter.announce("Vera", version=version)
+    old = b"DK" + bytes([version]) + data[3:]  # as that durak sends it (signed alike)
     lobby = Lobby("Alice", 40000, Rules(), 0.0, entropy=random.Random(1).randbytes)
     lobby.receive(old, ("10.77.0.9", 37020), 0.5)
     (peer,) = lobby.peers.values()
-    assert peer.info.incompatible == ("runs an older durak (LAN protocol 4); both players "
-                                      "need the same version")
+    assert peer.info.incompatible == (f"runs an older durak (LAN protocol {version}); both "
+                                      "players need the same version")
     with pytest.raises(ValueError, match="Vera runs an older durak"):
         lobby.invite(peer.info.node, 0.6)
     assert lobby.drops["old_version"] == 1

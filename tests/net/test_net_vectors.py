@@ -243,9 +243,9 @@ def test_datagrams() -> None:
     invite = pair["invite"]
     a, b = bytes.fromhex(pair["inviter_public"]), bytes.fromhex(pair["invitee_public"])
     expected = {
-        "announce": ("alice", ["announce", "durak-lan", 5, alice, ak, 1, "Alice", 40123, rules,
+        "announce": ("alice", ["announce", "durak-lan", 6, alice, ak, 1, "Alice", 40123, rules,
                                False, [], None]),
-        "announce_table": ("alice", ["announce", "durak-lan", 5, alice, ak, 2, "Alice", 40123,
+        "announce_table": ("alice", ["announce", "durak-lan", 6, alice, ak, 2, "Alice", 40123,
                                      Rules(players=3).to_dict(), True, [],
                                      [0x7AB1E, ["Alice", "", ""], 30, 60, False, True]]),
         "join": ("bob", ["join", bob, bk, alice, 0x7AB1E, "Bob", -1]),
@@ -260,7 +260,7 @@ def test_datagrams() -> None:
     }
     for name, (who, fields) in expected.items():
         data = bytes.fromhex(v[name])
-        assert data[:4] == b"DK\x05D" and len(data) <= 1200
+        assert data[:4] == b"DK\x06D" and len(data) <= 1200
         signed, signature = data[:-64], data[-64:]
         assert msgspec.msgpack.decode(signed[4:]) == fields, name
         # Pure Ed25519 is deterministic: the node key's signature over the label and
@@ -272,7 +272,7 @@ def test_datagrams() -> None:
     s = v["session"]
     data = bytes.fromhex(s["datagram"])
     header, tag, body = data[:12], data[12:28], data[28:]
-    assert header == b"DK\x05S" + u64(invite) and header.hex() == s["header"]
+    assert header == b"DK\x06S" + u64(invite) and header.hex() == s["header"]
     key = bytes.fromhex(pair["session_key"])
     assert h(header + bytes([s["seat"]]) + body, 128, key=key) == tag
     # A real first entry of the vector deal: seat 0 attacks with its card at position 0.
@@ -357,6 +357,21 @@ def test_signatures_and_table_words() -> None:
               + bytes([1]) + h(b"".join(len(e).to_bytes(4, "big") + e for e in evidence), 256))
     assert signed.hex() == v["fault_signed_bytes"]
     assert keys[1][0].sign(signed).hex() == v["fault_signature"]
+    # A leaving seat's Bye (version 6): "durak-lan v6 bye" || u64be(table) || [seat] ||
+    # u32be(game) || u32be(index) || [len(prev)] || prev || reason; the host's Status
+    # "left" carries it as evidence: msgpack(["bye", 0, reason, game, index, prev, sig]).
+    bye = v["bye_inputs"]
+    prev = bytes.fromhex(bye["prev"])
+    assert (bye["table"], bye["seat"], bye["game"], bye["index"]) == (table, 1, 1, 3)
+    signed = (b"durak-lan v6 bye" + u64(table) + bytes([1]) + (1).to_bytes(4, "big")
+              + (3).to_bytes(4, "big") + bytes([len(prev)]) + prev + bye["reason"].encode())
+    assert signed.hex() == v["bye_signed_bytes"]
+    sig = keys[1][0].sign(signed)
+    assert sig.hex() == v["bye_signature"]
+    evidence = msgspec.msgpack.encode(["bye", 0, bye["reason"], 1, 3, prev, sig])
+    assert evidence.hex() == v["bye_evidence"]
+    assert msgspec.msgpack.decode(bytes.fromhex(v["status_left"])) == [
+        "status", 9, 1, "left", bye["reason"], evidence]
     digest = h(b"durak-lan v3 table" + u64(table) + bytes([0]) + keys[0][1] + bytes([1])
                + keys[1][1], 256)
     assert " ".join(doc_words()[i] for i in digest[:4]) == v["table_words_2"]
@@ -407,7 +422,8 @@ def test_escrow() -> None:
      "durak-lan v2 inviter", "durak-lan v2 invitee", "durak-lan v3 deal",
      "durak-lan v4 propose", "durak-lan v4 proposal", "durak-lan v4 order",
      "durak-lan v4 salt", "durak-lan v4 refused", "durak-lan v3 table", "durak-lan v4 table of two",
-     "durak-lan v5 fault", "durak-lan v5 entry", "durak-lan v5 link", "durak-lan v4 address",
+     "durak-lan v5 fault", "durak-lan v5 entry", "durak-lan v5 link", "durak-lan v6 bye",
+     "durak-lan v4 address",
      "durak-lan v4 beacon",
      "durak-lan v3 escrow share",
      "durak-lan v3 escrow seed", "durak-lan v3 escrow nonce", "durak-lan v4 node",
@@ -462,7 +478,7 @@ def test_an_invitation_and_a_reply_code_from_the_page(index: int) -> None:
         related = " raddr 0.0.0.0 rport 0" if kind != "host" else ""
         lines.append(f"a=candidate:{i + 1} 1 udp {pref << 24 | (65535 - i) << 8 | 255} "
                      f"{address} {port} typ {kind}{related} generation 0")
-    data = bytes([5, flags]) + v["expires"].to_bytes(4, "big") + body
+    data = bytes([6, flags]) + v["expires"].to_bytes(4, "big") + body
     data += h(data, 24)
     assert data.hex() == v["data_hex"]
     assert base58(data) == v["code"]
@@ -485,5 +501,5 @@ def test_an_invitation_and_a_reply_code_from_the_page(index: int) -> None:
 def test_a_rooms_topics_from_the_page() -> None:
     v = VECTORS["relay_room"]
     digest = h(b"durak room " + v["room"].encode(), 128).hex()
-    assert v["offer_topic"] == f"durak/5/{digest}/offer"
-    assert v["answer_topic"] == f"durak/5/{digest}/answer"
+    assert v["offer_topic"] == f"durak/6/{digest}/offer"
+    assert v["answer_topic"] == f"durak/6/{digest}/answer"
