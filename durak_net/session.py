@@ -38,8 +38,10 @@ Fault must carry its finder's signature; a refusal must be of a proposal the tab
 moved past; a "timed out" entry of our seat must come when our own clock
 (:mod:`durak_net.clock`) has run out; our share of a seat's seed is published only when
 we ourselves have not heard that seat's signed heartbeats for the grace period
-(:mod:`durak_net.presence`); and a seat silent for the grace period ends its game with
-a verdict (``abandoned``) instead of leaving the others waiting.
+(:mod:`durak_net.presence`); the host's word that a seat left stops a game only with
+that seat's own signed Bye (:mod:`durak_net.leaving`); and a seat silent for the grace
+period ends its game with a verdict (``abandoned``) instead of leaving the others
+waiting.
 
 **Parts.** The session is the glue of parts with one job each, each a class in its
 own module, tested on its own without a network, and replayed from a journal through
@@ -61,14 +63,17 @@ the next game is asked for and dealt, the cards a move opens) with
 sent, the next game agreed to, each game begun once dealt); :mod:`durak_net.joining`
 (``joining``: the table before play: Seatings sent and taken, Hellos, the start);
 :mod:`durak_net.resync` (``resync``: where we stand said to a link that starts or
-restarts, what a restarted seat is resent on its Sync); :mod:`durak_net.play` (``play``:
+restarts, what a restarted seat is resent on its Sync); :mod:`durak_net.leaving`
+(``leaving``: our signed Bye, a seat's Bye passed on as the evidence of Status "left",
+that evidence checked); :mod:`durak_net.play` (``play``:
 our view of the current game and the log's entries applied to it, the host's ordering
 and a seat's side of its proposals); and :mod:`durak_net.timers` (the next timer and which deadline
 fires, as pure functions).  The session routes frames to them and does what they decide;
 a part that needs something done around it (a frame sent, an event, a journal record, a
 game stopped) is passed the session as its effects (:class:`durak_net.play.Effects`,
 :class:`durak_net.endings.Effects`, :class:`durak_net.dealflow.Effects`,
-:class:`durak_net.joining.Effects`, :class:`durak_net.resync.Effects`), never holds
+:class:`durak_net.joining.Effects`, :class:`durak_net.resync.Effects`,
+:class:`durak_net.leaving.Effects`), never holds
 it.
 """
 
