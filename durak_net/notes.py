@@ -118,6 +118,10 @@ TEMPLATES: dict[str, str] = {
                           "heard here directly, so nobody can tell whether it went silent "
                           "or {host} withholds it"),
     "silent": N_("{seat} went silent and was not heard for {seconds} s (the grace period)"),
+    "idle_unheard": N_("{seat} made no move for {seconds} s while the game waited for it, "
+                       "and {host} told us nothing of it; {seat} cannot be heard here "
+                       "directly, so nobody can tell whether it held the game up or {host} "
+                       "kept its moves from us"),
     "clock_disputed": N_("{seat} says {host} timed it out before its move clock ran out "
                          "(entry {index}); no other seat can check a clock"),
     # ---- what a seat did (details: verb phrases, the seat is said by the frame)

@@ -152,7 +152,7 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
         elif kind == "left":  # a player got up before play: its seat is open again
             session.leaving.replay_left(session, int(rec["seat"]))
         elif kind == "abandon":  # a seat went silent for the grace period: the table ends
-            session.replay_ending(int(rec["seat"]), "went silent")
+            session.replay_ending(int(rec["seat"]), str(rec.get("what", "went silent")))
         elif kind == "gone":  # host: a player left after play began (the table ends)
             session.leaving.replay_gone(session, int(rec["seat"]))
         elif kind == "bye":

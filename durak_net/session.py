@@ -109,7 +109,7 @@ from .joining import Joining
 from .leaving import Leaving
 from .link import Addr, Link
 from .links import Beacons, Links
-from .notes import Note
+from .notes import Note, Seat
 from .outcomes import HOST, Outcomes, fault_signed
 from .outcomes import deal_signed as deal_signed  # (for scripts/lan_vectors.py)
 from .play import Play
@@ -797,6 +797,9 @@ class Session:
             idle = self._idle_due()  # (asked again: a stall just found stops the game)
             if idle is not None and now >= idle[0]:
                 self._idle(idle[1], now)
+            unheard = self._unheard_due()  # (and again: an idle seat stops it too)
+            if unheard is not None and now >= unheard[0]:
+                self._unheard(unheard[1], now)
             if self.presence.share_wait:
                 self._release_shares(now)
         waiting = self.lost or self.handover.waiting_on_silence()
@@ -833,7 +836,8 @@ class Session:
             beacon=self.beacons.due(bool(self.players[self.seat].addr), self.closing),
             releases=tuple([self._release_time(s) for s in share_wait]) if share_wait else (),
             stall=stall[0] if (stall := self._stall_due(judging)) is not None else None,
-            idle=idle[0] if (idle := self._idle_due(judging)) is not None else None)
+            idle=idle[0] if (idle := self._idle_due(judging)) is not None else None,
+            unheard=un[0] if (un := self._unheard_due(judging)) is not None else None)
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
         """The datagrams to send now: new frames, retransmissions, acks, heartbeats."""
@@ -1040,6 +1044,36 @@ class Session:
 
     def _idle(self, seat: int, now: float) -> None:
         self.waits.idle(self, seat, now)
+
+    def _unheard_due(self, judging: bool | None = None) -> tuple[float, int] | None:
+        """When a seat we cannot hear ourselves has held the game up too long (see
+        :meth:`Waits.unheard_due`)."""
+        return self.waits.unheard_due(
+            grace=self.grace, judging=self._judging() if judging is None else judging)
+
+    def _unheard(self, seat: int, now: float) -> None:
+        """A seat we cannot hear ourselves has kept the table waiting past the idle
+        bound and a margin, and the host (which hears it, and names it ``idle`` at the
+        bound) has told us nothing: it may be the seat, or a host that keeps its moves
+        or its Fault from us.  The game ends ``abandoned``, naming nobody (section 7)."""
+        number = self.game_no
+        since = self.handover.idle.deadlines[seat] - self.handover.idle.seconds
+        names = self.names
+        names[self.seat] = self.name or "you"
+        waited = round(now - since)
+        self._record(t="abandon", game=number, seat=seat, silent=round(now - since, 3),
+                     what="made no move")
+        self.outcomes.broken.add(number)
+        self._set_stop(number, Stop(seat, len(self.log), "made no move", False))
+        dealer = self.dealer
+        messages = dealer.publish_seed() if dealer is not None else []
+        if messages:  # for the others' audits (ours is settled here, on what we saw)
+            self._record(t="publish", game=number)
+            self._deal_out(number, messages, now)
+        self._ending = f"{names[seat]} made no move"
+        self._settle(number, Verdict.of(False, "abandoned", Note.of(
+            "idle_unheard", seat=Seat(seat), host=Seat(HOST), seconds=waited), names),
+            now, silent=(seat, since))
 
     def _stall_due(self, judging: bool | None = None) -> tuple[float, str, int] | None:
         """When our host, still heard, has kept us waiting too long (see

@@ -57,13 +57,16 @@ class Deadlines:
     #: When a seat on move, still heard, has kept the table waiting too long
     #: (:func:`idle_due`).
     idle: float | None = None
+    #: A seated player: when a seat on move that it cannot hear itself has kept the
+    #: table waiting past the idle bound and :func:`unheard_margin` more.
+    unheard: float | None = None
 
     def next(self) -> float | None:
         """The earliest of them all: when the session next has work to do.  (Asked after
         every datagram: the kinds that are usually empty cost a test, not a list.)"""
         times = [*self.links, *self.audits, *self.releases]
         for t in (self.closing, self.clock, self.opened_by, self.beacon, self.stall,
-                  self.idle):
+                  self.idle, self.unheard):
             if t is not None:
                 times.append(t)
         if self.handover is not None:
@@ -214,6 +217,23 @@ def idle_bound(grace: int, clock: int) -> int:
     (600, 300, 630)
     """
     return max(10 * grace, IDLE_MIN) + clock
+
+
+#: The least time a seated player waits past the idle bound for the host's word on a
+#: seat it cannot hear itself (see :func:`unheard_margin`).
+UNHEARD_MIN = 30.0
+
+
+def unheard_margin(grace: int) -> float:
+    """How long past the idle bound a seated player waits on a seat it cannot hear
+    itself (no address: as over channels) before it ends the game naming nobody: the
+    grace period, at least :data:`UNHEARD_MIN`, so that the Fault of a seat that can
+    judge that seat (the host hears every seat), sent at the bound, comes first.
+
+    >>> unheard_margin(60), unheard_margin(0)
+    (60.0, 30.0)
+    """
+    return max(float(grace), UNHEARD_MIN)
 
 
 def idle_holders(dues: Mapping[int, str]) -> list[int]:

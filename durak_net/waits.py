@@ -33,7 +33,14 @@ from .outcomes import HOST, Outcomes
 from .play import Play
 from .presence import Presence
 from .proposals import Proposals
-from .timers import clock_stall_seen, idle_bound, owed_clocks, stall_bound, stall_due
+from .timers import (
+    clock_stall_seen,
+    idle_bound,
+    owed_clocks,
+    stall_bound,
+    stall_due,
+    unheard_margin,
+)
 from .wire import Fault, Frame, Status
 
 
@@ -126,6 +133,23 @@ class Waits:
         if not judging or self.proposals.slot is not None:
             return None
         return self.handover.idle_due(me=self.seat, heard=self.presence.heard)
+
+    def unheard_due(self, *, grace: int, judging: bool) -> tuple[float, int] | None:
+        """A seated player (``judging`` as for :meth:`idle_due`): when a seat the game
+        waits for, that we cannot hear ourselves (it gave no address, as over channels),
+        has kept the table waiting past the idle bound and
+        :func:`~durak_net.timers.unheard_margin` more, and which.  The host hears it
+        and names it ``idle`` at the bound; a host that says nothing meanwhile (it may
+        keep that Fault, or the seat's moves, from us) would keep us waiting for ever.
+        None: no such seat."""
+        if self.seat == HOST or not judging:
+            return None
+        handover, heard = self.handover, self.presence.heard
+        extra = unheard_margin(grace)
+        due = [(at + extra, seat) for seat, at in handover.idle.deadlines.items()
+               if seat not in (self.seat, HOST) and seat not in handover.seat_state
+               and not handover.idle_judged(seat, me=self.seat, heard=heard)]
+        return min(due) if due else None
 
     def idle(self, fx: Effects, seat: int, now: float) -> None:
         """``seat`` kept the table waiting past the idle bound while it was heard: stop

@@ -115,3 +115,39 @@ def test_the_terminal_prints_the_json_line_and_exits_2_for_an_idle_seat() -> Non
     (line,) = [json.loads(x) for x in out.getvalue().splitlines()]
     assert (line["code"], line["culprit"]) == ("idle", 1), line
     assert peer.status == 2
+
+
+def test_a_host_that_keeps_a_seats_fault_from_a_seat_that_cannot_hear_it_leaves_no_wait(
+        ) -> None:
+    """Online (no seat hears another directly): seat 1, on move, stops the game with its
+    Fault, and the host keeps that Fault from seat 2 and writes nothing more.  Seat 2
+    cannot judge seat 1 (it cannot hear it) and still hears the host: it used to wait
+    until ``--timeout``.  Past the idle bound and the margin it ends the game
+    ``abandoned``, naming nobody (either may be the one holding the game up)."""
+    from durak_net.notes import Note
+    from durak_net.timers import unheard_margin
+
+    from .test_net_stalls import _withholding_faults_of
+
+    table = make_table(9, Rules(players=3, deck_size=24), grace=GRACE, idle=(1, 2),
+                       direct=False)
+    net = table.net
+    assert net.run(lambda: all(list(s.session.handover.idle.deadlines) == [1]
+                               for s in table.seats), limit=600.0)
+    deadline = table.seats[2].session.handover.idle.deadlines[1]
+    kept = _withholding_faults_of(table, 1)
+    finder = table.seats[1].session
+    finder._stop(finder.game_no, 0, "stalled", Note.of("stalled", seconds=30), net.now)
+    net.touch(table.addrs[1])
+    limit = deadline + unheard_margin(GRACE) + 60.0
+    assert net.run(lambda: bool(_verdicts(table, 2)), limit=limit)
+    assert kept  # (seat 2 never had the Fault)
+    (verdict,) = _verdicts(table, 2)
+    assert (verdict.code, verdict.culprit) == ("abandoned", None), verdict
+    assert "nobody can tell whether it held the game up or Host kept" in verdict.verdict
+    ended = next(e for e in table.seats[2].events if isinstance(e, ev.GameAudited))
+    assert ended.at >= deadline + unheard_margin(GRACE) - 1.0  # not before the margin
+    assert table.seats[2].session.closed or table.seats[2].session.closing
+    restored = table.restart(2)  # (its journal gives the same verdict)
+    assert restored.outcomes.audits[1].code == "abandoned"
+    assert restored.outcomes.audits[1].culprit is None

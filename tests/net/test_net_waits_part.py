@@ -133,3 +133,18 @@ def test_another_seats_claim_is_checked_on_our_own_clock() -> None:
     assert not bystander.seen(claim("idle", 1, index=4), due, grace=GRACE)  # another log
     assert not bystander.seen(claim("idle", 2), due, grace=GRACE)  # about us: ours to say
     assert not bystander.seen(claim("stalled", 0), due, grace=GRACE)  # not ours to check
+
+
+def test_a_seated_player_ends_a_wait_on_a_seat_it_cannot_hear_past_bound_and_margin(
+        ) -> None:
+    from durak_net.timers import unheard_margin
+
+    waits = _waits(2, _game(), clock=0)  # seat 1 leads: the game waits for it
+    deadline = waits.handover.idle.deadlines[1]
+    assert waits.idle_due(judging=True) is None  # we never heard seat 1: not named
+    assert waits.unheard_due(grace=GRACE, judging=True) == (
+        deadline + unheard_margin(GRACE), 1)
+    assert waits.unheard_due(grace=GRACE, judging=False) is None
+    waits.presence.heard_from(1, 11.0)  # heard directly: judged at the bound instead
+    assert waits.unheard_due(grace=GRACE, judging=True) is None
+    assert _waits(0, _game()).unheard_due(grace=GRACE, judging=True) is None  # the host
