@@ -35,8 +35,10 @@ Every game ends with a verdict and, with ``--json``, its line: ``"audit": "fair"
 the fault, with ``"code"``, ``"culprit"`` (the seat at fault) and ``"finding"`` (the
 code of the verdict's sentence, which the terminal says in its language); or
 ``"audit": "abandoned"`` when a peer went silent (no goodbye) and was not heard again
-for the table's grace period, with ``"silent"`` (its name), ``"silent_seat"`` and
-``"silent_at"`` (when it was last heard, UTC).
+for the table's grace period, or (a seat we cannot hear directly, as online) made no
+move past the idle bound while the host told us nothing of it, with ``"silent"`` (its
+name), ``"silent_seat"`` and ``"silent_at"`` (when it was last heard, or since when the
+game waited for it, UTC).
 
 Across the internet (WebRTC, :mod:`durak_net.online_terminal`): one prints an
 invitation code, the other answers it and sends back the reply code it prints, or both
