@@ -68,9 +68,12 @@ _BROWSER_WITHOUT_LAB = re.compile(r"^tests/e2e/test_(voila|site)(_[a-z]+)?_brows
 #: The units of work of the browser test files (see pytest_xdist_make_scheduler).
 BROWSER_UNITS = ("browser tests: JupyterLab", "browser tests: apps and site")
 #: Tests whose cases go to whichever worker is free, one by one, instead of staying with
-#: their file: the 100 table games (20 cases of 1-4 s, some 30 worker-seconds),
-#: which would otherwise keep one worker busy for half a minute after the others are done.
-_ONE_BY_ONE = re.compile(r"^tests/net/test_net_tables\.py::test_whole_games_")
+#: their file: the 100 table games (20 cases of 1-4 s, some 30 worker-seconds), and the
+#: documents' commands and examples (some 170 cases, each a process of its own, some 40
+#: CPU-seconds and, on a loaded machine, well over a minute as one file), either of which
+#: would otherwise keep one worker busy after the others are done.
+_ONE_BY_ONE = re.compile(r"^tests/net/test_net_tables\.py::test_whole_games_"
+                         r"|^tests/docs/test_docs\.py::test_(readme_commands_run|python_examples_run)")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -61,3 +61,15 @@ def test_the_browser_files_that_need_no_jupyterlab_are_a_unit_of_their_own() -> 
         assert path in units[apps_unit] and LAB_FIXTURES.search(_browser_files()[path]), path
     # Any other test is a unit of its own file (or, for the long table games, its own).
     assert conftest.work_unit("tests/core/test_game.py::test_x") == "tests/core/test_game.py"
+
+
+def test_the_documents_commands_go_one_by_one() -> None:
+    """Each of the documents' commands is a process of its own: they spread over the
+    workers instead of keeping one busy for a minute; the rest of the file stays together."""
+    cmd = "tests/docs/test_docs.py::test_readme_commands_run[README.md:12: durak-lan]"
+    example = "tests/docs/test_docs.py::test_python_examples_run_and_show_real_results[x]"
+    conftest = _root_conftest()
+    assert conftest.work_unit(cmd) == cmd
+    assert conftest.work_unit(example) == example
+    links = "tests/docs/test_docs.py::test_relative_links_lead_to_files_and_headings_that_exist"
+    assert conftest.work_unit(links) == "tests/docs/test_docs.py"
