@@ -70,10 +70,12 @@ BROWSER_UNITS = ("browser tests: JupyterLab", "browser tests: apps and site")
 #: Tests whose cases go to whichever worker is free, one by one, instead of staying with
 #: their file: the 100 table games (20 cases of 1-4 s, some 30 worker-seconds), and the
 #: documents' commands and examples (some 170 cases, each a process of its own, some 40
-#: CPU-seconds and, on a loaded machine, well over a minute as one file), either of which
-#: would otherwise keep one worker busy after the others are done.
+#: CPU-seconds and, on a loaded machine, well over a minute as one file), and each
+#: notebook run with a page's limits (a process each, the AI tutorial's some 12 s), any
+#: of which would otherwise keep one worker busy after the others are done.
 _ONE_BY_ONE = re.compile(r"^tests/net/test_net_tables\.py::test_whole_games_"
-                         r"|^tests/docs/test_docs\.py::test_(readme_commands_run|python_examples_run)")
+                         r"|^tests/docs/test_docs\.py::test_(readme_commands_run|python_examples_run)"
+                         r"|^tests/notebooks/test_notebooks\.py::test_exactly_the_marked_cells")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

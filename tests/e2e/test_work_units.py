@@ -71,5 +71,8 @@ def test_the_documents_commands_go_one_by_one() -> None:
     conftest = _root_conftest()
     assert conftest.work_unit(cmd) == cmd
     assert conftest.work_unit(example) == example
+    page = ("tests/notebooks/test_notebooks.py::"
+            "test_exactly_the_marked_cells_cannot_run_in_a_page[x]")
+    assert conftest.work_unit(page) == page
     links = "tests/docs/test_docs.py::test_relative_links_lead_to_files_and_headings_that_exist"
     assert conftest.work_unit(links) == "tests/docs/test_docs.py"
