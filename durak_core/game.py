@@ -140,9 +140,24 @@ def _multi_leads(p: int, rank: int, group: int, most: int) -> list[Action]:
         for bits in range(1, 1 << k):
             chosen = [cards[i] for i in range(k) if bits >> i & 1]
             if 2 <= len(chosen) <= most:
-                leads.append(Attack(p, chosen[0], tuple(chosen[1:])))
+                leads.append(_lead_of(p, chosen))
         _LEADS[key] = leads
     return leads
+
+
+# Each multi-card lead once, by seat and cards, whichever lists of _LEADS hold it: every
+# legal action of a game is then one shared object per value (searches find a tree's
+# actions by identity, see durak_core.tree._child).
+_LEAD_OF: Final[dict[int, Action]] = {}
+
+
+def _lead_of(p: int, chosen: list[Card]) -> Action:
+    """The one shared lead of ``chosen`` (two or more cards of a rank, index order) by ``p``."""
+    key = p << 52 | mask_of(chosen)
+    found = _LEAD_OF.get(key)
+    if found is None:
+        found = _LEAD_OF[key] = Attack(p, chosen[0], tuple(chosen[1:]))
+    return found
 
 
 def _fisher_yates(rng: random.Random, items: list[Card]) -> None:
