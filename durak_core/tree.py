@@ -30,6 +30,7 @@ from .actions import Action, Pass
 from .endgame import EndgameSolver
 from .game import Game
 from .playout import (
+    among,
     blend_finish,
     cut_finish,
     finish,
@@ -209,17 +210,6 @@ def _child(node: Node, action: Action) -> Node | None:
     return node.children.get(action)
 
 
-def _among(actions: list[Action], action: Action, shared: bool) -> bool:
-    """``action in actions``; by identity where every action is the engine's own
-    (``shared``: below the root, see :func:`_child`), which needs no Python ``__eq__``."""
-    if not shared:
-        return action in actions
-    for a in actions:  # noqa: SIM110 (compiled, a loop; any() would make a generator)
-        if a is action:
-            return True
-    return False
-
-
 #: The greedy policy's choice for a seat among its legal actions (the Python policy).
 GreedyPolicy = Callable[[Game, int, Sequence[Action]], Action]
 
@@ -387,7 +377,8 @@ class Walk:
                         # Only the replies a sensible opponent would consider: weak
                         # ones, each tried once, would drag the root means around.
                         greedy_now = self.choice(game, actor, whole)
-                        legal = shortlist_after(greedy_now, legal, game._trump, reply_width)
+                        legal = shortlist_after(greedy_now, legal, game._trump, reply_width,
+                                                shared)
                     if reply_greedy and rng.random() < reply_greedy:
                         # On this iteration the opponent plays as the model says: the
                         # node's mean blends the model's reply with the searched best.
@@ -423,11 +414,11 @@ class Walk:
                             # The generator is this iteration's own: drawing from it only
                             # when the greedy move was tried already picks the same action.
                             action = greedy
-                            if not _among(untried, action, shared):
+                            if not among(untried, action, shared):
                                 action = rng.choice(untried)
                         else:
                             action = rng.choice(untried)
-                            if greedy is not None and _among(untried, greedy, shared):
+                            if greedy is not None and among(untried, greedy, shared):
                                 action = greedy
                         for a in legal:
                             kid = _child(node, a)

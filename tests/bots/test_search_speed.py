@@ -12,6 +12,8 @@ import pytest
 from durak_core import Game, Rules, parse_action
 from durak_core.actions import Action, Pass
 from durak_core.bots import IsmctsBot, RandomBot, next_to_act
+from durak_core.bots.inference import Inference
+from durak_core.playout import shortlist_after
 from durak_core.tree import TAPE_MATCHES, Lazy, Node, Tape, _child
 
 SEEDS = [0, 1, 7, 2**32 - 1, 2**32, 2**63 + 12345, 2**64 - 1]
@@ -130,3 +132,58 @@ def test_a_search_is_the_same_with_parsed_root_actions() -> None:
         roots.append((str(choice), [(str(a), n.visits, n.reward)
                                     for a, n in bot.last_root.children.items()]))
     assert roots[0] == roots[1]
+
+
+def test_the_compiled_weighted_deal_is_the_inference_deal_of_before() -> None:
+    """Game.deal_weighted gives exactly the deal Inference.deal made in Python: each
+    seat's unknown cards by weighted sampling (hidden_hands), then the talon shuffled."""
+    weights_rng = random.Random(5)
+    checked = 0
+    for rules in (Rules(), Rules(players=3), Rules(players=4, deck_size=52)):
+        for deal in range(6):
+            game = Game.new(rules, seed=deal)
+            bot = RandomBot(seed=deal)
+            while not game.is_over:
+                seat = next_to_act(game)
+                assert seat is not None
+                view = game.view(seat)
+                inference = Inference(game.players, seat, int(game.trump_suit))
+                # weights as evidence leaves them: most 1, some lowered to the floor
+                for row in inference._w:
+                    for i in range(52):
+                        row[i] = weights_rng.choice([1.0, 1.0, 0.35, 0.6, 0.02])
+                before = random.Random(checked)
+                hands, pool = inference.hidden_hands(view, before)
+                before.shuffle(pool)
+                expected = view.deal_unseen([c for hand in hands for c in hand] + pool)
+                after = random.Random(checked)
+                dealt = inference.deal(view, after)
+                assert dealt.state_hash() == expected.state_hash()
+                assert after.getstate() == before.getstate()
+                checked += 1
+                game.apply(bot.choose(game.observation(seat), game.legal_actions(seat)))
+    assert checked > 300
+
+
+def test_the_shortlist_by_identity_is_the_shortlist_by_equality() -> None:
+    for action_list in sample_legal_lists():
+        for width in (1, 2, 3, 4):
+            for first in action_list:
+                trump = 2
+                assert shortlist_after(first, action_list, trump, width, True) == \
+                    shortlist_after(first, action_list, trump, width)
+
+
+def sample_legal_lists() -> list[list[Action]]:
+    out = []
+    for deal in range(4):
+        game = Game.new(Rules(variant="perevodnoy"), seed=deal)
+        bot = RandomBot(seed=deal)
+        while not game.is_over:
+            seat = next_to_act(game)
+            assert seat is not None
+            legal = game.legal_actions(seat)
+            if len(legal) > 2:
+                out.append(legal)
+            game.apply(bot.choose(game.observation(seat), legal))
+    return out
