@@ -134,7 +134,9 @@ class Lazy:
 
 def _tape_matches() -> bool:
     """Whether :class:`Lazy` reads from a tape exactly what ``random.Random`` gives on
-    this Python (``random()`` and ``choice()`` as CPython 3.10-3.13 make them)."""
+    this Python: ``random()`` from two words (27 and 26 bits), ``choice()`` by
+    rejection from the top bits of one word a try, as CPython draws them; checked here
+    rather than assumed of every version."""
     items: list[Action] = []
     for n in range(1, 40):
         items.append(Pass(n))
