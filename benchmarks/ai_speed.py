@@ -89,7 +89,7 @@ def main() -> None:
     tables = [(name, rules, positions(rules, args.games)) for name, rules in TABLES]
     engine = "compiled (mypyc)" if COMPILED else "pure Python"
     print(f"python {sys.version.split()[0]}, durak_core {engine}, "
-          f"{args.rounds} rounds, the best counts; budget {budget}")
+          f"{args.rounds} round{'s' if args.rounds != 1 else ''}, the best counts; budget {budget}")
     # rates[(table, spec)]: one figure a round (iterations a second, or a decision).
     rates: dict[tuple[str, str], list[float]] = {}
     for _ in range(args.rounds):
