@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 from collections.abc import Iterable, Sequence
 from typing import Any, Final, cast
@@ -140,9 +141,24 @@ def _multi_leads(p: int, rank: int, group: int, most: int) -> list[Action]:
         for bits in range(1, 1 << k):
             chosen = [cards[i] for i in range(k) if bits >> i & 1]
             if 2 <= len(chosen) <= most:
-                leads.append(Attack(p, chosen[0], tuple(chosen[1:])))
+                leads.append(_lead_of(p, chosen))
         _LEADS[key] = leads
     return leads
+
+
+# Each multi-card lead once, by seat and cards, whichever lists of _LEADS hold it: every
+# legal action of a game is then one shared object per value (searches find a tree's
+# actions by identity, see durak_core.tree._child).
+_LEAD_OF: Final[dict[int, Action]] = {}
+
+
+def _lead_of(p: int, chosen: list[Card]) -> Action:
+    """The one shared lead of ``chosen`` (two or more cards of a rank, index order) by ``p``."""
+    key = p << 52 | mask_of(chosen)
+    found = _LEAD_OF.get(key)
+    if found is None:
+        found = _LEAD_OF[key] = Attack(p, chosen[0], tuple(chosen[1:]))
+    return found
 
 
 def _fisher_yates(rng: random.Random, items: list[Card]) -> None:
@@ -1394,6 +1410,48 @@ class Game:
         if len(cards) != popcount(self._unseen) or mask_of(cards) != self._unseen:
             raise ValueError("order must hold each unseen card of this view exactly once")
         return self._deal(cards)
+
+    def deal_weighted(self, weights: Sequence[Sequence[float]], rng: random.Random) -> Game:
+        """A full game consistent with this view, each seat's unknown cards drawn by
+        ``weights[seat][card index]`` (how likely, relative to 1, the seat holds the
+        card): a weighted sample without replacement, each unseen card keyed by an
+        exponential draw divided by its weight, the smallest keys first, seat 0 first;
+        the talon gets the rest in random order.  What
+        :meth:`durak_core.bots.inference.Inference.deal` does, compiled (searches deal
+        once a paired round): the same cards from the same generator state.
+
+        >>> from durak_core import Rules, Game
+        >>> view = Game.new(Rules(), seed=7).view(0)
+        >>> weights = [[1.0] * 52, [1.0] * 26 + [0.02] * 26]  # seat 1: spades and clubs
+        >>> full = view.deal_weighted(weights, random.Random(1))
+        >>> full.public_hash() == view.public_hash()
+        True
+        """
+        if self._viewer is None:
+            raise ValueError("deal_weighted needs a seat's view; this is the full game")
+        pool: list[Card] = []
+        m = self._unseen
+        while m:
+            low = m & -m
+            pool.append(ALL_CARDS[low.bit_length() - 1])
+            m ^= low
+        order: list[Card] = []
+        for s in range(self._n):
+            u = self._unk[s]
+            if not u:
+                continue
+            w = weights[s]
+            # (key, position): sorted, the same order as a stable sort by key.
+            keyed: list[tuple[float, int]] = []
+            for i in range(len(pool)):
+                keyed.append((-math.log(1.0 - rng.random()) / w[pool[i].index], i))
+            keyed.sort()
+            ranked = [pool[i] for _, i in keyed]
+            order += ranked[:u]
+            pool = ranked[u:]
+        _shuffle(rng, pool)
+        order += pool
+        return self._deal(order)
 
     def _deal(self, pool: list[Card]) -> Game:
         g = self.copy()

@@ -151,15 +151,20 @@ def _defend(game: Game, p: int, legal: list[Action], hand: int, trump: int) -> A
     # the table's order among equals).
     att = game._att
     defs = game._def
-    unbeaten: list[int] = []
+    # The unbeaten cards, hardest first: a stable sort by (trump, rank), descending, by
+    # insertion (a table holds a few; sorted() with a key costs more than the search).
+    order: list[int] = []
+    keys: list[int] = []
     for i in range(len(att)):
         if defs[i] is None:
-            unbeaten.append(att[i].index)
-    order = sorted(
-        unbeaten,
-        key=lambda i: (1 if i // 13 == trump else 0) * 16 + i % 13,
-        reverse=True,
-    )
+            index = att[i].index
+            key = (16 if index // 13 == trump else 0) + index % 13
+            j = len(keys)
+            while j > 0 and keys[j - 1] < key:
+                j -= 1
+            order.insert(j, index)
+            keys.insert(j, key)
+    unbeaten_count = len(order)
     beaters = BEATERS[trump]
     used = 0
     plan_attack = -1
@@ -188,7 +193,7 @@ def _defend(game: Game, p: int, legal: list[Action], hand: int, trump: int) -> A
         return _TAKE[p]
     talon = len(game._talon) - game._tpos
     if talon:
-        table_cards = 2 * len(att) - len(unbeaten)
+        table_cards = 2 * len(att) - unbeaten_count
         if (high_trump and table_cards <= 3) or (
             trumps_used >= 2 and table_cards <= 4 and talon >= 6
         ):
@@ -308,16 +313,22 @@ def finish(
     return outcome(game)
 
 
-def shortlist_after(first: Action, legal: Sequence[Action], trump: int, width: int) -> list[Action]:
+def shortlist_after(
+    first: Action, legal: Sequence[Action], trump: int, width: int, shared: bool = False
+) -> list[Action]:
     """At most ``width`` of ``legal`` worth comparing, when the greedy choice ``first`` is
     known: ``first``, take or pass, then the cheapest of the rest, ties in the order
     given (see :func:`durak_core.bots.greedy.shortlist`, which is this after choosing
     ``first``; an action costs its dearest card, and of two attacks as dear the one of
-    more cards comes first)."""
+    more cards comes first).
+
+    ``shared``: ``legal`` and ``first`` are a game's own legal actions, one shared object
+    per value (as a search meets them below its root), so actions are compared by
+    identity, which calls no Python ``__eq__``; the same list either way."""
     keep = max(width, 1)
     chosen: list[Action] = [first]
     for a in legal:
-        if isinstance(a, (Take, Pass)) and a != first:
+        if isinstance(a, (Take, Pass)) and (a is not first if shared else a != first):
             chosen.append(a)
     more = keep - len(chosen)
     if more <= 0:
@@ -327,7 +338,7 @@ def shortlist_after(first: Action, legal: Sequence[Action], trump: int, width: i
     ranked: list[tuple[int, int]] = []
     rest: list[Action] = []
     for a in legal:
-        if a in chosen:
+        if among(chosen, a, shared):
             continue
         if isinstance(a, Attack):
             cost = _cost(a.card.index, trump)
@@ -344,6 +355,18 @@ def shortlist_after(first: Action, legal: Sequence[Action], trump: int, width: i
     for _, i in ranked[:more]:
         chosen.append(rest[i])
     return chosen
+
+
+def among(actions: list[Action], action: Action, shared: bool) -> bool:
+    """``action in actions``; by identity when ``shared``: every action is a game's own,
+    one shared object per value (see :func:`shortlist_after`), and then no Python
+    ``__eq__`` is called."""
+    if not shared:
+        return action in actions
+    for a in actions:  # noqa: SIM110 (compiled, a loop; any() would make a generator)
+        if a is action:
+            return True
+    return False
 
 
 # ---------------------------------------------------------------- a learnt value

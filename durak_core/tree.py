@@ -24,11 +24,13 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+from typing import Final
 
-from .actions import Action
+from .actions import Action, Pass
 from .endgame import EndgameSolver
 from .game import Game
 from .playout import (
+    among,
     blend_finish,
     cut_finish,
     finish,
@@ -40,6 +42,34 @@ from .playout import (
 )
 
 
+class Tape:
+    """The 32-bit words of ``random.Random(seed)``, drawn once and read by every
+    :class:`Lazy` of that seed.
+
+    A paired round plays each root action on one deal with generators of one seed,
+    and each of them draws the same numbers: seeding a Mersenne Twister (a few
+    microseconds, most of an iteration's own bookkeeping) then happens once a round
+    instead of once an iteration.  Every draw of ``random.Random`` (``random()``,
+    ``choice()``, ``getrandbits()``) takes whole words from one stream, so reading the
+    same words gives the same numbers (:data:`TAPE_MATCHES` checks it on this Python).
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.words: list[int] = []
+        self._source: random.Random | None = None
+
+    def word(self, i: int) -> int:
+        """The ``i``-th word of the stream (drawn when first asked for)."""
+        words = self.words
+        while len(words) <= i:
+            source = self._source
+            if source is None:
+                source = self._source = random.Random(self.seed)
+            words.append(source.getrandbits(32))
+        return words[i]
+
+
 class Lazy:
     """A ``random.Random`` made on first use, from ``seed`` (or an existing one).
 
@@ -47,17 +77,91 @@ class Lazy:
     iterations never draw from it (the greedy move is expanded first; compiled
     playouts draw nothing): making it only when needed saves a good share of an
     iteration.  The numbers drawn are the same as from one made up front.
+
+    With a ``tape`` (that seed's words, shared by a round's generators),
+    :meth:`random` and :meth:`choice` read the tape instead of seeding a generator of
+    their own; :meth:`get` still gives a generator, advanced past what was read.
     """
 
-    def __init__(self, seed: int = 0, rng: random.Random | None = None) -> None:
+    def __init__(
+        self, seed: int = 0, rng: random.Random | None = None, tape: Tape | None = None
+    ) -> None:
         self._seed = seed
         self._rng = rng
+        self._tape = tape
+        self._pos = 0  # the words of the tape read so far
 
     def get(self) -> random.Random:
         rng = self._rng
         if rng is None:
             rng = self._rng = random.Random(self._seed)
+            for _ in range(self._pos):  # where this generator's draws have got to
+                rng.getrandbits(32)
+            self._tape = None
         return rng
+
+    def random(self) -> float:
+        """``get().random()``: the same number, from the tape when there is one."""
+        tape = self._tape
+        if tape is None:
+            return self.get().random()
+        pos = self._pos
+        a = tape.word(pos) >> 5
+        b = tape.word(pos + 1) >> 6
+        self._pos = pos + 2
+        return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+    def choice(self, seq: list[Action]) -> Action:
+        """``get().choice(seq)``: the same action, from the tape when there is one."""
+        tape = self._tape
+        n = len(seq)
+        if tape is None or n >= 1 << 31:
+            return self.get().choice(seq)
+        if n == 0:
+            raise IndexError("Cannot choose from an empty sequence")
+        k = 0  # n.bit_length(), which compiled code would call as a slow method
+        while n >> k:
+            k += 1
+        pos = self._pos
+        r = tape.word(pos) >> (32 - k)
+        pos += 1
+        while r >= n:
+            r = tape.word(pos) >> (32 - k)
+            pos += 1
+        self._pos = pos
+        return seq[r]
+
+
+def _tape_matches() -> bool:
+    """Whether :class:`Lazy` reads from a tape exactly what ``random.Random`` gives on
+    this Python: ``random()`` from two words (27 and 26 bits), ``choice()`` by
+    rejection from the top bits of one word a try, as CPython draws them; checked here
+    rather than assumed of every version."""
+    items: list[Action] = []
+    for n in range(1, 40):
+        items.append(Pass(n))
+        for seed in (n, 1 << 63 | n):
+            theirs = random.Random(seed)
+            ours = Lazy(seed, tape=Tape(seed))
+            for _ in range(3):
+                if ours.choice(items) is not theirs.choice(items):
+                    return False
+                if ours.random() != theirs.random():
+                    return False
+            # a generator handed out goes on from there
+            if ours.get().random() != theirs.random():
+                return False
+    return True
+
+
+#: Tapes are read only where they were checked to give what ``random.Random`` gives.
+TAPE_MATCHES: Final = _tape_matches()
+
+
+def tape_for(seed: int) -> Tape | None:
+    """A tape of ``seed`` for a round's generators (:class:`Lazy`), or None on a Python
+    whose ``random.Random`` draws differently (each generator then seeds its own)."""
+    return Tape(seed) if TAPE_MATCHES else None
 
 
 class Node:
@@ -67,12 +171,45 @@ class Node:
     the coach's "chance of not being the durak"; ``reward`` counts a draw half).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, action: Action | None = None) -> None:
         self.children: dict[Action, Node] = {}
         self.visits = 0
         self.reward = 0.0
         self.safe = 0
         self.avail = 1
+        #: The action that leads here (None at a search's root).
+        self.action = action
+        # ``children``'s nodes again, in the order they were made, for the walk to find
+        # by identity (see :func:`_child`).
+        self.kids: list[Node] = []
+
+    def add(self, action: Action) -> Node:
+        """A new child for ``action`` (not a child yet)."""
+        child = Node(action)
+        self.children[action] = child
+        self.kids.append(child)
+        return child
+
+
+def _child(node: Node, action: Action) -> Node | None:
+    """``node.children.get(action)``, without hashing the action where it can.
+
+    Hashing an action (a frozen dataclass) runs Python code, and a walk asks several
+    times a level.  Below a search's root every action the walk meets is one of the
+    engine's shared objects (a legal action of a game is the same object whatever the
+    deal; :func:`durak_core.game._multi_leads` shares multi-card leads too), so an
+    equal action is the same object and a search by identity finds exactly what the
+    dictionary would.  The root's actions come from the caller (parsed, perhaps, and
+    equal to the engine's without being them), and anyone may add to a root's
+    ``children``: there a miss asks the dictionary.
+    """
+    kids = node.kids
+    for kid in kids:
+        if kid.action is action:
+            return kid
+    if node.action is not None and len(kids) == len(node.children):
+        return None
+    return node.children.get(action)
 
 
 #: The greedy policy's choice for a seat among its legal actions (the Python policy).
@@ -209,14 +346,12 @@ class Walk:
         shadow_node: Node | None = None
         viewing = False
         while True:
-            children = node.children
             if first is not None:
                 action = first
                 first = None
-                child = children.get(action)
+                child = _child(node, action)
                 if child is None:
-                    child = Node()
-                    children[action] = child
+                    child = node.add(action)
                 game.apply(action)
                 node = child
                 path.append((node, actor))
@@ -225,6 +360,8 @@ class Walk:
             elif model and actor != seat and (replies if left is None else left[actor]) <= 0:
                 game.apply(self.choice(game, actor, legal))
             else:
+                # Below the root every action is the engine's shared object (_child).
+                shared = node.action is not None
                 modelled: Action | None = None
                 # The greedy policy chooses among every legal action, not the shortlist
                 # (the Python policy reads the order of the list it is given); asked
@@ -237,34 +374,38 @@ class Walk:
                     else:
                         left[actor] -= 1
                     if self.reply_view and shadow_node is None:
-                        viewing = rng.get().random() < self.reply_view
+                        viewing = rng.random() < self.reply_view
                     if reply_width and len(legal) > reply_width:
                         # Only the replies a sensible opponent would consider: weak
                         # ones, each tried once, would drag the root means around.
                         greedy_now = self.choice(game, actor, whole)
-                        legal = shortlist_after(
-                            greedy_now, legal, int(game.trump_suit), reply_width
-                        )
-                    if reply_greedy and rng.get().random() < reply_greedy:
+                        legal = shortlist_after(greedy_now, legal, game._trump, reply_width,
+                                                shared)
+                    if reply_greedy and rng.random() < reply_greedy:
                         # On this iteration the opponent plays as the model says: the
                         # node's mean blends the model's reply with the searched best.
                         if greedy_now is None:
                             greedy_now = self.choice(game, actor, whole)
                         modelled = greedy_now
-                if modelled is not None and modelled in children:
-                    action = modelled
+                found: Node | None = None if modelled is None else _child(node, modelled)
+                if found is not None:
+                    action = modelled  # type: ignore[assignment]
+                    child = found
                 else:
-                    untried: list[Action] = (
-                        [modelled] if modelled is not None
-                        else [a for a in legal if a not in children]
-                    )
+                    untried: list[Action] = []
+                    if modelled is not None:
+                        untried.append(modelled)
+                    else:
+                        for a in legal:
+                            if _child(node, a) is None:
+                                untried.append(a)
                     if untried and self.widen and actor == seat and path:
                         # Progressive widening at the bot's own decisions below the
                         # root: another action only once this node has had the visits
                         # to judge the ones it has (the greedy one first).
                         tried = len(legal) - len(untried)
                         if tried >= 1 + int(self.widen * math.sqrt(node.visits)):
-                            legal = [a for a in legal if a in children]
+                            legal = [a for a in legal if _child(node, a) is not None]
                             untried = []
                     if untried:
                         greedy: Action | None = None
@@ -275,17 +416,17 @@ class Walk:
                             # The generator is this iteration's own: drawing from it only
                             # when the greedy move was tried already picks the same action.
                             action = greedy
-                            if action not in untried:
-                                action = rng.get().choice(untried)
+                            if not among(untried, action, shared):
+                                action = rng.choice(untried)
                         else:
-                            action = rng.get().choice(untried)
-                            if greedy is not None and greedy in untried:
+                            action = rng.choice(untried)
+                            if greedy is not None and among(untried, greedy, shared):
                                 action = greedy
                         for a in legal:
-                            if a in children:
-                                children[a].avail += 1
-                        child = Node()
-                        children[action] = child
+                            kid = _child(node, a)
+                            if kid is not None:
+                                kid.avail += 1
+                        child = node.add(action)
                         if viewing:
                             viewing = False
                             shadow, shadow_node = self._shadow(game, actor, action, rng), child
@@ -293,12 +434,15 @@ class Walk:
                         path.append((child, actor))
                         break
                     action = self.select(node, legal)
+                    found = _child(node, action)
+                    assert found is not None
+                    child = found
                 if viewing:
                     viewing = False
                     shadow = self._shadow(game, actor, action, rng)
-                    shadow_node = children[action]
+                    shadow_node = child
                 game.apply(action)
-                node = children[action]
+                node = child
                 path.append((node, actor))
             if game.is_over or len(path) == self.depth:
                 break
@@ -374,12 +518,12 @@ class Walk:
 
     def select(self, node: Node, legal: list[Action]) -> Action:
         """UCB1 over the children available now; bumps their availability counts."""
-        children = node.children
         best: Action = legal[0]
         best_score = -1.0
         c = self.c
         for a in legal:
-            child = children[a]
+            child = _child(node, a)
+            assert child is not None
             score = child.reward / child.visits + c * math.sqrt(
                 math.log(child.avail) / child.visits
             )

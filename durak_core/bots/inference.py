@@ -183,11 +183,11 @@ class Inference:
         (exponential keys divided by the weight, smallest first); the talon
         takes the rest in random order.
         """
-        hands, pool = self.hidden_hands(view, rng)
-        order: list[Card] = [c for hand in hands for c in hand]
-        rng.shuffle(pool)
-        order += pool
-        return view.deal_unseen(order)
+        # The view deals, compiled (Game.deal_weighted): exactly what this would do:
+        #     hands, pool = self.hidden_hands(view, rng)
+        #     rng.shuffle(pool)
+        #     return view.deal_unseen([c for hand in hands for c in hand] + pool)
+        return view.deal_weighted(self._w, rng)
 
     def hidden_hands(self, view: Game, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
         """The first step of :meth:`deal`: each seat's unknown cards, drawn by the

@@ -63,7 +63,7 @@ from ..events import Event
 from ..game import Game
 from ..playout import outcome, solved_rewards
 from ..rules import Rules
-from ..tree import Lazy, Node, Walk
+from ..tree import Lazy, Node, Walk, tape_for
 from . import parallel
 from .base import Bot
 from .driver import next_to_act
@@ -439,9 +439,11 @@ class IsmctsBot(Bot):
         rng = self._rng
         deal = self._deal(view, rng)
         seed = rng.getrandbits(64)
+        # One tape of the seed's numbers for the round: seeded once, read by each.
+        tape = tape_for(seed)
         iterate = self._walk.iterate
         for action in actions:
-            iterate(root, deal.copy(), legal, action, Lazy(seed))
+            iterate(root, deal.copy(), legal, action, Lazy(seed, tape=tape))
         return len(actions)
 
     def _run_halving(
@@ -623,8 +625,8 @@ class IsmctsBot(Bot):
             legal = game.legal_actions(actor)
             if len(legal) == 1:
                 action = legal[0]
-            elif eps and rng.get().random() < eps:
-                action = rng.get().choice(legal)
+            elif eps and rng.random() < eps:
+                action = rng.choice(legal)
             else:
                 action = rollout_action(game, actor, legal, trump)
             game.apply(action)
