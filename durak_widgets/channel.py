@@ -89,13 +89,24 @@ function ownership(model, me, tell) {
     if (msg && msg.to === me.page && msg.t === "ping") tell({ t: "pong" });
   };
   model.on("msg:custom", onPing);
-  const bye = () => { if (model.get("owner") === me.page) tell({ t: "bye" }); };
+  // A page that said goodbye claims nothing more: the kernel's word that the widget is
+  // free can reach a closing tab before it is gone, and its claim would hand the widget
+  // to a dead page (the tab left would then wait for a probe to go unanswered).
+  let gone = false;
+  const bye = () => {
+    gone = true;
+    if (model.get("owner") === me.page) tell({ t: "bye" });
+  };
   globalThis.addEventListener("pagehide", bye);
-  const freed = () => { if (model.get("owner") === "") tell({ t: "claim" }); };
+  const back = (event) => {  // a tab restored from the back-forward cache plays on
+    if (event.persisted) { gone = false; tell({ t: "claim" }); }
+  };
+  globalThis.addEventListener("pageshow", back);
+  const freed = () => { if (!gone && model.get("owner") === "") tell({ t: "claim" }); };
   model.on("change:owner", freed);
   let wait = RECLAIM_MS, timer = null;
   const again = () => {
-    if (model.get("owner") !== me.page) tell({ t: "claim" });
+    if (!gone && model.get("owner") !== me.page) tell({ t: "claim" });
     wait = Math.min(2 * wait, 60000);
     timer = setTimeout(again, wait);
   };
@@ -107,6 +118,7 @@ function ownership(model, me, tell) {
     model.off("msg:custom", onPing);
     model.off("change:owner", freed);
     globalThis.removeEventListener("pagehide", bye);
+    globalThis.removeEventListener("pageshow", back);
   };
 }
 """.replace("RECLAIM_MS", str(RECLAIM_MS))

@@ -93,4 +93,5 @@ def test_two_notebooks_play_a_game_through_pasted_codes_to_a_fair_audit(
     ann.close()
     expect(elsewhere).not_to_have_class(re.compile("durak-rtc-elsewhere"), timeout=90_000)
     expect(elsewhere).to_have_text("The tab that held the connection was closed, and the "
-                                   "connection with it: run the cell again for new codes.")
+                                   "connection with it: run the cell again for new codes.",
+                                   timeout=30_000)
