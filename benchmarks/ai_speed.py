@@ -27,9 +27,12 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from durak_core import COMPILED, Action, Game, Rules
-from durak_core.bots import GreedyBot, make_bot, next_to_act
+from decision_cost import positions
+
+from durak_core import COMPILED, Action, Rules
+from durak_core.bots import make_bot
 
 #: The tables measured: a name and the rules.
 TABLES: list[tuple[str, Rules]] = [("2 seats", Rules()), ("4 seats", Rules(players=4))]
@@ -37,25 +40,6 @@ TABLES: list[tuple[str, Rules]] = [("2 seats", Rules()), ("4 seats", Rules(playe
 DEFAULT_SPECS = ["ismcts", "ismcts-v2", "ismcts-v1"]
 
 Position = tuple[dict[str, Any], list[Action]]
-
-
-def positions(rules: Rules, games: int) -> list[Position]:
-    """Every third decision with a choice while the talon holds cards, in ``games``
-    seeded games of greedy bots (seeds 0, 1, ...)."""
-    out: list[Position] = []
-    count = 0
-    for seed in range(games):
-        game, greedy = Game.new(rules, seed=seed), GreedyBot()
-        while not game.is_over and game.talon_size > 0:
-            seat = next_to_act(game)
-            assert seat is not None
-            legal = game.legal_actions(seat)
-            if len(legal) > 1:
-                if count % 3 == 0:
-                    out.append((game.observation(seat), legal))
-                count += 1
-            game.apply(greedy.choose(game.observation(seat), legal))
-    return out
 
 
 def run(spec: str, rules: Rules, points: list[Position], budget: str) -> tuple[int, float, int]:
@@ -86,7 +70,7 @@ def main() -> None:
                         help="decide on this much CPU time instead (iterations a decision)")
     args = parser.parse_args()
     budget = f"ms={args.ms:g}&cpu=1" if args.ms else f"iterations={args.iterations}"
-    tables = [(name, rules, positions(rules, args.games)) for name, rules in TABLES]
+    tables = [(name, rules, positions(args.games, rules)) for name, rules in TABLES]
     engine = "compiled (mypyc)" if COMPILED else "pure Python"
     print(f"python {sys.version.split()[0]}, durak_core {engine}, "
           f"{args.rounds} round{'s' if args.rounds != 1 else ''}, the best counts; budget {budget}")

@@ -26,13 +26,17 @@ from durak_core import Action, Game, Rules
 from durak_core.bots import GreedyBot, IsmctsBot, next_to_act, parse_options
 
 
-def positions(games: int) -> list[tuple[dict[str, Any], list[Action]]]:
+def positions(games: int, rules: Rules | None = None) -> list[tuple[dict[str, Any], list[Action]]]:
+    """Every third decision with a choice while the talon holds cards, in ``games``
+    seeded games of greedy bots (seeds 0, 1, ...) under ``rules`` (the default rules if
+    None); benchmarks/ai_speed.py decides the same positions."""
     out = []
     count = 0
     for seed in range(games):
-        game, greedy = Game.new(Rules(), seed=seed), GreedyBot()
+        game, greedy = Game.new(rules or Rules(), seed=seed), GreedyBot()
         while not game.is_over and game.talon_size > 0:
             seat = next_to_act(game)
+            assert seat is not None
             legal = game.legal_actions(seat)
             if len(legal) > 1:
                 if count % 3 == 0:
