@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
 
 import msgspec
 
@@ -21,7 +20,9 @@ from durak_net.outcomes import HOST, Outcomes, fault_signed
 from durak_net.play import Play
 from durak_net.proposals import Proposals
 from durak_net.seating import Player, SeatingChart
-from durak_net.wire import Fault, Frame
+from durak_net.wire import Fault
+
+from .recorders import Broadcasts
 
 TABLE = 0xE4D
 RULES = Rules(players=3, deck_size=36)
@@ -36,25 +37,13 @@ KEYS = [i.public for i in IDS]
 
 
 @dataclass
-class Recorder:
+class Recorder(Broadcasts):
     """The effects an endings part asks for, kept to look at."""
 
-    sent: list[tuple[Frame, int | None]] = field(default_factory=list)
-    events: list[Any] = field(default_factory=list)
-    records: list[dict[str, Any]] = field(default_factory=list)
     dealt: list[int] = field(default_factory=list)
     violations: list[Note] = field(default_factory=list)
     drained: int = 0
     settles: int = 0
-
-    def broadcast(self, frame: Frame, now: float, /, but: int | None = None) -> None:
-        self.sent.append((frame, but))
-
-    def emit(self, event: Any, /) -> None:
-        self.events.append(event)
-
-    def record(self, **record: Any) -> None:
-        self.records.append(record)
 
     def deal_out(self, number: int, messages: list[bytes], now: float, /) -> None:
         self.dealt.append(len(messages))

@@ -5,7 +5,6 @@ Hello, the host's Seating taken by a seated player, the table started, and the j
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import msgspec
 
@@ -18,6 +17,8 @@ from durak_net.outcomes import HOST
 from durak_net.seating import Player, SeatingChart
 from durak_net.wire import Frame, Hello, Seating
 
+from .recorders import Recorded
+
 TABLE = 0x101
 
 
@@ -29,23 +30,15 @@ ANN, BEN, CAT = _identity(1), _identity(2), _identity(3)
 
 
 @dataclass
-class Recorder:
+class Recorder(Recorded):
     """The effects a joining part asks for, kept to look at."""
 
     sent: list[Frame] = field(default_factory=list)
-    events: list[Any] = field(default_factory=list)
-    records: list[dict[str, Any]] = field(default_factory=list)
     violations: list[Note] = field(default_factory=list)
     began: int = 0
 
     def broadcast(self, frame: Frame, now: float, /, but: int | None = None) -> None:
         self.sent.append(frame)
-
-    def emit(self, event: Any, /) -> None:
-        self.events.append(event)
-
-    def record(self, **record: Any) -> None:
-        self.records.append(record)
 
     def violation(self, note: Note, now: float, /) -> None:
         self.violations.append(note)

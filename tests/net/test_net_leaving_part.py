@@ -21,7 +21,9 @@ from durak_net.notes import Note
 from durak_net.outcomes import HOST, Outcomes
 from durak_net.presence import Presence
 from durak_net.seating import Player, SeatingChart
-from durak_net.wire import BYE_EVIDENCE_BYTES, Bye, Frame, Status, encoded_size
+from durak_net.wire import BYE_EVIDENCE_BYTES, Bye, Status, encoded_size
+
+from .recorders import Broadcasts
 
 TABLE = 0x1EAF
 
@@ -31,12 +33,9 @@ def _identity(seat: int) -> Identity:
 
 
 @dataclass
-class Recorder:
+class Recorder(Broadcasts):
     """The effects a leaving part asks for, kept to look at."""
 
-    sent: list[tuple[Frame, int | None]] = field(default_factory=list)
-    events: list[Any] = field(default_factory=list)
-    records: list[dict[str, Any]] = field(default_factory=list)
     stops: list[tuple[int, int, str, Note]] = field(default_factory=list)
     set_stops: list[tuple[int, Stop]] = field(default_factory=list)
     published: list[int] = field(default_factory=list)
@@ -45,15 +44,6 @@ class Recorder:
     ending: str = ""
     closed: list[str] = field(default_factory=list)
     under_way: bool = False
-
-    def broadcast(self, frame: Frame, now: float, /, but: int | None = None) -> None:
-        self.sent.append((frame, but))
-
-    def emit(self, event: Any, /) -> None:
-        self.events.append(event)
-
-    def record(self, **record: Any) -> None:
-        self.records.append(record)
 
     def stop(self, number: int, culprit: int, code: str, note: Note, now: float, /) -> None:
         self.stops.append((number, culprit, code, note))

@@ -21,6 +21,8 @@ from durak_net.play import Play
 from durak_net.proposals import Proposals, refused_signed
 from durak_net.wire import Entry, Frame, Open, Order, Propose, Refused
 
+from .recorders import Recorded
+
 TABLE = 0xA11
 RULES = Rules(players=2, deck_size=36)
 SEED = 2  # (the host, seat 0, attacks first)
@@ -35,12 +37,10 @@ KEYS = [i.public for i in IDS]
 
 
 @dataclass
-class Recorder:
+class Recorder(Recorded):
     """The effects a play part asks for, kept to look at (what a session would do)."""
 
     sent: list[tuple[int | None, Frame]] = field(default_factory=list)
-    events: list[Any] = field(default_factory=list)
-    records: list[dict[str, Any]] = field(default_factory=list)
     stops: list[tuple[int, int, str, Note]] = field(default_factory=list)
     desyncs: list[Note] = field(default_factory=list)
     applied: int = 0
@@ -54,12 +54,6 @@ class Recorder:
 
     def broadcast(self, frame: Frame, now: float, /) -> None:
         self.sent.append((None, frame))
-
-    def emit(self, event: Any, /) -> None:
-        self.events.append(event)
-
-    def record(self, **record: Any) -> None:
-        self.records.append(record)
 
     def deal_out(self, number: int, messages: list[bytes], now: float, /) -> None:
         self.dealt += messages
