@@ -25,8 +25,10 @@ from playwright.sync_api import Page, expect
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ROOT = TABLE_ROOT
-GAME = ("from durak_widgets import play\n\n"
-        "table = play(opponents=['random'], seed=3, delay=0, lang={lang!r})\n"
+#: A 24-card game: the review needs a game played to its end, of any length.
+GAME = ("from durak_core import Rules\nfrom durak_widgets import play\n\n"
+        "table = play(opponents=['random'], rules=Rules(deck_size=24), seed=3, delay=0, "
+        "lang={lang!r})\n"
         "table.coach.iterations = 40\n"
         "table")
 #: A card's name for screen readers: "queen of clubs", "дама треф, козырь".

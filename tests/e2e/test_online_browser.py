@@ -43,7 +43,8 @@ IMPAIR = {"loss": 0.05, "duplicate": 0.05, "reorder": 0.05, "seed": 7}
 
 def _notebook(root: Path, name: str, cell: str) -> str:
     relative = f"online/{name.lower()}.ipynb"
-    write_notebook(root / relative, [PATH_CELL, "from durak_widgets import online", cell])
+    write_notebook(root / relative, [PATH_CELL, "from durak_core import Rules\n"
+                                                "from durak_widgets import online", cell])
     return relative
 
 
@@ -53,6 +54,8 @@ def test_two_notebooks_play_a_game_through_pasted_codes_to_a_fair_audit(
     ann, ben, again = lab_tabs.take(3)
     run_notebooks_in_lab(
         [(ann, _notebook(lab_root_dir, "Ann", "lobby = online(name='Ann', "
+                         # 24 cards: the codes, the channel and the audit are tested
+                         "rules=Rules(deck_size=24), "
                          + OPTIONS.format(seed=1) + ")\nlobby")),
          (ben, _notebook(lab_root_dir, "Ben", "# Ann's code goes here"))],
         jupyterlab_server)

@@ -37,7 +37,8 @@ def test_a_notebook_joins_a_terminals_room_on_a_local_mosquitto_and_plays_fair(
         pytest.skip("needs Debian's mosquitto (apt-get install mosquitto; .ci/run does)")
     (ann,) = lab_tabs.take(1)
     with broker(None, "127.0.0.1", tmp_path, (free_port(), free_port())) as url:
-        ben = terminal_peer("--relay", url, "--name", "Ben", "--seed", "2")
+        ben = terminal_peer("--relay", url, "--name", "Ben", "--seed", "2",
+                            "--rules", "deck_size=24")  # the room, not a long game
         try:
             assert ben.stdout is not None
             first = json.loads(ben.stdout.readline())

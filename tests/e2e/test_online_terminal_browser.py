@@ -36,8 +36,9 @@ def test_a_notebook_page_and_an_aiortc_terminal_play_a_game_through_codes(
     (ann,) = lab_tabs.take(1)
     relative = "online-terminal/ann.ipynb"
     write_notebook(lab_root_dir / relative, [
-        PATH_CELL, "from durak_widgets import online\n"
-        "online(name='Ann', ice_servers=[], bot='greedy', seed=1, lang='en')"])
+        PATH_CELL, "from durak_core import Rules\nfrom durak_widgets import online\n"
+        "online(name='Ann', rules=Rules(deck_size=24), ice_servers=[], bot='greedy', "
+        "seed=1, lang='en')"])  # 24 cards: the connection and the audit are tested
     run_notebooks_in_lab([(ann, relative)], jupyterlab_server)
     invitation = ann.locator(f"{LOBBY} .durak-online-code textarea")
     expect(invitation).to_have_value(re.compile(r"^\w{40,}$"), timeout=60_000)

@@ -1,9 +1,9 @@
 """Three JupyterLab tabs (three kernels) at one LAN table of three, with hidden hands.
 
-Ann's notebook hosts the table (``lan(table=Rules(players=3))``); in Ben's and Cid's
-tabs the lobby lists her table and each clicks Join; Ann's seating shows both and she
-clicks Start.  All three tabs then show the same table words and their own table, and
-a card clicked in the leading player's tab appears on the other two tables by itself.
+Ann's notebook hosts the table (``lan(table=Rules(players=3, deck_size=24))``); in Ben's
+and Cid's tabs the lobby lists her table and each clicks Join; Ann's seating shows both
+and she clicks Start.  All three tabs then show the same table words and their own table,
+and a card clicked in the leading player's tab appears on the other two tables by itself.
 Only what a person sees (CSS classes and texts) is read; every wait is for a text or
 an element to appear.
 """
@@ -28,7 +28,7 @@ TABLE = f"{LOBBY} .durak-root"
 
 def _notebook(root: Path, name: str, port: int, host: bool = False) -> str:
     relative = f"lan_table/{name.lower()}.ipynb"
-    table = ", table=Rules(players=3)" if host else ""
+    table = ", table=Rules(players=3, deck_size=24)" if host else ""
     cell = ("from durak_core import Rules\nfrom durak_widgets import lan\n\n"
             f"lan(name={name!r}, port={port}, journal_dir=None{table})")
     write_notebook(root / relative, [PATH_CELL, cell])
@@ -58,7 +58,7 @@ def test_three_tabs_sit_at_one_table_and_a_clicked_move_appears_in_the_other_two
     expect(ann.locator(f"{LOBBY} .durak-lan-start")).to_be_disabled()
     # Ben's lobby lists Ann's table with its rules in words and free seats: Join.
     expect(ben.locator(f"{LOBBY} .durak-lan-peers")).to_contain_text(
-        "Ann's table of 3 · podkidnoy, 36 cards, everyone throws in", timeout=30_000)
+        "Ann's table of 3 · podkidnoy, 24 cards, everyone throws in", timeout=30_000)
     _join(ben)
     expect(seating).to_contain_text("Ben")
     _join(cid)
