@@ -1424,10 +1424,8 @@ class Session:
         self._linger_until = now if self.closed else None
         self._replaying = False
         self._record(t="epoch", epoch=self.epoch)
-        for link in self.links.values():
-            link.epoch = self.epoch
-            link.channel.reset()
-            self.resync.peer_restarted(self, link.peer_seat, now)
+        for seat in self.linkage.restart(self.epoch):
+            self.resync.peer_restarted(self, seat, now)
         self.joining.resumed()
         outcomes = self.outcomes
         for number in list(outcomes.audit_due):  # (the clock of the new epoch)
