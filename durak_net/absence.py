@@ -1,19 +1,18 @@
 """A seat that goes silent, a part of the session: lost, handed to a bot, its hand
 opened, heard again, or its game abandoned.
 
-One job: what a seat's table does about a player who is not there (section 7 of
-docs/lan-protocol.md, "Lost seats" and "A lost seat goes to a bot").  A link's seat
-silent for ``lost_after`` is lost (the host tells every seat); at a table of three or
-more the host hands it to its bot once the grace period has passed on its own hearing,
-and says so (Status ``"bot"``); each seat then publishes its share of that seat's seed,
-opening its hand to all, but only once it *itself* has not heard the seat's signed
-heartbeats for the grace period (a host that says a seat is lost while it is still
-there, to open its hand, gets no share).  A seat heard again is its player's again (its
-hand, if opened, stays open, and it is told so).  A seat silent for longer than the
-table waits ends its game with a verdict (``abandoned``, naming it where our own ears
-say so) and the table; one we cannot hear ourselves that holds the game up past the
-idle bound and a margin (:meth:`~durak_net.waits.Waits.unheard_due`) ends it naming
-nobody.
+One job: what a seat's table does about a player who is not there (section 7 of the
+protocol: lost seats, and a lost seat that goes to a bot).  A link's seat silent for
+``lost_after`` is lost (the host tells every seat); at a table of three or more the host
+hands it to its bot once the grace period has passed on its own hearing, and says so
+(Status ``"bot"``); each seat then publishes its share of that seat's seed, opening its
+hand to all, but only once it *itself* has not heard the seat's signed heartbeats for
+the grace period (a host that says a seat is lost while it is still there, to open its
+hand, gets no share).  A seat heard again is its player's again (its hand, if opened,
+stays open, and it is told so).  A seat silent for longer than the table waits ends its
+game with a verdict (``abandoned``, naming it where our own ears say so) and the table;
+one we cannot hear ourselves that holds the game up past the idle bound and a margin
+(:meth:`~durak_net.waits.Waits.unheard_due`) ends it naming nobody.
 
 Why a part of its own, not more of :mod:`durak_net.handover`: the hand-over part
 *decides* (each seat's state, whose clock runs, which lost seat goes to a bot and when,
