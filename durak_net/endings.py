@@ -88,10 +88,7 @@ class Endings:
 
     def _names(self, ours: bool = False) -> list[str]:
         """Each seat's name; ``ours``: ours as our screen says it ("you" if nameless)."""
-        names = self.seating.names()
-        if ours:
-            names[self.seat] = self.name or "you"
-        return names
+        return self.seating.names(ours=self.name if ours else None)
 
     # ------------------------------------------------------------------ stops
 

@@ -63,6 +63,16 @@ class Links:
         link = self.by_seat.pop(seat)
         self.by_sid = {s: lk for s, lk in self.by_sid.items() if lk is not link}
 
+    def restart(self, epoch: int) -> list[int]:
+        """We are back from our journal in epoch ``epoch``: every link's streams start
+        afresh (its peer, hearing the new epoch, restarts its own).  Returns the seats at
+        their other ends, each to be told where we stand and caught up on its Sync
+        (:meth:`durak_net.resync.Resync.peer_restarted`)."""
+        for link in self.by_seat.values():
+            link.epoch = epoch
+            link.channel.reset()
+        return list(self.by_seat)
+
     def route(self, sid: int) -> Link | None:
         """The link whose datagrams carry pairing id ``sid``."""
         return self.by_sid.get(sid)

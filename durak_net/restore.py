@@ -12,10 +12,10 @@ what the other may lack.
 Nothing here writes a session's private fields: each record goes to its part's own
 replay method (:mod:`durak_net.seating`, :mod:`durak_net.dealing`,
 :mod:`durak_net.dealflow`, :mod:`durak_net.joining`, :mod:`durak_net.play`,
-:mod:`durak_net.proposals`, :mod:`durak_net.handover`, :mod:`durak_net.outcomes`,
+:mod:`durak_net.proposals`, :mod:`durak_net.absence`, :mod:`durak_net.outcomes`,
 :mod:`durak_net.endings`, :mod:`durak_net.leaving`), the parts that act around them
-passed the session as their effects; only what is the session's own (its links, a
-share published, a table that is ending) goes to its ``replay_*`` methods.  This
+passed the session as their effects; only what is the session's own (its links) goes
+to its ``replay_*`` methods.  This
 module imports nothing of :mod:`durak_net.session` (which imports it).
 """
 
@@ -124,12 +124,11 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
             else:
                 session.proposals.refused(int(rec["seat"]), pid, reason, int(rec.get("at", 0)))
         elif kind == "share":  # we published our share of a seat's seed (it went to a bot)
-            session.replay_share(int(rec["game"]), int(rec["seat"]), now)
-        elif kind == "handover":
-            session.handover.replay_handover(int(rec["seat"]))
-            session.proposals.void(int(rec["seat"]))  # (its refusal follows)
+            session.absence.replay_share(session, int(rec["game"]), int(rec["seat"]), now)
+        elif kind == "handover":  # (its placed move void: its refusal follows)
+            session.absence.replay_handover(int(rec["seat"]))
         elif kind == "back":
-            session.handover.replay_back(int(rec["seat"]))
+            session.absence.replay_back(int(rec["seat"]))
         elif kind == "stop":
             number = int(rec["game"])
             culprit = rec.get("culprit")
@@ -152,7 +151,8 @@ def _replay(session: Session, records: list[dict[str, Any]], now: float) -> None
         elif kind == "left":  # a player got up before play: its seat is open again
             session.leaving.replay_left(session, int(rec["seat"]))
         elif kind == "abandon":  # a seat went silent for the grace period: the table ends
-            session.replay_ending(int(rec["seat"]), str(rec.get("what", "went silent")))
+            session.absence.replay_abandon(session, int(rec["seat"]),
+                                           str(rec.get("what", "went silent")))
         elif kind == "gone":  # host: a player left after play began (the table ends)
             session.leaving.replay_gone(session, int(rec["seat"]))
         elif kind == "bye":

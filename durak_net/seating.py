@@ -113,9 +113,14 @@ class SeatingChart:
         """Every seat's signing key, in seat order (b"": not known yet)."""
         return [self.players[s].sign_key for s in range(len(self.players))]
 
-    def names(self) -> list[str]:
-        """Each seat's player's name."""
-        return [self.players[s].name or f"seat {s}" for s in range(len(self.players))]
+    def names(self, ours: str | None = None) -> list[str]:
+        """Each seat's player's name.  ``ours``: our own name as our screen says it of
+        us, for the words of a verdict we settle ourselves ("you" if it is empty); None:
+        ours as the seating has it."""
+        names = [self.players[s].name or f"seat {s}" for s in range(len(self.players))]
+        if ours is not None:
+            names[self.me] = ours or "you"
+        return names
 
     def infos(self) -> list[SeatInfo]:
         """Who sits where, as a Seating says it."""

@@ -50,7 +50,11 @@ game's entries) and :mod:`durak_net.proposals` (``proposals``: each seat's propo
 one placed in the log, and what a Propose, an Order, a Refused or an Open is answered);
 :mod:`durak_net.handover` (``handover``: the move clock of :mod:`durak_net.clock`, each
 seat's state, whom a bot plays, when a silent seat's game is abandoned) with
-:mod:`durak_net.presence` (``presence``: who is silent since when); and
+:mod:`durak_net.presence` (``presence``: who is silent since when), acted on by
+:mod:`durak_net.absence` (``absence``: a seat lost, handed to a bot, our share of its
+seed published on our own hearing, heard again, or its game abandoned), and by
+:mod:`durak_net.waits` (``waits``: the move clock's moves, and who is named when a wait
+runs too long); and
 :mod:`durak_net.outcomes` (``outcomes``: stops, faults, audits, and the checks of a
 Fault's signature and evidence) with :mod:`durak_net.endings` (``endings``: a game
 stopped on a fault, ours or another seat's, its seeds published, its audit settled);
@@ -73,8 +77,8 @@ a part that needs something done around it (a frame sent, an event, a journal re
 game stopped) is passed the session as its effects (:class:`durak_net.play.Effects`,
 :class:`durak_net.endings.Effects`, :class:`durak_net.dealflow.Effects`,
 :class:`durak_net.joining.Effects`, :class:`durak_net.resync.Effects`,
-:class:`durak_net.leaving.Effects`), never holds
-it.
+:class:`durak_net.leaving.Effects`, :class:`durak_net.waits.Effects`,
+:class:`durak_net.absence.Effects`), never holds it.
 """
 
 from __future__ import annotations
@@ -94,6 +98,7 @@ from durak_core import (
 )
 
 from . import events as ev
+from .absence import Absence
 from .audit import Stop, Verdict
 from .clock import MoveClock
 from .crypto import Entropy
@@ -109,11 +114,11 @@ from .joining import Joining
 from .leaving import Leaving
 from .link import Addr, Link
 from .links import Beacons, Links
-from .notes import Note, Seat
+from .notes import Note
 from .outcomes import HOST, Outcomes, fault_signed
 from .outcomes import deal_signed as deal_signed  # (for scripts/lan_vectors.py)
 from .play import Play
-from .presence import Presence, abandon_after
+from .presence import Presence
 from .proposals import (
     OPEN_WITHIN,
     Proposals,
@@ -126,9 +131,7 @@ from .seating import Player, SeatingChart, addr_signed, addr_text, parse_addr
 from .seating import table_words as table_words  # (for scripts/lan_vectors.py)
 from .timers import (
     Deadlines,
-    abandoned,
     audits_due,
-    game_to_abandon,
     open_due,
 )
 from .waits import Waits
@@ -333,6 +336,13 @@ class Session:
         self.leaving = Leaving(table, seat, self.identity, seating=self.seating,
                                game_log=self.game_log, outcomes=self.outcomes,
                                handover=self.handover, presence=self.presence)
+        #: The absence part: a seat lost, handed to a bot, its hand opened, heard again,
+        #: or its game abandoned.
+        self.absence = Absence(table, seat, name, audit_timeout=self.config.audit_timeout,
+                               handover=self.handover, presence=self.presence,
+                               seating=self.seating, play=self.play, dealing=self.dealing,
+                               game_log=self.game_log, outcomes=self.outcomes,
+                               proposals=self.proposals)
         #: The resync part: where we stand said to a link that (re)starts, and the seats
         #: whose link restarted caught up on their Sync.
         self.resync = Resync(seat, name, seating=self.seating, joining=self.joining,
@@ -748,18 +758,8 @@ class Session:
             self.resync.peer_restarted(self, link.peer_seat, now)
         if not arrival.accepted:
             return
-        if arrival.back:
-            self._emit(ev.PeerBack(self.sid, now, seat=link.peer_seat))
-            self.presence.back(link.peer_seat)
-            if self.handover.back(link.peer_seat):  # the seat is its player's again
-                self._record(t="back", seat=link.peer_seat)
-                dealer = self.dealer
-                if dealer is not None and link.peer_seat in dealer.adopted:
-                    # Told at once: its hand was opened to every seat while it was away.
-                    self._push_to(link, Status(0, link.peer_seat, "opened",
-                                               str(self.game_no)), now)
-            if self.seat == HOST:
-                self._broadcast(Status(0, link.peer_seat, "back"), now, but=link.peer_seat)
+        if arrival.back:  # the seat is its player's again (see Absence.back)
+            self.absence.back(self, link.peer_seat, now)
         for frame in link.frames(packet):
             try:
                 self._handle(link, frame, now)
@@ -774,11 +774,7 @@ class Session:
         and name a connected seat that withholds its seed from the audit."""
         if not self.closed:
             for seat, silent in self.linkage.silent(now, self.config.lost_after):
-                self._emit(ev.PeerLost(self.sid, silent, now, seat=seat))
-                self.handover.lost(seat)
-                self.presence.lost(seat, now - silent)
-                if self.seat == HOST:
-                    self._broadcast(Status(0, seat, "lost"), now, but=seat)
+                self.absence.lost(self, seat, silent, now)
             if (self.seat == HOST and self.deadlines and self.in_game
                     and self.proposals.slot is None):
                 for seat in self.move_clock.expired(now):
@@ -787,10 +783,10 @@ class Session:
             opened_by = self._open_due()
             if opened_by is not None and now >= opened_by:
                 self._unopened(now)
-            handover = self._handover_due()
+            handover = self.absence.handover_due(self)
             if handover is not None and now >= handover[1]:
-                self._hand_over(handover[0], now)
-            self._check_abandoned(now)
+                self.absence.hand_over(self, handover[0], now)
+            self.absence.check_abandoned(self, now)
             stall = self._stall_due()
             if stall is not None and now >= stall[0]:
                 self._stalled(stall, now)
@@ -799,9 +795,9 @@ class Session:
                 self._idle(idle[1], now)
             unheard = self._unheard_due()  # (and again: an idle seat stops it too)
             if unheard is not None and now >= unheard[0]:
-                self._unheard(unheard[1], now)
+                self.absence.unheard(self, unheard[1], now)
             if self.presence.share_wait:
-                self._release_shares(now)
+                self.absence.release_shares(self, now)
         waiting = self.lost or self.handover.waiting_on_silence()
         due, overdue = audits_due(self.outcomes.audit_due, now, waiting=waiting,
                                   timeout=self.config.audit_timeout)
@@ -823,7 +819,6 @@ class Session:
         audit_due = self.outcomes.audit_due  # (asked whether a seat is lost only if any)
         waiting = bool(audit_due) and (self.lost or self.handover.waiting_on_silence())
         clock = self.seat == HOST and self.in_game and self.proposals.slot is None
-        share_wait = self.presence.share_wait
         judging = self._judging()  # (asked once, for the stall and the idle bound both)
         return Deadlines(
             links=self.linkage.next_timer(config.heartbeat, config.lost_after),
@@ -831,10 +826,10 @@ class Session:
             closing=None if self._closing_since is None else (
                 self._closing_since + config.close_timeout),
             clock=self.move_clock.next_deadline() if clock else None,
-            handover=self._handover_due(), opened_by=self._open_due(),
-            abandon=self._abandon_times(),
+            handover=self.absence.handover_due(self), opened_by=self._open_due(),
+            abandon=self.absence.abandon_times(self),
             beacon=self.beacons.due(bool(self.players[self.seat].addr), self.closing),
-            releases=tuple([self._release_time(s) for s in share_wait]) if share_wait else (),
+            releases=self.absence.release_times(self) if self.presence.share_wait else (),
             stall=stall[0] if (stall := self._stall_due(judging)) is not None else None,
             idle=idle[0] if (idle := self._idle_due(judging)) is not None else None,
             unheard=un[0] if (un := self._unheard_due(judging)) is not None else None)
@@ -879,23 +874,6 @@ class Session:
         elif heard:
             self.dealing.keep(seed)
             self.deal_flow.take(self, seed, now)
-
-    def _release_shares(self, now: float) -> None:
-        """Publish our share of each seat the host handed to a bot once we ourselves have
-        not heard it for the grace period: a host that says a seat is lost while it is
-        still there (to open its hand) gets no share from us."""
-        for seat, game in list(self.presence.share_wait.items()):
-            if game != self.game_no or not self.in_game or seat not in self.seat_state:
-                del self.presence.share_wait[seat]
-                continue
-            if now >= self._release_time(seat):
-                del self.presence.share_wait[seat]
-                self._publish_share(seat, now)
-
-    def _release_time(self, seat: int) -> float:
-        """When we may publish our share of ``seat``: the grace period after we last
-        heard it ourselves (or could have); never, for a seat that gave us no address."""
-        return self.presence.release_time(seat, self.grace, bool(self.players[seat].addr))
 
     # ================================================================ frames
 
@@ -947,12 +925,9 @@ class Session:
             self._audit_under_way(number)
         ):
             self._publish_seed(number, now)
-            silent = sorted((self.presence.reported_lost.get(s, now), s)
-                            for s in self.handover.silent(dealer.seeds))
-            if silent and not dealer.seeds_in and number not in self.outcomes.audits:
-                # The host gave up on a seat it reported lost: that seat is the one
-                # that went silent, not one that refused the audit.
-                self._abandon(number, silent[0][1], silent[0][0], now)
+            # The host gave up on a seat it reported lost: that seat is the one that
+            # went silent, not one that refused the audit.
+            self.absence.host_gave_up(self, number, now)
             self._conclude(number, now, refused=not dealer.seeds_in)
         self._emit(ev.SessionClosed(self.sid, frame.reason, True, now))
 
@@ -989,18 +964,7 @@ class Session:
             self.leaving.on_status(self, frame, now, started=self.started,
                                    in_game=self.in_game, game_no=self.game_no)
             return
-        if frame.state in ("lost", "bot", "back"):
-            self.handover.reported(frame.seat, frame.state)
-            self.presence.reported(frame.seat, frame.state, now)
-        # A "bot" status carries the game number (for the share below), not words.
-        detail = "" if frame.state == "bot" else frame.detail
-        self._emit(ev.SeatStatus(self.sid, frame.seat, frame.state, detail, now))
-        if frame.state == "bot" and frame.seat != self.seat and frame.detail == str(
-                self.game_no) and self.in_game:
-            # Open its hand, as every seat does, once we ourselves have not heard it for
-            # the grace period either (the host's word alone is no evidence).
-            self.presence.share_wait[frame.seat] = self.game_no
-            self._release_shares(now)
+        self.absence.on_status(self, frame, now)  # lost, back, a bot's (durak_net.absence)
 
     # --------------------------------------------------------------- dealing
 
@@ -1051,30 +1015,6 @@ class Session:
         return self.waits.unheard_due(
             grace=self.grace, judging=self._judging() if judging is None else judging)
 
-    def _unheard(self, seat: int, now: float) -> None:
-        """A seat we cannot hear ourselves has kept the table waiting past the idle
-        bound and a margin, and the host (which hears it, and names it ``idle`` at the
-        bound) has told us nothing: it may be the seat, or a host that keeps its moves
-        or its Fault from us.  The game ends ``abandoned``, naming nobody (section 7)."""
-        number = self.game_no
-        since = self.handover.idle.deadlines[seat] - self.handover.idle.seconds
-        names = self.names
-        names[self.seat] = self.name or "you"
-        waited = round(now - since)
-        self._record(t="abandon", game=number, seat=seat, silent=round(now - since, 3),
-                     what="made no move")
-        self.outcomes.broken.add(number)
-        self._set_stop(number, Stop(seat, len(self.log), "made no move", False))
-        dealer = self.dealer
-        messages = dealer.publish_seed() if dealer is not None else []
-        if messages:  # for the others' audits (ours is settled here, on what we saw)
-            self._record(t="publish", game=number)
-            self._deal_out(number, messages, now)
-        self._ending = f"{names[seat]} made no move"
-        self._settle(number, Verdict.of(False, "abandoned", Note.of(
-            "idle_unheard", seat=Seat(seat), host=Seat(HOST), seconds=waited), names),
-            now, silent=(seat, since))
-
     def _stall_due(self, judging: bool | None = None) -> tuple[float, str, int] | None:
         """When our host, still heard, has kept us waiting too long (see
         :meth:`Waits.stall_due`; ``judging`` as for :meth:`_idle_due`)."""
@@ -1097,7 +1037,7 @@ class Session:
         """Host: log ``action``, a move we make for its seat (the clock's)."""
         self._append(action, 0, [], now, forced=forced)
 
-    # ------------------------------------------------------ lost seats to bots
+    # ------------------------------------------- a placed move overdue, a bot's move
 
     def _open_due(self) -> float | None:
         """Host: when the proposal we placed is overdue, if its seat is connected (a
@@ -1121,105 +1061,6 @@ class Session:
         self._stop(self.game_no, slot.seat, "unopened", Note.of(
             "never_opened", index=slot.index, seconds=waited), now,
             proof=evidence(slot.frame, self.play.order(slot)))
-
-    def _handover_due(self) -> tuple[int, float] | None:
-        """Host: the lost seat whose grace period ends first, and when (None: none can
-        be handed over)."""
-        if not self.presence.lost_since:  # nobody is lost (the common case, asked at every timer)
-            return None
-        return self.handover.handover_due(self.presence, grace=self.grace,
-                                          in_game=self.in_game,
-                                          can_hand_over=self._can_hand_over)
-
-    def _can_hand_over(self, seat: int) -> bool:
-        """Host: could a bot take lost ``seat`` over now (its seed can be rebuilt, and the
-        others can check for themselves that it is gone: it gave them an address to
-        hear it at)?"""
-        dealer = self.dealer
-        return (self.seat == HOST and bool(self.grace) and self.rules.players >= 3
-                and self.in_game and dealer is not None and dealer.done
-                and seat not in self.bots and dealer.can_rebuild(seat)
-                and seat not in dealer.bad_escrows and bool(self.players[seat].addr))
-
-    # ------------------------------------------------------ abandoned games
-
-    def _abandon_times(self) -> dict[int, tuple[float, float]]:
-        """When each silent seat's game is abandoned, by seat: ``(when, silent since)``
-        (see :meth:`HandOver.abandon_times`); none once we are closing."""
-        presence = self.presence
-        if not presence.lost_since and not presence.reported_lost:
-            return {}
-        if self.closed or self._closing_since is not None:
-            return {}
-        dealer = self.dealer
-        return self.handover.abandon_times(
-            presence, grace=self.grace, audit_timeout=self.config.audit_timeout,
-            in_game=self.in_game, adopted=dealer.adopted if dealer is not None else (),
-            can_hand_over=self._can_hand_over)
-
-    def _check_abandoned(self, now: float) -> None:
-        """A seat silent for the whole grace period: its game (in play, or waiting for
-        its seed for the audit) ends with a verdict, and the table ends."""
-        found = abandoned(self._abandon_times(), now)
-        if found is None:
-            return
-        since, seat = found
-        out = self.outcomes
-        number = game_to_abandon(
-            self.dealers, game_no=self.game_no, in_game=self.in_game,
-            over=self.game is not None and self.game.is_over, audited=out.audits,
-            audit_due=out.audit_due, stopped=out.stops,
-            began={n: d.began for n, d in self.dealers.items()})
-        if number is not None:
-            self._abandon(number, seat, since, now)
-
-    def _abandon(self, number: int, seat: int, since: float, now: float) -> None:
-        """Settle game ``number`` without ``seat``, silent since ``since``: the fault we
-        saw ourselves if we stopped the game on evidence, else ``abandoned``."""
-        names = self.names
-        names[self.seat] = self.name or "you"
-        who = names[seat]
-        silent = now - since
-        self._record(t="abandon", game=number, seat=seat, silent=round(silent, 3))
-        if number not in self.outcomes.stops:
-            self.outcomes.broken.add(number)
-            self._set_stop(number, Stop(seat, len(self.logs.get(number, [])),
-                                        "went silent", False))
-        self._publish_seed(number, now)  # for a seat that is back before we are gone
-        if number in self.outcomes.audits:
-            return  # (its seed was in after all)
-        heard = self.presence.heard.get(seat, float("-inf")) if seat not in self.links else None
-        verdict = self.outcomes.abandon_verdict(number, seat, silent, names, me=self.seat,
-                                                heard_ago=None if heard is None else now - heard,
-                                                wait=abandon_after(self.grace))
-        self._ending = f"{who} went silent"
-        self._settle(number, verdict, now, silent=(seat, since))
-
-    def _hand_over(self, seat: int, now: float) -> None:
-        """Host: ``seat`` has been lost for the grace period: a bot plays it from now on
-        (every seat publishes its share of the seat's seed, so its hand opens to all),
-        until its player is back."""
-        self.handover.hand_over(seat)
-        self._record(t="handover", seat=seat)
-        slot = self.proposals.void(seat)
-        if slot is not None:
-            # Its placed move never came: the place is void, and the proposal is refused
-            # after the next entry (so as one the table moved past).
-            self.proposals.voided.append((seat, slot.frame))
-        self._broadcast(Status(0, seat, "bot", str(self.game_no)), now, but=seat)
-        self._emit(ev.SeatStatus(self.sid, seat, "bot", "", now))
-        self._publish_share(seat, now)
-        if self.proposals.slot is None:
-            self._drain(now)
-
-    def _publish_share(self, seat: int, now: float) -> None:
-        dealer = self.dealer
-        if dealer is None:
-            return
-        self._record(t="share", game=self.game_no, seat=seat)
-        self._deal_out(self.game_no, dealer.share(seat), now)
-        self.play.reveal_open_hands(self, now)
-        self._after_change(now)
 
     def play_for(self, seat: int, action: Action, now: float) -> None:
         """Host: the bot that plays lost seat ``seat`` makes its move (the node's bot
@@ -1551,6 +1392,11 @@ class Session:
         """The table started: agree to deal its first game."""
         self.start_next_game(now)
 
+    def reveal_open_hands(self, now: float) -> None:
+        """Show in our view the cards of the hands open to every seat (see
+        :meth:`Play.reveal_open_hands`)."""
+        self.play.reveal_open_hands(self, now)
+
     broadcast = _broadcast
     emit = _emit
     record = _record
@@ -1562,6 +1408,8 @@ class Session:
     drain = _drain
     stall_seen = _stall_seen
     set_stop = _set_stop
+    settle = _settle
+    after_change = _after_change
     publish_seed = _publish_seed
     seating_changed = _seating
     audit_under_way = _audit_under_way
@@ -1576,10 +1424,8 @@ class Session:
         self._linger_until = now if self.closed else None
         self._replaying = False
         self._record(t="epoch", epoch=self.epoch)
-        for link in self.links.values():
-            link.epoch = self.epoch
-            link.channel.reset()
-            self.resync.peer_restarted(self, link.peer_seat, now)
+        for seat in self.linkage.restart(self.epoch):
+            self.resync.peer_restarted(self, seat, now)
         self.joining.resumed()
         outcomes = self.outcomes
         for number in list(outcomes.audit_due):  # (the clock of the new epoch)
@@ -1644,13 +1490,3 @@ class Session:
         self._open_link(int(rec["sid"]), bytes.fromhex(rec["key"]), seat,
                         (str(rec["addr"][0]), int(rec["addr"][1])), now, name,
                         str(rec.get("sas", "")), what)
-
-    def replay_share(self, number: int, seat: int, now: float) -> None:
-        """A ``share`` record: we published our share of ``seat``'s seed (a bot plays it)."""
-        self._deal_out(number, self.dealers[number].share(seat), now)
-        self.play.reveal_open_hands(self, now)
-
-    def replay_ending(self, seat: int, what: str) -> None:
-        """An ``abandon`` (``what``: "went silent") or ``gone`` ("left the table")
-        record: the table ends once the game's audit is done."""
-        self._ending = f"{self.players[seat].name or f'seat {seat}'} {what}"

@@ -30,7 +30,7 @@ def test_a_host_that_claims_a_connected_seat_is_lost_gets_no_share() -> None:
         table = _mid_game(110 + players, players)
         net, host = table.net, table.host
         victim = 2
-        host._hand_over(victim, net.now)  # "seat 2 is lost": it is not
+        host.absence.hand_over(host, victim, net.now)  # "seat 2 is lost": it is not
         net.run(lambda: False, limit=net.now + 3 * GRACE)
         dealer = host.dealer
         assert victim not in dealer.adopted and dealer.hand_of(victim) == []

@@ -45,6 +45,20 @@ def test_a_link_is_found_by_seat_and_by_pairing_id_until_its_seat_is_given_up() 
     assert host.route(0xA1) is None and host.sids() == [0xB2] and 1 not in host.by_seat
 
 
+def test_a_seat_back_from_its_journal_restarts_every_links_streams_in_its_new_epoch(
+        ) -> None:
+    host, _ = _pair()
+    host.open(0xB2, bytes(32), 2, ("10.0.0.3", 4000), 0.0)
+    for link in host.by_seat.values():
+        link.push(Sync(0, 1, 3), 0.0)
+    assert host.in_flight() == 2
+    assert host.restart(epoch=4) == [1, 2]  # (each seat is then told where we stand)
+    assert host.in_flight() == 0
+    assert [link.epoch for link in host.by_seat.values()] == [4, 4]
+    host.by_seat[1].push(Sync(0, 1, 3), 0.0)
+    assert host.by_seat[1].channel.due(0.0)[0].seq == 1  # a new stream begins at 1
+
+
 def test_frames_pushed_on_one_side_arrive_on_the_other_and_nothing_is_in_flight_after() -> None:
     host, ben = _pair()
     host.by_seat[1].push(Sync(0, 1, 3), 0.0)

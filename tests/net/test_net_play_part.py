@@ -264,9 +264,9 @@ def test_the_parts_with_effects_import_nothing_of_the_session() -> None:
     import ast
     import inspect
 
-    from durak_net import dealflow, endings, joining, leaving, play, resync, waits
+    from durak_net import absence, dealflow, endings, joining, leaving, play, resync, waits
 
-    for module in (play, endings, dealflow, joining, resync, waits, leaving):
+    for module in (play, endings, dealflow, joining, resync, waits, leaving, absence):
         tree = ast.parse(inspect.getsource(module))
         imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
         assert "session" not in imported and "durak_net.session" not in imported, module
