@@ -33,8 +33,9 @@ except ImportError:  # hypothesis is in the [test] extra; without it only its te
     pass
 else:
     # CI machines are slow and shared: no per-example deadline, and print the blob that
-    # reproduces a failure.  CI runs are derandomized, so a red run is the same on a re-run;
-    # locally the default profile explores new examples each time and keeps its deadline.
+    # reproduces a failure.  CI runs and scripts/test.sh are derandomized, so a red run is
+    # the same on a re-run; a plain pytest run uses the default profile, which explores new
+    # examples each time and keeps its deadline.
     settings.register_profile(
         "ci",
         deadline=None,

@@ -130,6 +130,15 @@ PY
     "$py" -m pip install --quiet --disable-pip-version-check -e "$repo[dev]" || return 1
     echo "$want" 2>/dev/null >"$stamp" || true # a read-only prefix only means no stamp
   fi
+  # Jupyter asks for jsonschema[format-nongpl], whose IRI check (rfc3987-syntax 1.1)
+  # compiles 39 grammars whenever jsonschema's formats are imported: a second of CPU time
+  # in every JupyterLab, Voila and nbformat process (python-jsonschema/jsonschema#1392),
+  # most of `jupyter trust`'s.  The project's own environment goes without it (no schema
+  # there has an IRI to check; pip check stays clean); another environment is left as is.
+  if [[ "$prefix" == "$repo/.venv" ]] &&
+    compgen -G "$prefix/lib/python*/site-packages/rfc3987_syntax" >/dev/null; then
+    "$py" -m pip uninstall --quiet --yes rfc3987-syntax || return 1
+  fi
 
   # LAN play deals with libsodium (a system library, under pysodium); local play does not
   # need it, so its absence is a warning, not a failure.

@@ -30,6 +30,11 @@ py="$DURAK_PYTHON"
 # test module, unless the bytecode is cached.  Some machines (containers, often) turn
 # that cache off for every program; these runs keep it, in __pycache__/ (ignored by git).
 unset PYTHONDONTWRITEBYTECODE
+# The property tests (hypothesis) run the same examples every time and with no deadline
+# per example: conftest.py's "ci" profile (on a loaded machine the default profile's 200 ms
+# deadline failed a test that takes a millisecond).  A plain `pytest` keeps the default:
+# new examples each run.
+export HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-ci}"
 
 set +e
 if [[ -t 1 ]]; then export PY_COLORS=1 FORCE_COLOR=1 MYPY_FORCE_COLOR=1; fi
