@@ -21,6 +21,13 @@ def note(text: str) -> None:
 
 note("pip-start")
 time.sleep(0.5)
+if sys.argv[1:2] == ["uninstall"]:  # takes the named packages out of this venv
+    for name in (arg for arg in sys.argv[2:] if not arg.startswith("-")):
+        target = Path(sysconfig.get_paths()["purelib"]) / name.replace("-", "_")
+        if target.is_dir():
+            for path in sorted(target.rglob("*"), reverse=True):
+                path.rmdir() if path.is_dir() else path.unlink()
+            target.rmdir()
 if "-e" in sys.argv:
     site = Path(sysconfig.get_paths()["purelib"])
     info = site / "durak-0.1.0.dist-info"

@@ -164,6 +164,32 @@ def test_a_lock_left_by_a_killed_setup_does_not_block_the_next(tmp_path: Path) -
     assert not stale.exists()
 
 
+def test_setup_takes_the_slow_iri_check_out_of_the_projects_own_venv(tmp_path: Path) -> None:
+    """rfc3987-syntax (Jupyter's jsonschema[format-nongpl]) compiles grammars for a second
+    in every Jupyter server and nbformat process: setup.sh removes it from .venv, once."""
+    root = _scratch(tmp_path)
+    env = _env(tmp_path)
+    first = subprocess.run(["bash", "scripts/setup.sh"], cwd=root, env=env,
+                           capture_output=True, text=True, timeout=120)
+    assert first.returncode == 0, first.stdout + first.stderr
+    site = Path(subprocess.run(
+        [root / ".venv" / "bin" / "python", "-c",
+         "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True).stdout.strip())
+    assert not (site / "rfc3987_syntax").exists()
+    (site / "rfc3987_syntax").mkdir()
+    (site / "rfc3987_syntax" / "__init__.py").write_text("")
+    before = _events(tmp_path).count("pip-start")
+    again = subprocess.run(["bash", "scripts/setup.sh"], cwd=root, env=env,
+                           capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert not (site / "rfc3987_syntax").exists()
+    assert _events(tmp_path).count("pip-start") == before + 1  # the uninstall, no install
+    third = subprocess.run(["bash", "scripts/setup.sh"], cwd=root, env=env,
+                           capture_output=True, text=True, timeout=120)
+    assert third.returncode == 0 and _events(tmp_path).count("pip-start") == before + 1
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
