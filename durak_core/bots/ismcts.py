@@ -145,6 +145,9 @@ class IsmctsBot(Bot):
         self.solved = 0
         #: Decisions taken by the solver with cards still in the talon (``exact_talon``).
         self.solved_early = 0
+        #: Searches run with no searched replies because the opponents had played only
+        #: greedy moves so far (``trust``).
+        self.trusted = 0
         #: The root of the last search (``choose`` or ``analyse``; None before the first
         #: search, and after a decision the endgame solver took alone), kept to study
         #: what the search saw: ``last_root.children`` maps each compared root action to
@@ -172,7 +175,7 @@ class IsmctsBot(Bot):
 
     def on_events(self, events: Sequence[Event]) -> None:
         config = self.config
-        if config.infer or config.adapt or config.particles:
+        if config.infer or config.adapt or config.trust or config.particles:
             self._pending.extend(events)
 
     def choose(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
@@ -352,7 +355,7 @@ class IsmctsBot(Bot):
             if self._inference is None:
                 self._inference = Inference(view.players, seat, int(view.trump_suit))
             self._inference.observe(self._pending)
-        if self.config.adapt:
+        if self.config.adapt or self.config.trust:
             if self._style is None:
                 transfers = view.rules.variant == "perevodnoy"
                 self._style = GreedyCheck(view.players, seat, int(view.trump_suit), transfers)
@@ -364,6 +367,15 @@ class IsmctsBot(Bot):
             self._hands.observe(self._pending)
             self._hands.sync(view)
         self._pending = []
+
+    def _replies(self) -> int:
+        """``replies`` for this search: 0 while the opponents have played only moves the
+        greedy policy could have made (``trust``; at the first decision too)."""
+        if self.config.trust and self.config.model and (
+            self._style is None or not self._style.strays()
+        ):
+            return 0
+        return self.config.replies
 
     def _reply_greedy(self) -> float:
         """``reply_greedy`` for this search: 0 once an opponent strayed from the model
@@ -391,6 +403,8 @@ class IsmctsBot(Bot):
         if self._solve_in_search or self.config.tail:
             self._solver_for(view)
         self._walk = self._walk_for(seat)
+        if self.config.trust and self.config.model and self._walk.replies == 0:
+            self.trusted += 1
         legal = list(legal)
         root = Node()
         if self.config.workers > 1 and observation is not None:
@@ -506,10 +520,10 @@ class IsmctsBot(Bot):
         if self._hands is not None:  # helpers deal by the particles' card chances
             weights = self._hands.weights_table()
         actions = [str(a) for a in legal]
-        # A helper has not seen the game: it searches with this search's reply_greedy,
-        # on its own share of the budget, alone.
-        helper = config.replace(ms=ms, iterations=share, workers=1,
-                                reply_greedy=self._reply_greedy(), adapt=False)
+        # A helper has not seen the game: it searches with this search's replies and
+        # reply_greedy, on its own share of the budget, alone.
+        helper = config.replace(ms=ms, iterations=share, workers=1, replies=self._replies(),
+                                reply_greedy=self._reply_greedy(), adapt=False, trust=False)
         tasks = [
             HelperTask(helper, seed, seat, observation, actions, weights, self._halve)
             for seed in seeds
@@ -562,7 +576,7 @@ class IsmctsBot(Bot):
             seat,
             compiled=compiled,
             model=self.config.model,
-            replies=self.config.replies,
+            replies=self._replies(),
             reply_width=self.config.reply_width,
             reply_greedy=self._reply_greedy(),
             greedy_first=self.config.greedy_first,
@@ -711,7 +725,7 @@ V2_OPTIONS: dict[str, Any] = {
     "c": 0.7, "depth": 0, "greedy_first": True, "widen": 0.0,
     # the opponents
     "model": True, "replies": 2, "reply_width": 2, "reply_greedy": 0.5, "reply_view": 0.0,
-    "every_seat": False, "adapt": False, "infer": True, "particles": 0,
+    "every_seat": False, "adapt": False, "trust": False, "infer": True, "particles": 0,
     # the rollouts
     "epsilon": 0.0, "compiled": True, "tail": 0, "tail_nodes": 2000, "throw": False,
     "cutoff": 0, "blend": 0.0,

@@ -30,7 +30,7 @@ DEFAULT_MS = 100.0
 
 #: Options that are on or off: given as 0 or 1 (a spec has no other way), kept as bools.
 _FLAGS = ("greedy_first", "paired", "model", "adapt", "halving", "throw", "infer",
-          "compiled", "cpu", "every_seat")
+          "compiled", "cpu", "every_seat", "trust")
 
 
 @dataclass(frozen=True)
@@ -104,6 +104,12 @@ class IsmctsConfig:
     #: Once an opponent has made a move the greedy policy could not have made
     #: (:mod:`durak_core.bots.style`), ``reply_greedy`` is 0 for the rest of the game.
     adapt: bool = False
+    #: With ``model``: while every move the opponents have made so far is one the greedy
+    #: policy could have made (:mod:`durak_core.bots.style`), no replies are searched
+    #: (as ``replies`` 0: the model plays every opponent move, and the search exploits
+    #: it fully); once an opponent has strayed, ``replies`` as given for the rest of
+    #: the game.
+    trust: bool = False
     #: Deal the hidden cards by what the opponents' play revealed (card weights,
     #: :mod:`durak_core.bots.inference`); off: uniformly.
     infer: bool = True
