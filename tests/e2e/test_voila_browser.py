@@ -47,7 +47,9 @@ psutil = pytest.importorskip("psutil", reason="the app's tests read its server p
 pytestmark = pytest.mark.browser
 
 README_IMAGE = REPO_ROOT / "docs" / "img" / "voila.png"
-SEEDED_GAME = "from durak_widgets import play\n\nplay(opponents=['random'], seed=3, delay=0)"
+#: A whole game by clicking in the app, from 24 cards: the app is tested, not a long game.
+SEEDED_GAME = ("from durak_core import Rules\nfrom durak_widgets import play\n\n"
+               "play(opponents=['random'], rules=Rules(deck_size=24), seed=3, delay=0)")
 #: A table whose bot (seed 1: it leads) moves at the worst moment for a page loading it,
 #: as on a loaded machine.  Voila's page asks for every widget's state at once and gives
 #: up after 4 s; then it asks widget by widget and listens to none of them until all have
