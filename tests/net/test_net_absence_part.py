@@ -5,7 +5,6 @@ with a game dealt in memory, hand-made Status frames and a recorder for its effe
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 
 from durak_core import Rules
@@ -21,8 +20,9 @@ from durak_net.play import Play
 from durak_net.presence import Presence, abandon_after
 from durak_net.proposals import Proposals
 from durak_net.seating import Player, SeatingChart
-from durak_net.wire import Deal, Frame, Propose, Status
+from durak_net.wire import Frame, Propose, Status
 
+from .dealt import dealt
 from .recorders import Broadcasts
 
 TABLE = 0xAB5E
@@ -113,15 +113,7 @@ class Part:
 def _part(me: int, *, name: str = "", addrs: tuple[str, ...] = ("", "10.0.0.1:5",
                                                                  "10.0.0.2:5")) -> Part:
     """Seat ``me``'s part; ``addrs``: where each seat takes heartbeats ("" none)."""
-    rng = random.Random(11)
-    deals = [Dealing(TABLE, s, 3, 36, IDS[s], rng.randbytes) for s in range(3)]
-    queue: list[Deal] = [f for d in deals for f in d.sign(1, d.make(1, None, KEYS).begin())]
-    while queue:
-        frame = queue.pop(0)
-        for deal in deals:
-            if deal.seat != frame.seat:
-                deal.keep(frame)
-                queue += deal.sign(1, deal.dealers[1].receive(frame.data, frame.seat))
+    deals = dealt(TABLE, IDS, 11)
     dealing, log, proposals = deals[me], GameLog(), Proposals()
     log.begin(1)
     play = Play(TABLE, me, 3, IDS[me], log, proposals, dealing)

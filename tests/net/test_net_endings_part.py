@@ -3,7 +3,6 @@ found here or sent by another seat, the seed published, the audit settled."""
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 
 import msgspec
@@ -11,7 +10,6 @@ import msgspec
 from durak_core import Rules, Take
 from durak_net import events as ev
 from durak_net.audit import Verdict
-from durak_net.dealing import Dealing
 from durak_net.endings import Endings
 from durak_net.gamelog import GameLog
 from durak_net.identity import Identity, verify
@@ -22,6 +20,7 @@ from durak_net.proposals import Proposals
 from durak_net.seating import Player, SeatingChart
 from durak_net.wire import Fault
 
+from .dealt import dealt
 from .recorders import Broadcasts
 
 TABLE = 0xE4D
@@ -64,15 +63,7 @@ class Recorder(Broadcasts):
 def _part(me: int) -> Endings:
     """Seat ``me``'s endings part of a dealt game 1 of three seats (the deal done in
     memory; every seat's key known)."""
-    rng = random.Random(7)
-    deals = [Dealing(TABLE, s, 3, 36, IDS[s], rng.randbytes) for s in range(3)]
-    queue = [f for d in deals for f in d.sign(1, d.make(1, None, KEYS).begin())]
-    while queue:
-        frame = queue.pop(0)
-        for deal in deals:
-            if deal.seat != frame.seat:
-                deal.keep(frame)
-                queue += deal.sign(1, deal.dealers[1].receive(frame.data, frame.seat))
+    deals = dealt(TABLE, IDS, 7)
     dealing, log, proposals = deals[me], GameLog(), Proposals()
     play = Play(TABLE, me, 3, IDS[me], log, proposals, dealing)
     play.begin(1, dealing.dealers[1].deal(RULES))

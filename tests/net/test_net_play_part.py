@@ -3,7 +3,6 @@ side of appending, driven with hand-made signed frames and a recorder for its ef
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,7 +12,7 @@ import pytest
 from durak_core import Action, Attack, Defend, Pass, Rules, Take
 from durak_net import events as ev
 from durak_net.dealer import DealFault
-from durak_net.dealing import Dealing, action_cards
+from durak_net.dealing import action_cards
 from durak_net.gamelog import GameLog, LogEntry
 from durak_net.identity import Identity
 from durak_net.notes import Note
@@ -21,6 +20,7 @@ from durak_net.play import Play
 from durak_net.proposals import Proposals, refused_signed
 from durak_net.wire import Entry, Frame, Open, Order, Propose, Refused
 
+from .dealt import dealt
 from .recorders import Recorded
 
 TABLE = 0xA11
@@ -82,15 +82,7 @@ class Recorder(Recorded):
 def _table() -> tuple[Play, Play]:
     """The host's and the seated player's play parts of a dealt game 1 (the deal done in
     memory between their deal parts)."""
-    rng = random.Random(SEED)
-    deals = [Dealing(TABLE, s, 2, 36, IDS[s], rng.randbytes) for s in range(2)]
-    queue = [f for d in deals for f in d.sign(1, d.make(1, None, KEYS).begin())]
-    while queue:
-        frame = queue.pop(0)
-        for deal in deals:
-            if deal.seat != frame.seat:
-                deal.keep(frame)
-                queue += deal.sign(1, deal.dealers[1].receive(frame.data, frame.seat))
+    deals = dealt(TABLE, IDS, SEED)
     plays = [Play(TABLE, s, 2, IDS[s], GameLog(), Proposals(), deals[s]) for s in range(2)]
     for play in plays:
         play.begin(1, play.dealing.dealers[1].deal(RULES))
