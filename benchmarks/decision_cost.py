@@ -22,28 +22,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from durak_core import Action, Game, Rules
-from durak_core.bots import GreedyBot, IsmctsBot, next_to_act, parse_options
+from durak_core import Action, Rules
+from durak_core.bots import IsmctsBot, greedy_decisions, parse_options
 
 
 def positions(games: int, rules: Rules | None = None) -> list[tuple[dict[str, Any], list[Action]]]:
     """Every third decision with a choice while the talon holds cards, in ``games``
     seeded games of greedy bots (seeds 0, 1, ...) under ``rules`` (the default rules if
     None); benchmarks/ai_speed.py decides the same positions."""
-    out = []
-    count = 0
-    for seed in range(games):
-        game, greedy = Game.new(rules or Rules(), seed=seed), GreedyBot()
-        while not game.is_over and game.talon_size > 0:
-            seat = next_to_act(game)
-            assert seat is not None
-            legal = game.legal_actions(seat)
-            if len(legal) > 1:
-                if count % 3 == 0:
-                    out.append((game.observation(seat), legal))
-                count += 1
-            game.apply(greedy.choose(game.observation(seat), legal))
-    return out
+    return greedy_decisions(rules or Rules(), range(games), 3, while_talon=True)
 
 
 def main() -> None:

@@ -1,7 +1,8 @@
-"""What do the hidden cards cost the AI?  The default AI against ``ismcts-v1``, once as it
-is and once *told the opponent's hand* (a diagnostic, not a bot anyone plays: its
-determinizations deal the opponent the cards it really holds; the talon's order stays
-hidden), both at the same CPU time a decision, on the same duplicate deals.
+"""What do the hidden cards cost the AI?  The default AI against ``ismcts-v1`` (or
+another ``--opponent``), once as it is and once *told the opponent's hand* (a
+diagnostic, not a bot anyone plays: its determinizations deal the opponent the cards it
+really holds; the talon's order stays hidden), both at the same CPU time a decision, on
+the same duplicate deals.
 
 The difference is what perfect knowledge of the other hand is worth against this
 opponent: an upper bound on what inferring that hand from its play
@@ -10,12 +11,15 @@ of it the inference recovers) could gain.  The two arms run interleaved, game by
 so whatever else loads the machine loads both alike.
 
     python benchmarks/hidden_cards.py [--deals 100] [--first 600] [--ms 100] [--jobs 2]
-        [ARM ...]
+        [--opponent SPEC] [ARM ...]
 
-An ARM is ``as-is``, ``told`` or ``hint=W``: the AI hinted at the hand, its deals giving
-the opponent each card it holds W times as likely as another (an inference of known
-sharpness: how sharp would the inference have to be to matter?).  The default arms are
-``as-is told``.
+An ARM is ``as-is``, ``told``, ``seer`` or ``hint=W``.  ``seer`` is told everything: the
+hand and the talon's order, so every deal it searches is the game itself (a ceiling:
+what this search wins with no hidden cards at all).  ``hint=W`` is the AI hinted at the
+hand, its deals giving the opponent each card it holds W times as likely as another (an
+inference of known sharpness: how sharp would the inference have to be to matter?).
+The default arms are ``as-is told``.  ``--opponent`` is a bot spec without ``builtin:``;
+``{ms}`` in it stands for ``--ms`` (default ``ismcts-v1?ms={ms}&cpu=1``).
 """
 
 from __future__ import annotations
@@ -38,16 +42,20 @@ from durak_core.bots.inference import Inference
 
 class ToldBot(IsmctsBot):
     """The AI, told the other seat's hand through ``truth`` (the game being played): a
-    two-seat diagnostic only.  With ``hint`` set it is only hinted at: its deals give
+    two-seat diagnostic only.  With ``seer`` set it is told the talon's order too.  With
+    ``hint`` set it is only hinted at: its deals give
     the other seat each card it holds ``hint`` times as likely as each it does not
     (weighted sampling, as the inference deals), an inference of known sharpness."""
 
     truth: Game | None = None
     hint: float | None = None
+    seer: bool = False
 
     def _deal(self, view: Game, rng: random.Random) -> Game:
         if self.truth is None:
             return super()._deal(view, rng)
+        if self.seer:  # the game itself: the hand and the talon's order
+            return self.truth.copy()
         held = set(self.truth.hand(1 - self.seat))
         if self.hint is not None:
             weights = [[1.0] * 52 for _ in range(2)]
@@ -72,32 +80,40 @@ def arm_label(arm: str) -> str:
         return "as it is (default)"
     if arm == "told":
         return "told the opponent's hand"
+    if arm == "seer":
+        return "told the hand and talon"
     return f"hinted, held cards x{hint_of(arm):g}"
 
 
 def parse_arm(arm: str) -> str:
-    """An arm of the command line, checked: ``as-is``, ``told`` or ``hint=W`` (W > 1)."""
-    if arm in ("as-is", "told"):
+    """An arm of the command line, checked: ``as-is``, ``told``, ``seer`` or ``hint=W`` (W > 1)."""
+    if arm in ("as-is", "told", "seer"):
         return arm
     try:
         weight = hint_of(arm)
     except ValueError:
         weight = None
     if weight is None or not weight > 1:
-        raise argparse.ArgumentTypeError(f"an arm is as-is, told or hint=W (W > 1), not {arm!r}")
+        raise argparse.ArgumentTypeError(
+            f"an arm is as-is, told, seer or hint=W (W > 1), not {arm!r}"
+        )
     return arm
 
 
-def play(task: tuple[int, int, str, float]) -> str:
+OPPONENT = "ismcts-v1?ms={ms}&cpu=1"
+
+
+def play(task: tuple[int, int, str, float, str]) -> str:
     """One game of deal ``deal`` with the AI in ``seat``: "win", "loss" or "draw"."""
-    deal, seat, arm, ms = task
+    deal, seat, arm, ms, opponent = task
     game = Game.new(Rules(), seed=deal)
     ai = ToldBot(seed=1000 + deal, ms=ms, cpu=1)
     if arm != "as-is":
         ai.truth = game
     ai.hint = hint_of(arm)
-    v1 = make_bot(f"ismcts-v1?ms={ms:g}&cpu=1", seed=2000 + deal)
-    play_game(game, [ai, v1] if seat == 0 else [v1, ai])
+    ai.seer = arm == "seer"
+    other = make_bot(opponent.replace("{ms}", f"{ms:g}"), seed=2000 + deal)
+    play_game(game, [ai, other] if seat == 0 else [other, ai])
     if not game.losers:
         return "draw"
     return "loss" if seat in game.losers else "win"
@@ -106,14 +122,16 @@ def play(task: tuple[int, int, str, float]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("arms", nargs="*", type=parse_arm, default=["as-is", "told"],
-                        help="as-is, told, hint=W (default: as-is told)")
+                        help="as-is, told, seer, hint=W (default: as-is told)")
     parser.add_argument("--deals", type=int, default=100, help="deals, each played twice")
     parser.add_argument("--first", type=int, default=600, help="the first deal's seed")
     parser.add_argument("--ms", type=float, default=100, help="CPU time a decision")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--opponent", default=OPPONENT,
+                        help="the other seat's bot spec, {ms} for --ms (default: %(default)s)")
     args = parser.parse_args()
     start = time.monotonic()
-    tasks = [(deal, seat, arm, args.ms)
+    tasks = [(deal, seat, arm, args.ms, args.opponent)
              for deal in range(args.first, args.first + args.deals)
              for seat in (0, 1) for arm in args.arms]
     if args.jobs > 1:
@@ -121,7 +139,8 @@ def main() -> int:
             results = pool.map(play, tasks, chunksize=1)
     else:
         results = [play(task) for task in tasks]
-    print(f"{args.deals} deals played twice against ismcts-v1, {args.ms:g} ms of CPU time "
+    opponent = args.opponent.replace("{ms}", f"{args.ms:g}")
+    print(f"{args.deals} deals played twice against {opponent}, {args.ms:g} ms of CPU time "
           f"a decision each:")
     for arm in args.arms:
         mine = [r for r, t in zip(results, tasks, strict=True) if t[2] == arm]

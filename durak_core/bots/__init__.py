@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Bot, RandomBot
-from .driver import next_to_act, play_game, seat_events
+from .driver import greedy_decisions, next_to_act, play_game, seat_events
 from .greedy import GreedyBot, greedy_action
 from .ismcts import IsmctsBot, IsmctsV1Bot, IsmctsV2Bot, MoveEstimate
 from .ismcts_config import IsmctsConfig
@@ -34,9 +34,8 @@ from .options import check_options, parse_options
 
 __all__ = [
     "REGISTRY", "Bot", "GreedyBot", "IsmctsBot", "IsmctsConfig", "IsmctsV1Bot", "IsmctsV2Bot",
-    "MoveEstimate",
-    "RandomBot", "check_options", "greedy_action", "make_bot", "next_to_act", "parse_options",
-    "play_game", "seat_events",
+    "MoveEstimate", "RandomBot", "check_options", "greedy_action", "greedy_decisions",
+    "make_bot", "next_to_act", "parse_options", "play_game", "seat_events",
 ]
 
 #: Bot factories by name; ``make_bot("name?key=value")`` passes options as keywords.

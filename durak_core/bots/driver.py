@@ -27,12 +27,15 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from ..actions import Action
 from ..events import Drew, Event
 from ..game import Game
+from ..rules import Rules
 from .base import Bot
+from .greedy import GreedyBot
 
 
 def next_to_act(game: Game) -> int | None:
@@ -103,3 +106,33 @@ def play_game(
         for s, bot in enumerate(bots):
             bot.on_events(seat_events(s, events, game))
     return game
+
+
+def greedy_decisions(
+    rules: Rules, seeds: Iterable[int], every: int, *, while_talon: bool = False
+) -> list[tuple[dict[str, Any], list[Action]]]:
+    """Fixed positions for a search to decide: every ``every``-th decision with a choice
+    (counted across the games) in one game of greedy bots per seed of ``seeds``, each as
+    the deciding seat's observation and legal actions; with ``while_talon`` only while
+    the talon holds cards.  The benchmarks time searches on them and the tests pin the
+    searches' trees on them.
+
+    >>> from durak_core import Rules
+    >>> points = greedy_decisions(Rules(), range(2), 3, while_talon=True)
+    >>> all(len(legal) > 1 for _, legal in points), len(points) > 2
+    (True, True)
+    """
+    out = []
+    count = 0
+    for seed in seeds:
+        game, greedy = Game.new(rules, seed=seed), GreedyBot()
+        while not game.is_over and not (while_talon and game.talon_size == 0):
+            seat = next_to_act(game)
+            assert seat is not None
+            legal = game.legal_actions(seat)
+            if len(legal) > 1:
+                if count % every == 0:
+                    out.append((game.observation(seat), legal))
+                count += 1
+            game.apply(greedy.choose(game.observation(seat), legal))
+    return out

@@ -1,5 +1,6 @@
 """benchmarks/hidden_cards.py's diagnostic bot: told the other hand, it deals exactly
-that hand and nothing more (the talon's order stays its own guess)."""
+that hand and nothing more (the talon's order stays its own guess); as the seer, it
+deals the game itself."""
 
 from __future__ import annotations
 
@@ -81,11 +82,28 @@ def test_a_hinted_bot_deals_the_held_cards_more_often_and_stays_consistent() -> 
     assert share(None) == 1  # told: exactly the hand
 
 
+def test_the_seer_deals_the_game_itself_and_plays_against_another_opponent() -> None:
+    game = Game.new(Rules(), seed=8)
+    for _ in range(15):
+        seat = next_to_act(game)
+        game.apply(GreedyBot().choose(game.observation(seat), game.legal_actions(seat)))
+    module = _module()
+    seer = module.ToldBot(seed=1, iterations=10)
+    seer.start(0, game.rules)
+    seer.truth, seer.seer = game, True
+    view = Game.from_observation(game.observation(0))
+    for draw in range(3):
+        deal = seer._deal(view, random.Random(draw))
+        assert deal.to_json() == game.to_json()
+        assert deal is not game
+    assert module.play((8, 0, "seer", 2, "greedy")) in ("win", "loss", "draw")
+
+
 def test_an_arm_of_the_command_line_is_checked() -> None:
     module = _module()
-    assert [module.parse_arm(a) for a in ("as-is", "told", "hint=2.5")] == [
-        "as-is", "told", "hint=2.5"
+    assert [module.parse_arm(a) for a in ("as-is", "told", "seer", "hint=2.5")] == [
+        "as-is", "told", "seer", "hint=2.5"
     ]
     for bad in ("hint=1", "hint=x", "hinted=3", "seen"):
-        with pytest.raises(argparse.ArgumentTypeError, match="as-is, told or hint=W"):
+        with pytest.raises(argparse.ArgumentTypeError, match="as-is, told, seer or hint=W"):
             module.parse_arm(bad)

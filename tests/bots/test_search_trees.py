@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
-from durak_core import Action, Game, Rules
-from durak_core.bots import GreedyBot, make_bot, next_to_act
+from durak_core import Action, Rules
+from durak_core.bots import greedy_decisions, make_bot
 from durak_core.tree import Node
 
 TREES = Path(__file__).parent / "data" / "search_trees.json"
@@ -44,19 +44,7 @@ SPECS = [
 
 def positions(rules: Rules) -> list[tuple[dict[str, Any], list[Action]]]:
     """Every fifth decision with a choice of one seeded game of greedy bots."""
-    out = []
-    count = 0
-    game, greedy = Game.new(rules, seed=1), GreedyBot()
-    while not game.is_over:
-        seat = next_to_act(game)
-        assert seat is not None
-        legal = game.legal_actions(seat)
-        if len(legal) > 1:
-            if count % 5 == 0:
-                out.append((game.observation(seat), legal))
-            count += 1
-        game.apply(greedy.choose(game.observation(seat), legal))
-    return out
+    return greedy_decisions(rules, [1], 5)
 
 
 def digest(node: Node, h: Any) -> None:
