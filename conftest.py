@@ -80,11 +80,11 @@ _ONE_BY_ONE = re.compile(r"^tests/net/test_net_tables\.py::test_whole_games_"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    # The longest work first (browser tests, then those marked slow), so that parallel
-    # workers (scripts/test.sh) do not end with one of them still busy and the other idle.
-    # Stable: within each kind, and within a file, the order stays as written.
-    items.sort(key=lambda item: 0 if "browser" in item.keywords else 1 if "slow" in item.keywords
-               else 2)
+    # The longest work first (browser tests, then those marked slow or waits), so that
+    # parallel workers (scripts/test.sh) do not end with one of them still busy and the other
+    # idle.  Stable: within each kind, and within a file, the order stays as written.
+    items.sort(key=lambda item: 0 if "browser" in item.keywords
+               else 1 if "slow" in item.keywords or "waits" in item.keywords else 2)
     reason = _netns_unavailable()
     if reason is None:
         return

@@ -22,9 +22,7 @@ from durak_widgets.lan import LanLobby
 from .test_net_lan_widgets import pump_until
 from .test_net_udp import free_udp_port
 
-#: Real sockets, kernels and timers: seconds of waiting a test, little CPU time.  Marked
-#: slow, so the test command starts this file early and its waits overlap other work.
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.waits
 
 LATIN = re.compile(r"[A-Za-z]")
 #: Latin a Russian screen may show: what the network names (bots' seat names), and

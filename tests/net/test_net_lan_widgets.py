@@ -21,9 +21,7 @@ from durak_widgets.lan import LanLobby
 
 from .test_net_udp import free_udp_port
 
-#: Real sockets, kernels and timers: seconds of waiting a test, little CPU time.  Marked
-#: slow, so the test command starts this file early and its waits overlap other work.
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.waits
 
 
 def pump_until(lobbies: list[LanLobby], condition: Callable[[], bool],

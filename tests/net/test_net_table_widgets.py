@@ -39,9 +39,7 @@ from durak_widgets.lan_table import LanBackend
 from .test_net_lan_widgets import pump_until
 from .test_net_udp import free_udp_port
 
-#: Real sockets, kernels and timers: seconds of waiting a test, little CPU time.  Marked
-#: slow, so the test command starts this file early and its waits overlap other work.
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.waits
 
 REPO = Path(__file__).resolve().parents[2]
 

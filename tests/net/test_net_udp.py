@@ -23,9 +23,7 @@ from durak_core import IllegalAction
 from durak_net import events as ev
 from durak_net.node import LanNode
 
-#: Real sockets, kernels and timers: seconds of waiting a test, little CPU time.  Marked
-#: slow, so the test command starts this file early and its waits overlap other work.
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.waits
 
 REPO = Path(__file__).resolve().parents[2]
 

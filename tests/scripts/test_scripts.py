@@ -23,10 +23,7 @@ from pathlib import Path
 
 import pytest
 
-#: The scripts' servers (JupyterLab, Voila) started for real: seconds of waiting a test,
-#: little CPU time.  Marked slow, so the test command starts this file early and its
-#: waits overlap other work.
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.waits
 
 REPO = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
