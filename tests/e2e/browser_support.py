@@ -8,8 +8,10 @@ use the same ones), so nothing here needs `--LabApp.expose_app_in_browser`.
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
+import random
 import re
 import shutil
 import signal
@@ -207,20 +209,40 @@ acquire_chromium = _shared_chromium.acquire
 release_chromium = _shared_chromium.release
 
 
+def _ephemeral_start() -> int:
+    """The first port the kernel hands to a socket bound to port 0 (Linux's default 32768)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+def _free(kind: socket.SocketKind, host: str) -> int:
+    """A port free a moment ago, drawn below the kernel's ephemeral range: a socket bound
+    to port 0 meanwhile (a kernel's, a browser's, another server's) cannot take it before
+    the server binds it.  Each pytest worker draws from the system's randomness, so two
+    workers do not walk the same sequence."""
+    draw = random.SystemRandom()
+    top = min(_ephemeral_start(), 65536)
+    for _ in range(200):
+        port = draw.randrange(max(1024, top - 12000), top)
+        with socket.socket(socket.AF_INET, kind) as sock:
+            try:
+                sock.bind((host, port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port below the ephemeral range after 200 draws")
+
+
 def free_port() -> int:
     """A TCP port that was free a moment ago (the server is told not to retry others)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+    return _free(socket.SOCK_STREAM, "127.0.0.1")
 
 
 def free_udp_port() -> int:
     """A UDP port free on every address a moment ago (for a LAN lobby's game port)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-        sock.bind(("0.0.0.0", 0))
-        port: int = sock.getsockname()[1]
-        return port
+    return _free(socket.SOCK_DGRAM, "0.0.0.0")
 
 
 def write_user_settings(settings_dir: Path) -> None:
@@ -258,10 +280,13 @@ def lab_command(root_dir: Path, port: int, settings_dir: Path, workspaces_dir: P
 
 
 def _status_ok(url: str) -> bool:
+    # HTTPException: something else answered on the port, not in HTTP; the server, which
+    # is told not to retry other ports, then fails to bind it and exits with its log.
     try:
         with urllib.request.urlopen(url, timeout=2) as response:
             return bool(response.status == 200)
-    except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+    except (urllib.error.URLError, http.client.HTTPException, ConnectionError, TimeoutError,
+            OSError):
         return False
 
 

@@ -13,7 +13,6 @@ import contextlib
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import sysconfig
@@ -22,6 +21,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from tests.e2e.browser_support import free_port
 
 pytestmark = pytest.mark.waits
 
@@ -187,11 +188,6 @@ def test_setup_takes_the_slow_iri_check_out_of_the_projects_own_venv(tmp_path: P
     assert third.returncode == 0 and _events(tmp_path).count("pip-start") == before + 1
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
 
 def test_play_no_browser_prints_the_url_of_play_ipynb_and_trusts_it(tmp_path: Path) -> None:
     """`bash scripts/play.sh --no-browser`: the URL to copy opens play.ipynb (not /lab),
@@ -202,7 +198,7 @@ def test_play_no_browser_prints_the_url_of_play_ipynb_and_trusts_it(tmp_path: Pa
     root = _scratch(tmp_path)
     env = _env(tmp_path)
     proc = subprocess.Popen(
-        ["bash", "scripts/play.sh", "--no-browser", f"--port={_free_port()}",
+        ["bash", "scripts/play.sh", "--no-browser", f"--port={free_port()}",
          "--ServerApp.port_retries=0", "--ServerApp.ip=127.0.0.1"],
         cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         start_new_session=True,
@@ -265,7 +261,7 @@ def test_play_app_takes_the_users_own_setting_in_place_of_its_default(tmp_path: 
     env["DURAK_CACHE_DIR"] = str(tmp_path / "cache")
     # Voila's templates are data files of this environment, not of the scratch venv.
     env["JUPYTER_PATH"] = str(Path(sys.prefix) / "share" / "jupyter")
-    port = _free_port()
+    port = free_port()
     log_path = tmp_path / "voila.log"
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
