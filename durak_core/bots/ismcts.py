@@ -70,7 +70,7 @@ from .driver import next_to_act
 from .greedy import rollout_action, shortlist
 from .inference import Inference
 from .ismcts_config import IsmctsConfig
-from .particles import HandFilter
+from .particles import GREEDY, HandFilter
 from .style import GreedyCheck
 from .value import value_weights
 
@@ -343,7 +343,8 @@ class IsmctsBot(Bot):
     # ------------------------------------------------------------ the search
 
     def _deal(self, view: Game, rng: random.Random) -> Game:
-        if self._hands is not None:
+        if self._by_particles():
+            assert self._hands is not None
             return self._hands.deal(view, rng)
         if self._inference is not None:
             return self._inference.deal(view, rng)
@@ -363,7 +364,8 @@ class IsmctsBot(Bot):
         if self.config.particles and view.players == 2:
             if self._hands is None:
                 self._hands = HandFilter(seat, int(view.trump_suit), self.config.particles,
-                                         seed=self._rng.getrandbits(64))
+                                         seed=self._rng.getrandbits(64),
+                                         model=GREEDY if self.config.sharp else None)
             self._hands.observe(self._pending)
             self._hands.sync(view)
         self._pending = []
@@ -371,16 +373,23 @@ class IsmctsBot(Bot):
     def _replies(self) -> int:
         """``replies`` for this search: 0 while the opponents have played only moves the
         greedy policy could have made (``trust``; at the first decision too)."""
-        if self.config.trust and self.config.model and (
-            self._style is None or not self._style.strays()
-        ):
+        if self.config.trust and self.config.model and not self._strayed():
             return 0
         return self.config.replies
+
+    def _strayed(self) -> bool:
+        """Whether an opponent has made a move the greedy policy could not have made."""
+        return self._style is not None and self._style.strays()
+
+    def _by_particles(self) -> bool:
+        """Whether this search deals from the particle filter (``particles``; with
+        ``sharp``, only while no opponent has strayed from the greedy moves)."""
+        return self._hands is not None and not (self.config.sharp and self._strayed())
 
     def _reply_greedy(self) -> float:
         """``reply_greedy`` for this search: 0 once an opponent strayed from the model
         (``adapt``)."""
-        if self._style is not None and self._style.strays():
+        if self._strayed():
             return 0.0
         return self.config.reply_greedy
 
@@ -517,13 +526,15 @@ class IsmctsBot(Bot):
         seeds = [self._rng.getrandbits(64) for _ in range(workers - 1)]
         ms = None if deadline is None else max(1.0, 1000 * (deadline - self._clock()))
         weights = None if self._inference is None else self._inference.weights_table()
-        if self._hands is not None:  # helpers deal by the particles' card chances
+        if self._by_particles():  # helpers deal by the particles' card chances
+            assert self._hands is not None
             weights = self._hands.weights_table()
         actions = [str(a) for a in legal]
         # A helper has not seen the game: it searches with this search's replies and
         # reply_greedy, on its own share of the budget, alone.
         helper = config.replace(ms=ms, iterations=share, workers=1, replies=self._replies(),
-                                reply_greedy=self._reply_greedy(), adapt=False, trust=False)
+                                reply_greedy=self._reply_greedy(), adapt=False, trust=False,
+                                sharp=False)
         tasks = [
             HelperTask(helper, seed, seat, observation, actions, weights, self._halve)
             for seed in seeds
@@ -726,6 +737,7 @@ V2_OPTIONS: dict[str, Any] = {
     # the opponents
     "model": True, "replies": 2, "reply_width": 2, "reply_greedy": 0.5, "reply_view": 0.0,
     "every_seat": False, "adapt": False, "trust": False, "infer": True, "particles": 0,
+    "sharp": False,
     # the rollouts
     "epsilon": 0.0, "compiled": True, "tail": 0, "tail_nodes": 2000, "throw": False,
     "cutoff": 0, "blend": 0.0,

@@ -30,7 +30,7 @@ DEFAULT_MS = 100.0
 
 #: Options that are on or off: given as 0 or 1 (a spec has no other way), kept as bools.
 _FLAGS = ("greedy_first", "paired", "model", "adapt", "halving", "throw", "infer",
-          "compiled", "cpu", "every_seat", "trust")
+          "compiled", "cpu", "every_seat", "trust", "sharp")
 
 
 @dataclass(frozen=True)
@@ -117,6 +117,11 @@ class IsmctsConfig:
     #: (:mod:`durak_core.bots.particles`), in place of ``infer``'s card weights, at
     #: tables of two; 0: off; N > 0: N candidate hands.
     particles: int = 0
+    #: With ``particles`` and ``trust``: the filter models the opponent as the greedy bot
+    #: itself (:data:`durak_core.bots.particles.GREEDY`, its cheapest card all but
+    #: certainly), and deals from it only while the opponent has made greedy moves
+    #: alone; once it strays, ``infer``'s card weights (or uniform deals) take over.
+    sharp: bool = False
 
     # ---------------------------------------------------------------- the rollouts
     #: How often a rollout step plays a random legal action instead of the greedy one.
@@ -192,6 +197,8 @@ class IsmctsConfig:
         self._at_least(0, "replies", "must be a number of decisions (0 or more)")
         self._at_least(0, "reply_width", "must be 0 (every reply) or a positive number of replies")
         self._at_least(0, "particles", "must be 0 (off) or a positive number of hands")
+        if self.sharp and not (self.particles and self.trust):
+            raise ValueError("sharp needs particles (a number of hands) and trust")
         self._at_least(0, "tail", "must be a number of cards (0: off)")
         self._at_least(0, "cutoff", "must be a number of bouts (0: off)")
         self._at_least(1, "tail_nodes", "must be a positive number")

@@ -40,6 +40,7 @@ import itertools
 import math
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ..cards import BEATERS, RANK_MASK, SUIT_MASK, Card, deck_mask, mask_of, popcount
 from ..events import (
@@ -68,6 +69,26 @@ TAKE_DEAR = 0.7
 PASS_CHEAP = 0.15
 #: Resample when the effective number of particles falls below this share of them.
 RESAMPLE = 0.5
+
+
+@dataclass(frozen=True)
+class PolicyModel:
+    """How the filter models the opponent's choices (the module's constants above say
+    what each number means)."""
+
+    soft: float = SOFT
+    noise: float = NOISE
+    take_cheap: float = TAKE_CHEAP
+    take_dear: float = TAKE_DEAR
+    pass_cheap: float = PASS_CHEAP
+
+
+#: A loose greedy-like player: the default, for an opponent that may search.
+LOOSE = PolicyModel()
+#: The greedy bot itself, all but exactly: its cheapest card (one rank dearer is
+#: ``exp(-8)`` times as likely), almost no noise, a take or a pass only when its rules
+#: say so.  For an opponent that has made only greedy moves so far.
+GREEDY = PolicyModel(soft=8.0, noise=0.003, take_cheap=0.02, take_dear=0.9, pass_cheap=0.01)
 #: Added to a trump's rank, as the greedy bot counts a card's cost.
 TRUMP_PREMIUM = 13
 JACK = 11
@@ -87,11 +108,12 @@ class HandFilter:
 
     seat: the seat whose events and views these are (the opponent is the other seat).
     trump: the trump suit.  particles: how many candidate hands.  seed: for the
-    random fills and resampling (the filter is deterministic for a seed).
+    random fills and resampling (the filter is deterministic for a seed).  model: the
+    opponent's policy as the likelihood sees it (:data:`LOOSE` unless given).
     """
 
-    def __init__(self, seat: int, trump: int, particles: int = 200, seed: int | None = None
-                 ) -> None:
+    def __init__(self, seat: int, trump: int, particles: int = 200, seed: int | None = None,
+                 model: PolicyModel | None = None) -> None:
         if particles < 1:
             raise ValueError(f"particles must be a positive number, not {particles!r}")
         self.seat = seat
@@ -99,10 +121,11 @@ class HandFilter:
         self.trump = trump
         self.size = particles
         self._rng = random.Random(seed)
+        self.model = model = LOOSE if model is None else model
         cost = [i % 13 + 2 + (TRUMP_PREMIUM if i // 13 == trump else 0) for i in range(52)]
         self._cost = cost
-        #: exp(-SOFT * cost): how likely the model is to give up each card.
-        self._ease = [math.exp(-SOFT * c) for c in cost]
+        #: exp(-soft * cost): how likely the model is to give up each card.
+        self._ease = [math.exp(-model.soft * c) for c in cost]
         self._pending: list[Event] = []
         self._started = False
         self._cum: list[float] = []  # cumulative weights at the last sync, for deal
@@ -312,10 +335,11 @@ class HandFilter:
         """Multiply each candidate's weight by the model's chance of the observed choice."""
         known = self._known
         logw = self.logw
+        noise = self.model.noise
         fn = likelihood  # a bound method: (hand mask, *args) -> chance
         for k, hand in enumerate(self.hands):
             chance = fn(hand | known, *args)  # type: ignore[operator]
-            logw[k] += math.log((1 - NOISE) * chance + NOISE)
+            logw[k] += math.log((1 - noise) * chance + noise)
         self._maybe_resample()
 
     def _softmin(self, options: int, chosen: int) -> float:
@@ -352,7 +376,7 @@ class HandFilter:
                 cheapest = min(_bits(options))
                 if cheapest % 13 + 2 >= 12 and self._talon:  # Q, K, A of trumps
                     dear = True
-        return TAKE_DEAR if dear else TAKE_CHEAP
+        return self.model.take_dear if dear else self.model.take_cheap
 
     def _pass(self, hand: int) -> float:
         """Passed with the table's ranks to throw: unlikely when a cheap plain one was in
@@ -360,7 +384,7 @@ class HandFilter:
         cheap = hand & self._table_ranks() & ~SUIT_MASK[self.trump]
         if self._talon:
             cheap &= _UP_TO_JACK
-        return PASS_CHEAP if cheap else 1.0
+        return self.model.pass_cheap if cheap else 1.0
 
     def _table_ranks(self) -> int:
         ranks = 0
