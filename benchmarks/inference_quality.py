@@ -17,11 +17,13 @@ No arena noise: this judges the inference by itself, and ``--sweep`` shows how e
 its constants moves the score (each varied alone, the others as they are).
 
     python benchmarks/inference_quality.py [--deals 20] [--first 3000] [--sweep] [--hints W ...]
-        [--particles 200] [--opponent ismcts-v1?iterations=300]
+        [--particles 200] [--sharp] [--opponent ismcts-v1?iterations=300]
 
 ``--particles N`` also scores the particle filter over whole hands
 (:mod:`durak_core.bots.particles`) with N particles; ``--opponent greedy`` plays the
-greedy bot instead, the opponent the filter's model describes best.
+greedy bot instead, the opponent the filter's model describes best; ``--sharp`` also
+scores the filter with its model of the greedy bot itself (``particles.GREEDY``, what
+the AI's ``sharp`` option deals by).
 
 ``--hints 2 4`` also scores weights that know the hand, each held card W times as likely
 as another: how sharp ``benchmarks/hidden_cards.py``'s ``hint=W`` arms are.
@@ -132,18 +134,19 @@ def score(games: list[tuple[int, int, list[Event], list[Point]]], uniform: bool 
     return loss / cards, held_chance / held_cards, decisions
 
 
-def score_particles(games: list[tuple[int, int, list[Event], list[Point]]], particles: int
+def score_particles(games: list[tuple[int, int, list[Event], list[Point]]], particles: int,
+                    model: particles_module.PolicyModel | None = None
                     ) -> tuple[float, float, int]:
     """:func:`score` for the particle filter over whole hands
-    (:class:`durak_core.bots.particles.HandFilter`): the chance of each unseen card is
-    the weight of the particles that hold it."""
+    (:class:`durak_core.bots.particles.HandFilter`, with ``model`` of the opponent's
+    policy): the chance of each unseen card is the weight of the particles that hold it."""
     loss = 0.0
     cards = 0
     held_chance = 0.0
     held_cards = 0
     decisions = 0
     for n, (seat, trump, seen, points) in enumerate(games):
-        hands = particles_module.HandFilter(seat, trump, particles, seed=n)
+        hands = particles_module.HandFilter(seat, trump, particles, seed=n, model=model)
         done = 0
         for upto, unseen, _, held, observation in points:
             hands.observe(seen[done:upto])
@@ -172,6 +175,8 @@ def main() -> int:
                         help="the bot the AI plays (a spec of durak_core.bots.make_bot)")
     parser.add_argument("--particles", type=int, default=200,
                         help="particles of the filter over whole hands (0: skip it)")
+    parser.add_argument("--sharp", action="store_true",
+                        help="also score the particles with the model of the greedy bot itself")
     parser.add_argument("--hints", type=float, nargs="*", default=[],
                         help="also score weights W for the held cards (hidden_cards.py hint=W)")
     args = parser.parse_args()
@@ -189,6 +194,10 @@ def main() -> int:
         label = f"particles ({args.particles})"
         print(f"  {label:<20} mean chance of a held card {chance:.3f}, log loss {loss:.4f} "
               f"({time.process_time() - start:.1f} s of CPU time)")
+        if args.sharp:
+            loss, chance, _ = score_particles(games, args.particles, particles_module.GREEDY)
+            label = f"sharp ({args.particles})"
+            print(f"  {label:<20} mean chance of a held card {chance:.3f}, log loss {loss:.4f}")
     for hint in args.hints:
         loss, chance, _ = score(games, hint=hint)
         label = f"held cards x{hint:g}"
