@@ -11,7 +11,7 @@ of it the inference recovers) could gain.  The two arms run interleaved, game by
 so whatever else loads the machine loads both alike.
 
     python benchmarks/hidden_cards.py [--deals 100] [--first 600] [--ms 100] [--jobs 2]
-        [--opponent SPEC] [ARM ...]
+        [--opponent SPEC] [--ai OPTIONS] [ARM ...]
 
 An ARM is ``as-is``, ``told``, ``seer`` or ``hint=W``.  ``seer`` is told everything: the
 hand and the talon's order, so every deal it searches is the game itself (a ceiling:
@@ -19,7 +19,8 @@ what this search wins with no hidden cards at all).  ``hint=W`` is the AI hinted
 hand, its deals giving the opponent each card it holds W times as likely as another (an
 inference of known sharpness: how sharp would the inference have to be to matter?).
 The default arms are ``as-is told``.  ``--opponent`` is a bot spec without ``builtin:``;
-``{ms}`` in it stands for ``--ms`` (default ``ismcts-v1?ms={ms}&cpu=1``).
+``{ms}`` in it stands for ``--ms`` (default ``ismcts-v1?ms={ms}&cpu=1``).  ``--ai`` gives
+the AI of every arm options of its own, as a query string (``model=0&replies=4``).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from durak_arena.stats import wilson
 from durak_core import Game, Rules
-from durak_core.bots import IsmctsBot, make_bot
+from durak_core.bots import IsmctsBot, make_bot, parse_options
 from durak_core.bots.driver import play_game
 from durak_core.bots.inference import Inference
 
@@ -103,11 +104,12 @@ def parse_arm(arm: str) -> str:
 OPPONENT = "ismcts-v1?ms={ms}&cpu=1"
 
 
-def play(task: tuple[int, int, str, float, str]) -> str:
+def play(task: tuple[int, int, str, float, str, str]) -> str:
     """One game of deal ``deal`` with the AI in ``seat``: "win", "loss" or "draw"."""
-    deal, seat, arm, ms, opponent = task
+    deal, seat, arm, ms, opponent, options = task
     game = Game.new(Rules(), seed=deal)
-    ai = ToldBot(seed=1000 + deal, ms=ms, cpu=1)
+    extra = parse_options(options.split("&")) if options else {}
+    ai = ToldBot(seed=1000 + deal, ms=ms, cpu=1, **extra)
     if arm != "as-is":
         ai.truth = game
     ai.hint = hint_of(arm)
@@ -129,9 +131,11 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--opponent", default=OPPONENT,
                         help="the other seat's bot spec, {ms} for --ms (default: %(default)s)")
+    parser.add_argument("--ai", default="", metavar="OPTIONS",
+                        help="the AI's options in every arm, a query string (default: none)")
     args = parser.parse_args()
     start = time.monotonic()
-    tasks = [(deal, seat, arm, args.ms, args.opponent)
+    tasks = [(deal, seat, arm, args.ms, args.opponent, args.ai)
              for deal in range(args.first, args.first + args.deals)
              for seat in (0, 1) for arm in args.arms]
     if args.jobs > 1:
@@ -140,8 +144,9 @@ def main() -> int:
     else:
         results = [play(task) for task in tasks]
     opponent = args.opponent.replace("{ms}", f"{args.ms:g}")
+    ai = f" (the AI with {args.ai})" if args.ai else ""
     print(f"{args.deals} deals played twice against {opponent}, {args.ms:g} ms of CPU time "
-          f"a decision each:")
+          f"a decision each{ai}:")
     for arm in args.arms:
         mine = [r for r, t in zip(results, tasks, strict=True) if t[2] == arm]
         won, lost = mine.count("win"), mine.count("loss")

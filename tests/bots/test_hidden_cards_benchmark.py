@@ -96,7 +96,8 @@ def test_the_seer_deals_the_game_itself_and_plays_against_another_opponent() -> 
         deal = seer._deal(view, random.Random(draw))
         assert deal.to_json() == game.to_json()
         assert deal is not game
-    assert module.play((8, 0, "seer", 2, "greedy")) in ("win", "loss", "draw")
+    assert module.play((8, 0, "seer", 2, "greedy", "")) in ("win", "loss", "draw")
+    assert module.play((8, 1, "as-is", 2, "greedy", "model=0&width=2")) in ("win", "loss", "draw")
 
 
 def test_an_arm_of_the_command_line_is_checked() -> None:
