@@ -3,7 +3,6 @@ what each side resends a seat that came back from its journal."""
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 
 from durak_core import Action, Pass, Take
@@ -20,6 +19,8 @@ from durak_net.resync import Resync, catch_up
 from durak_net.seating import Player, SeatingChart
 from durak_net.wire import Entry, Fault, Frame, Hello, Order, Propose, SeatInfo, Seating, Sync
 
+from .dealt import dealt
+
 TABLE = 0x5C
 
 
@@ -32,23 +33,10 @@ KEYS = [i.public for i in IDS]
 
 
 def test_a_catch_up_is_owed_once_per_restart() -> None:
-    part = _part(1, _dealt()[1], _log(0))
+    part = _part(1, dealt(TABLE, IDS, 3)[1], _log(0))
     assert not part.take(1)
     part.restarted(1)
     assert part.take(1) and not part.take(1)
-
-
-def _dealt(players: int = 3) -> list[Dealing]:
-    rng = random.Random(3)
-    parts = [Dealing(TABLE, s, players, 36, IDS[s], rng.randbytes) for s in range(players)]
-    queue = [f for p in parts for f in p.sign(1, p.make(1, None, KEYS[:players]).begin())]
-    while queue:
-        frame = queue.pop(0)
-        for part in parts:
-            if part.seat != frame.seat:
-                part.keep(frame)
-                queue += part.sign(1, part.dealers[1].receive(frame.data, frame.seat))
-    return parts
 
 
 def _log(count: int) -> GameLog:
@@ -66,7 +54,7 @@ def _seating() -> Seating:
 
 
 def test_the_host_resends_its_seating_the_others_deal_messages_and_the_missing_entries() -> None:
-    host = _dealt()[0]
+    host = dealt(TABLE, IDS, 3)[0]
     log = _log(3)
     fault = Fault(0, 1, 3, 2, "illegal", "x", 0, b"s")
     frames, desync = catch_up(Sync(0, 1, 1), me=0, peer=1, seating=_seating(), dealing=host,
@@ -81,21 +69,21 @@ def test_the_host_resends_its_seating_the_others_deal_messages_and_the_missing_e
 
 
 def test_a_seat_that_claims_entries_the_host_never_sent_is_a_desync() -> None:
-    host = _dealt()[0]
+    host = dealt(TABLE, IDS, 3)[0]
     frames, desync = catch_up(Sync(0, 1, 5), me=0, peer=1, seating=_seating(), dealing=host,
                               game_log=_log(3), faults={}, proposals=Proposals())
     assert desync == (1, 3) and frames == [_seating()]
 
 
 def test_a_seat_back_in_an_earlier_game_gets_every_game_from_it_on() -> None:
-    host = _dealt()[0]
+    host = dealt(TABLE, IDS, 3)[0]
     frames, _ = catch_up(Sync(0, 2, 0), me=0, peer=1, seating=None, dealing=host,
                          game_log=_log(2), faults={}, proposals=Proposals())
     assert frames == []  # game 1 is before the peer's game 2: nothing of it
 
 
 def test_a_seated_player_resends_its_own_deal_messages_and_opens_its_placed_proposal() -> None:
-    ben = _dealt()[1]
+    ben = dealt(TABLE, IDS, 3)[1]
     proposals = Proposals()
     for pid in (1, 2):
         frame = Propose(0, pid, 1, bytes(32), 0, b"", b"sig")
@@ -145,7 +133,7 @@ def _part(seat: int, dealing: Dealing, log: GameLog) -> Resync:
 
 
 def test_a_link_that_restarts_hears_where_we_stand_and_a_seated_player_says_hello() -> None:
-    host, ben = _dealt()[:2]
+    host, ben = dealt(TABLE, IDS, 3)[:2]
     part, fx = _part(0, host, _log(2)), Recorder()
     part.peer_restarted(fx, 1, 0.0)
     assert [(s, type(f)) for s, f in fx.sent] == [(1, Sync)]
@@ -162,7 +150,7 @@ def test_a_link_that_restarts_hears_where_we_stand_and_a_seated_player_says_hell
 
 
 def test_the_host_catches_a_restarted_seat_up_once_on_its_sync_with_its_seating() -> None:
-    host = _dealt()[0]
+    host = dealt(TABLE, IDS, 3)[0]
     part, fx = _part(0, host, _log(3)), Recorder()
     part.on_sync(fx, 1, Sync(0, 1, 1), 0.0)  # no restart heard: nothing owed
     assert fx.sent == []
@@ -180,7 +168,7 @@ def test_the_host_catches_a_restarted_seat_up_once_on_its_sync_with_its_seating(
 
 
 def test_a_sync_claiming_entries_the_host_never_sent_is_reported_as_a_desync() -> None:
-    host = _dealt()[0]
+    host = dealt(TABLE, IDS, 3)[0]
     part, fx = _part(0, host, _log(3)), Recorder()
     part.restarted(2)
     part.on_sync(fx, 2, Sync(0, 1, 5), 0.0)
