@@ -135,7 +135,7 @@ def score(games: list[tuple[int, int, list[Event], list[Point]]], uniform: bool 
 
 
 def score_particles(games: list[tuple[int, int, list[Event], list[Point]]], particles: int,
-                    model: particles_module.PolicyModel | None = None
+                    model: particles_module.PolicyModel = particles_module.LOOSE
                     ) -> tuple[float, float, int]:
     """:func:`score` for the particle filter over whole hands
     (:class:`durak_core.bots.particles.HandFilter`, with ``model`` of the opponent's

@@ -70,7 +70,7 @@ from .driver import next_to_act
 from .greedy import rollout_action, shortlist
 from .inference import Inference
 from .ismcts_config import IsmctsConfig
-from .particles import GREEDY, HandFilter
+from .particles import GREEDY, LOOSE, HandFilter
 from .style import GreedyCheck
 from .value import value_weights
 
@@ -343,9 +343,9 @@ class IsmctsBot(Bot):
     # ------------------------------------------------------------ the search
 
     def _deal(self, view: Game, rng: random.Random) -> Game:
-        if self._by_particles():
-            assert self._hands is not None
-            return self._hands.deal(view, rng)
+        hands = self._particles()
+        if hands is not None:
+            return hands.deal(view, rng)
         if self._inference is not None:
             return self._inference.deal(view, rng)
         return view.determinize(rng)
@@ -365,7 +365,7 @@ class IsmctsBot(Bot):
             if self._hands is None:
                 self._hands = HandFilter(seat, int(view.trump_suit), self.config.particles,
                                          seed=self._rng.getrandbits(64),
-                                         model=GREEDY if self.config.sharp else None)
+                                         model=GREEDY if self.config.sharp else LOOSE)
             self._hands.observe(self._pending)
             self._hands.sync(view)
         self._pending = []
@@ -381,10 +381,12 @@ class IsmctsBot(Bot):
         """Whether an opponent has made a move the greedy policy could not have made."""
         return self._style is not None and self._style.strays()
 
-    def _by_particles(self) -> bool:
-        """Whether this search deals from the particle filter (``particles``; with
-        ``sharp``, only while no opponent has strayed from the greedy moves)."""
-        return self._hands is not None and not (self.config.sharp and self._strayed())
+    def _particles(self) -> HandFilter | None:
+        """The particle filter this search deals from (``particles``; with ``sharp``, only
+        while no opponent has strayed from the greedy moves), or None."""
+        if self.config.sharp and self._strayed():
+            return None
+        return self._hands
 
     def _reply_greedy(self) -> float:
         """``reply_greedy`` for this search: 0 once an opponent strayed from the model
@@ -526,9 +528,9 @@ class IsmctsBot(Bot):
         seeds = [self._rng.getrandbits(64) for _ in range(workers - 1)]
         ms = None if deadline is None else max(1.0, 1000 * (deadline - self._clock()))
         weights = None if self._inference is None else self._inference.weights_table()
-        if self._by_particles():  # helpers deal by the particles' card chances
-            assert self._hands is not None
-            weights = self._hands.weights_table()
+        hands = self._particles()
+        if hands is not None:  # helpers deal by the particles' card chances
+            weights = hands.weights_table()
         actions = [str(a) for a in legal]
         # A helper has not seen the game: it searches with this search's replies and
         # reply_greedy, on its own share of the budget, alone.

@@ -109,11 +109,11 @@ class HandFilter:
     seat: the seat whose events and views these are (the opponent is the other seat).
     trump: the trump suit.  particles: how many candidate hands.  seed: for the
     random fills and resampling (the filter is deterministic for a seed).  model: the
-    opponent's policy as the likelihood sees it (:data:`LOOSE` unless given).
+    opponent's policy as the likelihood sees it.
     """
 
     def __init__(self, seat: int, trump: int, particles: int = 200, seed: int | None = None,
-                 model: PolicyModel | None = None) -> None:
+                 model: PolicyModel = LOOSE) -> None:
         if particles < 1:
             raise ValueError(f"particles must be a positive number, not {particles!r}")
         self.seat = seat
@@ -121,7 +121,7 @@ class HandFilter:
         self.trump = trump
         self.size = particles
         self._rng = random.Random(seed)
-        self.model = model = LOOSE if model is None else model
+        self.model = model
         cost = [i % 13 + 2 + (TRUMP_PREMIUM if i // 13 == trump else 0) for i in range(52)]
         self._cost = cost
         #: exp(-soft * cost): how likely the model is to give up each card.

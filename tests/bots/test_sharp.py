@@ -30,7 +30,7 @@ class Dealing(IsmctsBot):
         searched = len(self.history)
         action = super().choose(observation, legal)
         if len(self.history) > searched:
-            self.searches.append((self._strayed(), self._by_particles()))
+            self.searches.append((self._strayed(), self._particles() is not None))
         return action
 
 
