@@ -36,8 +36,7 @@ class Watched(IsmctsBot):
     def choose(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
         action = super().choose(observation, legal)
         if self.last_root is not None:
-            strayed = self._style is not None and self._style.strays()
-            self.searches.append((strayed, opponent_nodes(self.last_root, self.seat)))
+            self.searches.append((self._strayed(), opponent_nodes(self.last_root, self.seat)))
         return action
 
 
