@@ -377,6 +377,12 @@ class IsmctsBot(Bot):
             return 0
         return self.config.replies
 
+    def _model(self) -> bool:
+        """``model`` for this search: off once an opponent has strayed (``drop``)."""
+        if self.config.drop and self._strayed():
+            return False
+        return self.config.model
+
     def _strayed(self) -> bool:
         """Whether an opponent has made a move the greedy policy could not have made."""
         return self._style is not None and self._style.strays()
@@ -532,11 +538,11 @@ class IsmctsBot(Bot):
         if hands is not None:  # helpers deal by the particles' card chances
             weights = hands.weights_table()
         actions = [str(a) for a in legal]
-        # A helper has not seen the game: it searches with this search's replies and
-        # reply_greedy, on its own share of the budget, alone.
-        helper = config.replace(ms=ms, iterations=share, workers=1, replies=self._replies(),
-                                reply_greedy=self._reply_greedy(), adapt=False, trust=False,
-                                sharp=False)
+        # A helper has not seen the game: it searches with this search's model, replies
+        # and reply_greedy, on its own share of the budget, alone.
+        helper = config.replace(ms=ms, iterations=share, workers=1, model=self._model(),
+                                replies=self._replies(), reply_greedy=self._reply_greedy(),
+                                adapt=False, trust=False, sharp=False, drop=False)
         tasks = [
             HelperTask(helper, seed, seat, observation, actions, weights, self._halve)
             for seed in seeds
@@ -588,7 +594,7 @@ class IsmctsBot(Bot):
         return Walk(
             seat,
             compiled=compiled,
-            model=self.config.model,
+            model=self._model(),
             replies=self._replies(),
             reply_width=self.config.reply_width,
             reply_greedy=self._reply_greedy(),
@@ -738,8 +744,8 @@ V2_OPTIONS: dict[str, Any] = {
     "c": 0.7, "depth": 0, "greedy_first": True, "widen": 0.0,
     # the opponents
     "model": True, "replies": 2, "reply_width": 2, "reply_greedy": 0.5, "reply_view": 0.0,
-    "every_seat": False, "adapt": False, "trust": False, "infer": True, "particles": 0,
-    "sharp": False,
+    "every_seat": False, "adapt": False, "trust": False, "drop": False, "infer": True,
+    "particles": 0, "sharp": False,
     # the rollouts
     "epsilon": 0.0, "compiled": True, "tail": 0, "tail_nodes": 2000, "throw": False,
     "cutoff": 0, "blend": 0.0,

@@ -30,7 +30,7 @@ DEFAULT_MS = 100.0
 
 #: Options that are on or off: given as 0 or 1 (a spec has no other way), kept as bools.
 _FLAGS = ("greedy_first", "paired", "model", "adapt", "halving", "throw", "infer",
-          "compiled", "cpu", "every_seat", "trust", "sharp")
+          "compiled", "cpu", "every_seat", "trust", "sharp", "drop")
 
 
 @dataclass(frozen=True)
@@ -110,6 +110,10 @@ class IsmctsConfig:
     #: it fully); once an opponent has strayed, ``replies`` as given for the rest of
     #: the game.
     trust: bool = False
+    #: With ``model`` and ``trust``: once an opponent has strayed, the model is dropped
+    #: for the rest of the game (the search runs as with ``model`` 0: every opponent
+    #: move searched), where ``trust`` alone goes back to ``replies``.
+    drop: bool = False
     #: Deal the hidden cards by what the opponents' play revealed (card weights,
     #: :mod:`durak_core.bots.inference`); off: uniformly.
     infer: bool = True
@@ -199,6 +203,8 @@ class IsmctsConfig:
         self._at_least(0, "particles", "must be 0 (off) or a positive number of hands")
         if self.sharp and not (self.particles and self.trust):
             raise ValueError("sharp needs particles (a number of hands) and trust")
+        if self.drop and not (self.model and self.trust):
+            raise ValueError("drop needs model and trust")
         self._at_least(0, "tail", "must be a number of cards (0: off)")
         self._at_least(0, "cutoff", "must be a number of bouts (0: off)")
         self._at_least(1, "tail_nodes", "must be a positive number")

@@ -11,8 +11,16 @@ import pytest
 
 from durak_core import Game, Rules
 from durak_core.actions import Action
-from durak_core.bots import GreedyBot, IsmctsBot, IsmctsConfig, RandomBot, make_bot, play_game
-from durak_core.bots.ismcts import V2_CONFIG
+from durak_core.bots import (
+    GreedyBot,
+    IsmctsBot,
+    IsmctsConfig,
+    RandomBot,
+    make_bot,
+    parallel,
+    play_game,
+)
+from durak_core.bots.ismcts import V2_CONFIG, HelperTask
 from durak_core.tree import Node
 
 
@@ -105,3 +113,77 @@ def test_a_new_game_trusts_again() -> None:
     bot.searches.clear()
     play_game(Game.new(Rules(), seed=2), [bot, GreedyBot()])
     assert bot.searches and all(nodes == 0 for _, nodes in bot.searches)
+
+
+class Dropping(Watched):
+    """The AI with ``drop``, noting for each search whether the model was in force."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(trust=1, drop=1, **options)
+        self.models: list[bool] = []
+
+    def choose(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
+        action = super().choose(observation, legal)
+        if self.last_root is not None:
+            self.models.append(self._walk.model)
+        return action
+
+
+def test_drop_is_an_option_that_is_checked() -> None:
+    assert IsmctsConfig().drop is False
+    assert IsmctsConfig(trust=1, drop=1).drop is True
+    with pytest.raises(ValueError, match="drop needs model and trust"):
+        IsmctsConfig(drop=1)
+    with pytest.raises(ValueError, match="drop needs model and trust"):
+        IsmctsConfig(trust=1, drop=1, model=0)
+    assert make_bot("ismcts?iterations=10&trust=1&drop=1", seed=1).config.drop is True
+    assert V2_CONFIG.drop is False
+
+
+def test_with_drop_the_model_goes_once_the_opponent_strays() -> None:
+    """Against a random opponent ``drop`` keeps the model until the first move greedy
+    could not have made and searches without it from then on (every opponent move a
+    node); against greedy it never drops it."""
+    caught = 0
+    for seed in range(3):
+        bot = Dropping(seed=seed, iterations=80)
+        play_game(Game.new(Rules(), seed=seed), [RandomBot(seed=seed), bot])
+        flags = [strayed for strayed, _ in bot.searches]
+        assert bot.models == [not strayed for strayed in flags]
+        if any(flags):
+            caught += 1
+            assert sum(nodes for strayed, nodes in bot.searches if strayed) > 0
+        trusting = Watched(seed=seed, iterations=80, trust=1)
+        play_game(Game.new(Rules(), seed=seed), [RandomBot(seed=seed), trusting])
+        assert trusting._walk.model is True  # trust alone keeps the model
+    assert caught >= 2
+    bot = Dropping(seed=0, iterations=80)
+    play_game(Game.new(Rules(), seed=0), [bot, GreedyBot()])
+    assert bot.models and all(bot.models)
+
+
+def test_helpers_search_without_the_model_once_it_is_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A helper has not seen the game: it is told the search's model, and searches
+    without it once the opponent has strayed."""
+    sent: list[list[HelperTask]] = []
+
+    class Unstarted:
+        """A pool that takes the tasks and runs none (their share then runs here)."""
+
+        def send(self, job: object, tasks: list[HelperTask]) -> int:
+            sent.append(tasks)
+            return 0
+
+        def collect(self, sent: int, timeout: float) -> list[object]:
+            return []
+
+    monkeypatch.setattr(parallel, "pool", lambda size: Unstarted())
+    bot = Dropping(seed=1, iterations=40, workers=2)
+    play_game(Game.new(Rules(), seed=1), [bot, RandomBot(seed=1)])
+    assert any(not model for model in bot.models) and len(sent) == len(bot.models)
+    for tasks, model in zip(sent, bot.models, strict=True):
+        (task,) = tasks
+        assert task.config.model is model
+        assert not (task.config.trust or task.config.drop)
