@@ -2,12 +2,14 @@
 a table of three that a JupyterLab notebook and a terminal join through a relay's room.
 
 Ann and Ben each play in a notebook of the built site, two pages of one browser cut off
-from the network: each kernel runs in its page (no sockets, no ``cryptography``:
-durak_net's wire format from msgspec's build for Pyodide, the deal, the pairing and the
-signatures from libsodium.js), each channel is its page's own RTCPeerConnection.  First
-by codes: the test copies Ann's invitation code out of her page into Ben's cell, and
-Ben's reply code into Ann's box; Ben's page loses, duplicates and reorders some
-datagrams on purpose.  Both pages show the same pairing words and audit the game fair.
+from the network.  Ben comes to the rules tour by the README's link, and his kernel first
+computes libsodium's vectors (tests/e2e/sodium_support.py).  Each kernel runs in its page
+(no sockets, no ``cryptography``: durak_net's wire format from msgspec's build for
+Pyodide, the deal, the pairing and the signatures from libsodium.js), each channel is its
+page's own RTCPeerConnection.  First by codes: the test copies Ann's invitation code out
+of her page into Ben's cell, and Ben's reply code into Ann's box; Ben's page loses,
+duplicates and reorders some datagrams on purpose.  Both pages show the same pairing
+words and audit the game fair.
 
 Then, in Ann's page again (one Pyodide start for both games), a table of three through
 a relay: Ann re-runs the cell with ``relay=`` a local mosquitto (the one
@@ -43,6 +45,7 @@ from browser_support import (
 )
 from online_support import LOBBY, table_played_fair, terminal_peer
 from playwright.sync_api import Page, expect
+from sodium_support import check_sodium_vectors, open_tutorial_by_its_readme_link
 
 from durak_net.relay import Room
 from tests.net.test_net_online import MOSQUITTO, broker
@@ -70,18 +73,21 @@ def test_two_site_pages_play_by_codes_and_a_site_page_seats_a_notebook_and_a_ter
     # JupyterLab to draw its status bar.
     bens = OfflineContext(offline.context.browser, viewport=offline_page.viewport_size)
     try:
-        _play(site_url, offline_page, bens.context.new_page(), jupyterlab_server,
+        _play(site_url, offline_page, bens.context.new_page(), bens, jupyterlab_server,
               lab_root_dir, lab_tabs, tmp_path)
     finally:
         bens.close()
     assert offline.blocked == bens.blocked == []  # no page reached beyond this machine
 
 
-def _play(site_url: str, ann: Page, ben: Page, jupyterlab_server: str, lab_root_dir: Path,
-          lab_tabs: LabTabs, tmp_path: Path) -> None:
+def _play(site_url: str, ann: Page, ben: Page, bens: OfflineContext, jupyterlab_server: str,
+          lab_root_dir: Path, lab_tabs: LabTabs, tmp_path: Path) -> None:
     ben.set_default_timeout(60_000)
     open_lite_notebook(ann, site_url, "02-engine.ipynb", timeout=240)
-    open_lite_notebook(ben, site_url, "03-write-a-bot.ipynb", timeout=240)
+    # Ben comes by the README's link to a tutorial, and his kernel deals with libsodium.js
+    # as a computer's does with libsodium (tests/e2e/sodium_support.py).
+    open_tutorial_by_its_readme_link(ben, site_url)
+    check_sodium_vectors(ben, bens)
 
     # Two site pages, by codes copied by hand.
     run_cell_source(ann, 0, "from durak_core import Rules\n"

@@ -3,7 +3,7 @@
 Plain Python over durak_net.mental and durak_net.escrow (and the pure durak_core), so the
 same source runs wherever durak_net finds its libsodium: here over pysodium (or a stand-in
 for libsodium.js, tests/net/test_net_sodium_backend.py) and in the site's Pyodide kernel
-over libsodium.js (tests/e2e/test_site_sodium_browser.py sends this file there).
+over libsodium.js (tests/e2e/sodium_support.py sends this file there).
 
 ``check(vectors)`` gives one boolean per claim, named, so that a failure says which.
 """

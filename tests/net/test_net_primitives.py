@@ -3,7 +3,7 @@ from libsodium and give the very bytes ``cryptography`` gives (durak_net/primiti
 
 The libsodium route runs here over pysodium (the same C library libsodium.js is built
 from); tests/net/test_net_sodium_backend.py runs it through a libsodium.js stand-in and
-tests/e2e/test_site_sodium_browser.py through the real one in the site's kernel.
+tests/e2e/sodium_support.py through the real one in the site's kernel.
 """
 
 from __future__ import annotations

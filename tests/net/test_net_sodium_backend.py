@@ -7,7 +7,7 @@ this Python has not: a stand-in for libsodium.js's ``sodium`` object plays it he
 libsodium.js's names and habits (Uint8Array in and out, a JavaScript ``Error`` thrown
 where libsodium refuses) and libsodium's own C code (through pysodium) behind them, so
 what is checked is durak_net's side: which library it picks, the names it calls and
-what it makes of the answers.  tests/e2e/test_site_sodium_browser.py checks the real
+what it makes of the answers.  tests/e2e/sodium_support.py checks the real
 libsodium.js in the site's kernel against the same vectors.
 """
 
