@@ -112,7 +112,8 @@ class IsmctsConfig:
     trust: bool = False
     #: With ``model`` and ``trust``: once an opponent has strayed, the model is dropped
     #: for the rest of the game (the search runs as with ``model`` 0: every opponent
-    #: move searched), where ``trust`` alone goes back to ``replies``.
+    #: move searched), where ``trust`` alone goes back to ``replies``; without both, no
+    #: effect.
     drop: bool = False
     #: Deal the hidden cards by what the opponents' play revealed (card weights,
     #: :mod:`durak_core.bots.inference`); off: uniformly.
@@ -203,8 +204,6 @@ class IsmctsConfig:
         self._at_least(0, "particles", "must be 0 (off) or a positive number of hands")
         if self.sharp and not (self.particles and self.trust):
             raise ValueError("sharp needs particles (a number of hands) and trust")
-        if self.drop and not (self.model and self.trust):
-            raise ValueError("drop needs model and trust")
         self._at_least(0, "tail", "must be a number of cards (0: off)")
         self._at_least(0, "cutoff", "must be a number of bouts (0: off)")
         self._at_least(1, "tail_nodes", "must be a positive number")

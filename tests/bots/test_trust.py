@@ -132,10 +132,8 @@ class Dropping(Watched):
 def test_drop_is_an_option_that_is_checked() -> None:
     assert IsmctsConfig().drop is False
     assert IsmctsConfig(trust=1, drop=1).drop is True
-    with pytest.raises(ValueError, match="drop needs model and trust"):
-        IsmctsConfig(drop=1)
-    with pytest.raises(ValueError, match="drop needs model and trust"):
-        IsmctsConfig(trust=1, drop=1, model=0)
+    with pytest.raises(ValueError, match="drop must be 0 or 1, not 2"):
+        IsmctsConfig(drop=2)
     assert make_bot("ismcts?iterations=10&trust=1&drop=1", seed=1).config.drop is True
     assert V2_CONFIG.drop is False
 
@@ -160,6 +158,10 @@ def test_with_drop_the_model_goes_once_the_opponent_strays() -> None:
     bot = Dropping(seed=0, iterations=80)
     play_game(Game.new(Rules(), seed=0), [bot, GreedyBot()])
     assert bot.models and all(bot.models)
+    # Without trust, drop does nothing: against the random bot the model stays all game.
+    alone = IsmctsBot(seed=0, iterations=40, trust=0, drop=1)
+    play_game(Game.new(Rules(), seed=0), [RandomBot(seed=0), alone])
+    assert alone._walk.model is True
 
 
 def test_helpers_search_without_the_model_once_it_is_dropped(
