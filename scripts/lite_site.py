@@ -543,7 +543,33 @@ def finish_pages(output: Path, key: str) -> None:
 
 
 def build(site: Path = SITE, force: bool = False) -> Path:
-    """Make ``site`` the site of this checkout, building it only if no cached build fits."""
+    """Make ``site`` the site of this checkout, building it only if no cached build fits.
+
+    One process at a time: another that asks meanwhile (a second pytest worker) waits,
+    then finds the site up to date, rather than replacing it under a page that is
+    loading it."""
+    with _one_at_a_time(site):
+        return _build(site, force)
+
+
+@contextlib.contextmanager
+def _one_at_a_time(site: Path) -> Iterator[None]:
+    """Hold an exclusive lock on a file beside ``site`` (POSIX; elsewhere, no lock)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: builds are not run side by side there
+        yield
+        return
+    site.parent.mkdir(parents=True, exist_ok=True)
+    with open(site.parent / f".{site.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _build(site: Path, force: bool) -> Path:
     started = time.monotonic()
     key = input_hash()
     stamp = site / ".durak-site-key"
