@@ -110,10 +110,10 @@ class IsmctsConfig:
     #: it fully); once an opponent has strayed, ``replies`` as given for the rest of
     #: the game.
     trust: bool = False
-    #: With ``model`` and ``trust``: once an opponent has strayed, the model is dropped
-    #: for the rest of the game (the search runs as with ``model`` 0: every opponent
-    #: move searched), where ``trust`` alone goes back to ``replies``; without both, no
-    #: effect.
+    #: With ``model``: once an opponent has made a move the greedy policy could not have
+    #: made, the model is dropped for the rest of the game (the search runs as with
+    #: ``model`` 0: every opponent move searched).  Against greedy it never strays, so
+    #: the model stays all game; with ``trust``, no replies are searched until then.
     drop: bool = False
     #: Deal the hidden cards by what the opponents' play revealed (card weights,
     #: :mod:`durak_core.bots.inference`); off: uniformly.

@@ -1,6 +1,6 @@
 """``trust``: while the opponent has played only moves the greedy policy could have made,
 the AI searches none of its replies (the model plays them all); once it strays, the
-searched replies of ``replies`` come back."""
+searched replies of ``replies`` come back.  ``drop``: once it strays, the model goes."""
 
 from __future__ import annotations
 
@@ -158,10 +158,16 @@ def test_with_drop_the_model_goes_once_the_opponent_strays() -> None:
     bot = Dropping(seed=0, iterations=80)
     play_game(Game.new(Rules(), seed=0), [bot, GreedyBot()])
     assert bot.models and all(bot.models)
-    # Without trust, drop does nothing: against the random bot the model stays all game.
-    alone = IsmctsBot(seed=0, iterations=40, trust=0, drop=1)
+    # Without trust, drop drops the model all the same; before, the replies are searched.
+    alone = Watched(seed=0, iterations=40, drop=1)
     play_game(Game.new(Rules(), seed=0), [RandomBot(seed=0), alone])
-    assert alone._walk.model is True
+    assert alone._strayed() and alone._walk.model is False
+    assert alone.trusted == 0 and alone.searches[0][1] > 0
+    # And against greedy it plays as the AI without it, move for move.
+    logs = [play_game(Game.new(Rules(), seed=seed), [IsmctsBot(seed=seed, iterations=40,
+                                                               **options), GreedyBot()]).log
+            for seed in range(2) for options in ({"drop": 1}, {})]
+    assert logs[0] == logs[1] and logs[2] == logs[3]
 
 
 def test_helpers_search_without_the_model_once_it_is_dropped(
