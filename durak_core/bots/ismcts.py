@@ -396,7 +396,7 @@ class IsmctsBot(Bot):
 
     def _reply_greedy(self) -> float:
         """``reply_greedy`` for this search: 0 once an opponent strayed from the model
-        (``adapt``)."""
+        (``adapt``, and ``trust`` too, which watches for it)."""
         if self._strayed():
             return 0.0
         return self.config.reply_greedy

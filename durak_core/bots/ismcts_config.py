@@ -108,7 +108,7 @@ class IsmctsConfig:
     #: policy could have made (:mod:`durak_core.bots.style`), no replies are searched
     #: (as ``replies`` 0: the model plays every opponent move, and the search exploits
     #: it fully); once an opponent has strayed, ``replies`` as given for the rest of
-    #: the game.
+    #: the game, with ``reply_greedy`` 0 as under ``adapt``.
     trust: bool = False
     #: With ``model``: once an opponent has made a move the greedy policy could not have
     #: made, the model is dropped for the rest of the game (the search runs as with
