@@ -699,7 +699,7 @@ class IsmctsV1Bot(IsmctsBot):
 #: The options of ``ismcts-v1`` (any other option as the AI's).
 V1_CONFIG = IsmctsConfig(
     solver=0, infer=False, compiled=False, model=False, replies=0, reply_width=0,
-    reply_greedy=0.0, adapt=False, width=5,
+    reply_greedy=0.0, adapt=False, drop=False, width=5,
 )
 
 

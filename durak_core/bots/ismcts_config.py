@@ -114,7 +114,7 @@ class IsmctsConfig:
     #: made, the model is dropped for the rest of the game (the search runs as with
     #: ``model`` 0: every opponent move searched).  Against greedy it never strays, so
     #: the model stays all game; with ``trust``, no replies are searched until then.
-    drop: bool = False
+    drop: bool = True
     #: Deal the hidden cards by what the opponents' play revealed (card weights,
     #: :mod:`durak_core.bots.inference`); off: uniformly.
     infer: bool = True

@@ -138,6 +138,7 @@ def test_a_helper_gets_every_search_option_of_the_bot_and_its_share_of_the_budge
     bot.choose(game.observation(seat), game.legal_actions(seat))
     assert len(sent) == 2 and len({t.seed for t in sent}) == 2
     assert all(
-        t.config == bot.config.replace(iterations=4, workers=1, adapt=False) for t in sent
+        t.config == bot.config.replace(iterations=4, workers=1, adapt=False, drop=False)
+        for t in sent
     )
     assert bot.helper_failures == 2 and bot.history[-1] >= 10  # their shares ran here

@@ -63,7 +63,7 @@ def test_against_a_greedy_opponent_no_reply_is_searched() -> None:
     """Every search of a game against greedy grows no opponent node with ``trust``;
     without it the same games do (so the count can fail)."""
     for seed in range(2):
-        trusting = Watched(seed=seed, iterations=80, trust=1)
+        trusting = Watched(seed=seed, iterations=80, trust=1, drop=0)
         play_game(Game.new(Rules(), seed=seed), [trusting, GreedyBot()])
         assert trusting.searches and not any(strayed for strayed, _ in trusting.searches)
         assert all(nodes == 0 for _, nodes in trusting.searches)
@@ -79,7 +79,7 @@ def test_once_the_opponent_strays_the_replies_are_searched_again() -> None:
     could not have made, and searches the replies from then on."""
     caught = 0
     for seed in range(3):
-        bot = Watched(seed=seed, iterations=80, trust=1)
+        bot = Watched(seed=seed, iterations=80, trust=1, drop=0)
         play_game(Game.new(Rules(), seed=seed), [RandomBot(seed=seed), bot])
         flags = [strayed for strayed, _ in bot.searches]
         # Once caught, caught for the rest of the game.
@@ -130,7 +130,8 @@ class Dropping(Watched):
 
 
 def test_drop_is_an_option_that_is_checked() -> None:
-    assert IsmctsConfig().drop is False
+    assert IsmctsConfig().drop is True  # on by default (docs/ai.md)
+    assert IsmctsConfig(drop=0).drop is False
     assert IsmctsConfig(trust=1, drop=1).drop is True
     with pytest.raises(ValueError, match="drop must be 0 or 1, not 2"):
         IsmctsConfig(drop=2)
@@ -151,7 +152,7 @@ def test_with_drop_the_model_goes_once_the_opponent_strays() -> None:
         if any(flags):
             caught += 1
             assert sum(nodes for strayed, nodes in bot.searches if strayed) > 0
-        trusting = Watched(seed=seed, iterations=80, trust=1)
+        trusting = Watched(seed=seed, iterations=80, trust=1, drop=0)
         play_game(Game.new(Rules(), seed=seed), [RandomBot(seed=seed), trusting])
         assert trusting._walk.model is True  # trust alone keeps the model
     assert caught >= 2
@@ -166,7 +167,7 @@ def test_with_drop_the_model_goes_once_the_opponent_strays() -> None:
     # And against greedy it plays as the AI without it, move for move.
     logs = [play_game(Game.new(Rules(), seed=seed), [IsmctsBot(seed=seed, iterations=40,
                                                                **options), GreedyBot()]).log
-            for seed in range(2) for options in ({"drop": 1}, {})]
+            for seed in range(2) for options in ({"drop": 1}, {"drop": 0})]
     assert logs[0] == logs[1] and logs[2] == logs[3]
 
 
