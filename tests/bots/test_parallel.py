@@ -8,6 +8,7 @@ import pytest
 from durak_core import Game, Rules
 from durak_core.bots import GreedyBot, IsmctsBot, make_bot, parallel, play_game
 from durak_core.bots.ismcts import HelperTask, run_task
+from tests.bots.unstarted import unstarted_pool
 
 
 def _position() -> tuple[Game, int]:
@@ -119,23 +120,12 @@ def test_a_helper_gets_every_search_option_of_the_bot_and_its_share_of_the_budge
 ) -> None:
     """The helpers search with the bot's own options (a new option cannot be forgotten
     there: the config goes whole), on their share of the budget, in one process."""
-    sent: list[HelperTask] = []
-
-    class Unstarted:
-        """A pool that takes the tasks and runs none (their share then runs here)."""
-
-        def send(self, job: object, tasks: list[HelperTask]) -> int:
-            sent.extend(tasks)
-            return 0
-
-        def collect(self, sent: int, timeout: float) -> list[object]:
-            return []
-
-    monkeypatch.setattr(parallel, "pool", lambda size: Unstarted())
+    pool = unstarted_pool(monkeypatch)
     bot = IsmctsBot(seed=3, iterations=10, c=0.4, reply_greedy=0.25, near=2, workers=3)
     game, seat = _position()
     bot.start(seat, game.rules)
     bot.choose(game.observation(seat), game.legal_actions(seat))
+    (sent,) = pool.sent
     assert len(sent) == 2 and len({t.seed for t in sent}) == 2
     assert all(
         t.config == bot.config.replace(iterations=4, workers=1, adapt=False, drop=False)

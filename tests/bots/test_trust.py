@@ -17,11 +17,11 @@ from durak_core.bots import (
     IsmctsConfig,
     RandomBot,
     make_bot,
-    parallel,
     play_game,
 )
-from durak_core.bots.ismcts import V2_CONFIG, HelperTask
+from durak_core.bots.ismcts import V2_CONFIG
 from durak_core.tree import Node
+from tests.bots.unstarted import unstarted_pool
 
 
 def opponent_nodes(node: Node, seat: int) -> int:
@@ -176,19 +176,7 @@ def test_helpers_search_without_the_model_once_it_is_dropped(
 ) -> None:
     """A helper has not seen the game: it is told the search's model, and searches
     without it once the opponent has strayed."""
-    sent: list[list[HelperTask]] = []
-
-    class Unstarted:
-        """A pool that takes the tasks and runs none (their share then runs here)."""
-
-        def send(self, job: object, tasks: list[HelperTask]) -> int:
-            sent.append(tasks)
-            return 0
-
-        def collect(self, sent: int, timeout: float) -> list[object]:
-            return []
-
-    monkeypatch.setattr(parallel, "pool", lambda size: Unstarted())
+    sent = unstarted_pool(monkeypatch).sent
     bot = Dropping(seed=1, iterations=40, workers=2)
     play_game(Game.new(Rules(), seed=1), [bot, RandomBot(seed=1)])
     assert any(not model for model in bot.models) and len(sent) == len(bot.models)
