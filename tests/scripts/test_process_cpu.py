@@ -1,0 +1,78 @@
+"""benchmarks/process_cpu.py: the CPU time of every process a command starts, read from
+Linux's process accounting (root only; skipped elsewhere)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPT = REPO / "benchmarks" / "process_cpu.py"
+sys.path.insert(0, str(REPO / "benchmarks"))
+import process_cpu  # noqa: E402
+
+#: The command starts a child that starts a grandchild in a session of its own and ends;
+#: the grandchild spends about 0.4 s of CPU time and ends before the command, which
+#: never waits for it (``time`` would miss it).  The command waits for its end by its
+#: process entry (gone, or a zombie for init to reap), with a deadline.
+BURN = """
+import os, subprocess, sys, time
+spin = "import time\\nt = time.process_time()\\nwhile time.process_time() - t < 0.4: pass"
+spawn = ("import subprocess, sys; print(subprocess.Popen([sys.executable, '-c', %r],"
+         " start_new_session=True).pid)" % spin)
+pid = int(subprocess.run([sys.executable, "-c", spawn], capture_output=True, text=True,
+                         check=True).stdout)
+deadline = time.monotonic() + 30
+while time.monotonic() < deadline:
+    try:
+        state = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        break
+    if state == "Z":
+        break
+    time.sleep(0.01)
+"""
+
+
+def test_a_record_is_read_as_the_kernel_writes_it() -> None:
+    """Name, begin time and user + system time in ticks of 1/100 s, with comp_t's
+    base-8 exponent (5000 ticks need one: 625 << 3)."""
+    record = process_cpu.RECORD.pack(0, 3, 0, 0, 0, 0, 42, 1, 1_800_000_000, 1.5,
+                                     (1 << 13) | 625, 30, 0, 0, 0, 0, 0, 0, b"chromium\0")
+    assert process_cpu.records(record * 2) == [("chromium", 1_800_000_000, 50.3)] * 2
+    with pytest.raises(SystemExit, match="version 3"):
+        process_cpu.records(process_cpu.RECORD.pack(0, 2, *[0] * 7, 0.0, *[0] * 8, b"x"))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or os.geteuid() != 0,
+                    reason="process accounting needs root on Linux")
+def test_it_counts_a_process_that_ends_outside_the_command() -> None:
+    run = subprocess.run([sys.executable, str(SCRIPT), "--", sys.executable, "-c", BURN],
+                         capture_output=True, text=True, timeout=60, check=False)
+    if "acct() failed" in run.stderr:
+        pytest.skip(run.stderr.strip())
+    assert run.returncode == 0, run.stderr
+    head = re.match(r"exit status 0; wall [\d.]+ s; CPU ([\d.]+) s in (\d+) processes",
+                    run.stdout)
+    assert head, run.stdout
+    names = {m[2]: float(m[1]) for m in re.finditer(r"^\s+([\d.]+) s\s+\d+  (\S+)$",
+                                                   run.stdout, re.M)}
+    python = Path(sys.executable).name[:15]
+    assert names.get(python, 0) >= 0.3, run.stdout  # the grandchild's 0.4 s counted
+    assert float(head[1]) >= 0.3
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or os.geteuid() != 0,
+                    reason="process accounting needs root on Linux")
+def test_the_commands_exit_status_is_its_own() -> None:
+    run = subprocess.run([sys.executable, str(SCRIPT), "--", sys.executable, "-c",
+                          "raise SystemExit(3)"],
+                         capture_output=True, text=True, timeout=60, check=False)
+    if "acct() failed" in run.stderr:
+        pytest.skip(run.stderr.strip())
+    assert run.returncode == 3 and run.stdout.startswith("exit status 3;"), run.stdout
