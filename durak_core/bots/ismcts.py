@@ -175,7 +175,7 @@ class IsmctsBot(Bot):
 
     def on_events(self, events: Sequence[Event]) -> None:
         config = self.config
-        if config.infer or config.adapt or config.trust or config.drop or config.particles:
+        if config.infer or config.watches_style or config.particles:
             self._pending.extend(events)
 
     def choose(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
@@ -356,7 +356,7 @@ class IsmctsBot(Bot):
             if self._inference is None:
                 self._inference = Inference(view.players, seat, int(view.trump_suit))
             self._inference.observe(self._pending)
-        if self.config.adapt or self.config.trust or self.config.drop:
+        if self.config.watches_style:
             if self._style is None:
                 transfers = view.rules.variant == "perevodnoy"
                 self._style = GreedyCheck(view.players, seat, int(view.trump_suit), transfers)
@@ -396,7 +396,7 @@ class IsmctsBot(Bot):
 
     def _reply_greedy(self) -> float:
         """``reply_greedy`` for this search: 0 once an opponent strayed from the model
-        (``adapt``, and ``trust`` too, which watches for it)."""
+        (``adapt``; ``trust`` and ``drop`` watch for it too, see ``watches_style``)."""
         if self._strayed():
             return 0.0
         return self.config.reply_greedy

@@ -244,6 +244,13 @@ class IsmctsConfig:
             return DEFAULT_MS
         return self.ms
 
+    @property
+    def watches_style(self) -> bool:
+        """Whether the search watches for an opponent's move the greedy policy could not
+        have made (:mod:`durak_core.bots.style`): ``adapt``, ``trust`` and ``drop`` act on
+        it."""
+        return self.adapt or self.trust or self.drop
+
     def replace(self, **changes: Any) -> IsmctsConfig:
         """A copy with ``changes`` (checked like a new one)."""
         return dataclasses.replace(self, **changes)
