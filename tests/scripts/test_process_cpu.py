@@ -49,13 +49,23 @@ def test_a_record_is_read_as_the_kernel_writes_it() -> None:
         process_cpu.records(process_cpu.RECORD.pack(0, 2, *[0] * 7, 0.0, *[0] * 8, b"x"))
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux") or os.geteuid() != 0,
-                    reason="process accounting needs root on Linux")
-def test_it_counts_a_process_that_ends_outside_the_command() -> None:
-    run = subprocess.run([sys.executable, str(SCRIPT), "--", sys.executable, "-c", BURN],
+#: Process accounting is the kernel's, and only root may switch it.
+needs_root = pytest.mark.skipif(not sys.platform.startswith("linux") or os.geteuid() != 0,
+                                reason="process accounting needs root on Linux")
+
+
+def run_counted(*command: str) -> subprocess.CompletedProcess[str]:
+    """The script run on ``command``; skips the test where the kernel refuses acct()."""
+    run = subprocess.run([sys.executable, str(SCRIPT), "--", *command],
                          capture_output=True, text=True, timeout=60, check=False)
     if "acct() failed" in run.stderr:
         pytest.skip(run.stderr.strip())
+    return run
+
+
+@needs_root
+def test_it_counts_a_process_that_ends_outside_the_command() -> None:
+    run = run_counted(sys.executable, "-c", BURN)
     assert run.returncode == 0, run.stderr
     head = re.match(r"exit status 0; wall [\d.]+ s; CPU ([\d.]+) s in (\d+) processes",
                     run.stdout)
@@ -67,12 +77,7 @@ def test_it_counts_a_process_that_ends_outside_the_command() -> None:
     assert float(head[1]) >= 0.3
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux") or os.geteuid() != 0,
-                    reason="process accounting needs root on Linux")
+@needs_root
 def test_the_commands_exit_status_is_its_own() -> None:
-    run = subprocess.run([sys.executable, str(SCRIPT), "--", sys.executable, "-c",
-                          "raise SystemExit(3)"],
-                         capture_output=True, text=True, timeout=60, check=False)
-    if "acct() failed" in run.stderr:
-        pytest.skip(run.stderr.strip())
+    run = run_counted(sys.executable, "-c", "raise SystemExit(3)")
     assert run.returncode == 3 and run.stdout.startswith("exit status 3;"), run.stdout
