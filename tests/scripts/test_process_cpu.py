@@ -19,7 +19,10 @@ import process_cpu  # noqa: E402
 #: The command starts a child that starts a grandchild in a session of its own and ends;
 #: the grandchild spends about 0.4 s of CPU time and ends before the command, which
 #: never waits for it (``time`` would miss it).  The command waits for its end by its
-#: process entry (gone, or a zombie for init to reap), with a deadline.
+#: process entry (gone, or a zombie for init to reap), with a deadline.  Three Python
+#: processes in all, each with a record of its own.  (The kernel counts CPU time by the
+#: clock's ticks, which on a loaded machine can fall well short of what a process
+#: measured itself: a run of the test command recorded 0.2 s in all for these three.)
 BURN = """
 import os, subprocess, sys, time
 spin = "import time\\nt = time.process_time()\\nwhile time.process_time() - t < 0.4: pass"
@@ -70,11 +73,12 @@ def test_it_counts_a_process_that_ends_outside_the_command() -> None:
     head = re.match(r"exit status 0; wall [\d.]+ s; CPU ([\d.]+) s in (\d+) processes",
                     run.stdout)
     assert head, run.stdout
-    names = {m[2]: float(m[1]) for m in re.finditer(r"^\s+([\d.]+) s\s+\d+  (\S+)$",
-                                                   run.stdout, re.M)}
+    names = {m[3]: (float(m[1]), int(m[2]))
+             for m in re.finditer(r"^\s+([\d.]+) s\s+(\d+)  (\S+)$", run.stdout, re.M)}
     python = Path(sys.executable).name[:15]
-    assert names.get(python, 0) >= 0.3, run.stdout  # the grandchild's 0.4 s counted
-    assert float(head[1]) >= 0.3
+    cpu, processes = names.get(python, (0.0, 0))
+    assert processes >= 3, run.stdout  # the grandchild counted with its parents
+    assert cpu > 0 and float(head[1]) >= cpu, run.stdout
 
 
 @needs_root
