@@ -1,0 +1,57 @@
+"""benchmarks/suite_cpu.py: the test command's CPU time by test file, a test's own and
+that of the processes it waited for, each put down to the file that spent it."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "suite_cpu.py"
+
+SPIN = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3: pass\n"
+
+OWN = f"""
+def test_spins_here():
+{''.join('    ' + line + chr(10) for line in SPIN.splitlines())}
+"""
+
+WAITED = f"""
+import subprocess, sys
+
+def test_runs_a_spinning_command():
+    subprocess.run([sys.executable, "-c", {SPIN!r}], check=True)
+
+def test_does_nothing():
+    pass
+"""
+
+
+def test_each_file_gets_its_own_cpu_time_and_its_commands(tmp_path: Path) -> None:
+    (tmp_path / "test_own.py").write_text(OWN)
+    (tmp_path / "test_waited.py").write_text(WAITED)
+    run = subprocess.run([sys.executable, str(SCRIPT), "--", "-q", "-p", "no:cacheprovider",
+                          str(tmp_path)], capture_output=True, text=True, timeout=120,
+                         check=False, cwd=tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "3 passed" in run.stdout
+    rows = {Path(m[5]).name: [float(m[i]) for i in range(1, 5)] for m in re.finditer(
+        r"^\s+([\d.]+) s\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)  (\S+)$", run.stdout, re.M)}
+    assert set(rows) == {"test_own.py", "test_waited.py"}, run.stdout
+    total, own, waited, _ = rows["test_own.py"]
+    assert own >= 0.25 and waited < 0.1, run.stdout
+    assert abs(total - own - waited) < 0.15, run.stdout  # each printed to a tenth
+    total, own, waited, _ = rows["test_waited.py"]
+    assert waited >= 0.25 and own < 0.25, run.stdout
+    # The dearer file first.
+    assert list(rows) == sorted(rows, key=lambda name: -rows[name][0])
+
+
+def test_pytests_exit_status_is_passed_on(tmp_path: Path) -> None:
+    (tmp_path / "test_fails.py").write_text("def test_fails():\n    assert False\n")
+    run = subprocess.run([sys.executable, str(SCRIPT), "--", "-q", "-p", "no:cacheprovider",
+                          str(tmp_path)], capture_output=True, text=True, timeout=120,
+                         check=False, cwd=tmp_path)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "pytest exit status 1" in run.stdout
