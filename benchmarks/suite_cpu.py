@@ -109,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
         # More than the cores could give in the file's own time: processes begun before.
         mark = " *" if waited_s > wall_s * (cores or 1) + 0.5 else ""
         carried = carried or bool(mark)
-        print(f"{own_s + waited_s:10.1f} s {own_s:7.1f} {waited_s:7.1f} {wall_s:7.1f}  {name}{mark}")
+        print(f"{own_s + waited_s:10.1f} s {own_s:7.1f} {waited_s:7.1f} {wall_s:7.1f}  "
+              f"{name}{mark}")
     if carried:
         print(f"* waited for more CPU time than {cores} cores give in the file's own wall time: "
               "processes begun before it (a browser or server kept for the run) ended there")
