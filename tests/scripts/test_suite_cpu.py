@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "suite_cpu.py"
 
 SPIN = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3: pass\n"
@@ -55,3 +57,52 @@ def test_pytests_exit_status_is_passed_on(tmp_path: Path) -> None:
                          check=False, cwd=tmp_path)
     assert run.returncode == 1, run.stdout + run.stderr
     assert "pytest exit status 1" in run.stdout
+
+
+#: A process begun in one file and waited for in another, once it has ended: the second
+#: file's test takes no time of its own, yet is given the process's CPU time, so its row
+#: is marked as carrying work begun before it.
+LONG_SPIN = SPIN.replace("0.3", "1.2")
+START = f"""
+import subprocess, sys, time
+import conftest
+
+def test_starts_a_spinning_process():
+    conftest.SPINNER.append(subprocess.Popen([sys.executable, "-c", {LONG_SPIN!r}]))
+
+def test_sees_it_end_without_waiting_for_it():
+    pid = conftest.SPINNER[0].pid
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        state = open(f"/proc/{{pid}}/stat").read().rsplit(")", 1)[1].split()[0]
+        if state == "Z":
+            break
+        time.sleep(0.01)
+    assert state == "Z"
+"""
+
+REAP = """
+import conftest
+
+def test_waits_for_it():
+    assert conftest.SPINNER[0].wait() == 0
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads a state in /proc")
+def test_a_process_waited_for_after_its_end_marks_the_file_it_ended_in(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "conftest.py").write_text("SPINNER = []\n")
+    (tmp_path / "test_1_start.py").write_text(START)
+    (tmp_path / "test_2_reap.py").write_text(REAP)
+    run = subprocess.run([sys.executable, str(SCRIPT), "--", "-q", "-p", "no:cacheprovider",
+                          str(tmp_path)], capture_output=True, text=True, timeout=120,
+                         check=False, cwd=tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    lines = {line.split()[-2] if line.endswith(" *") else line.split()[-1]: line
+             for line in run.stdout.splitlines() if "test_" in line and " s " in line}
+    reap = next(line for name, line in lines.items() if name.endswith("test_2_reap.py"))
+    start = next(line for name, line in lines.items() if name.endswith("test_1_start.py"))
+    assert reap.endswith(" *") and not start.endswith(" *"), run.stdout
+    assert "processes begun before it" in run.stdout
