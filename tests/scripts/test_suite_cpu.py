@@ -30,21 +30,33 @@ def test_does_nothing():
 """
 
 
+def run_on(folder: Path) -> subprocess.CompletedProcess[str]:
+    """The script run on the tests in ``folder``."""
+    return subprocess.run([sys.executable, str(SCRIPT), "--", "-q", "-p", "no:cacheprovider",
+                           str(folder)], capture_output=True, text=True, timeout=120,
+                          check=False, cwd=folder)
+
+
+def rows_of(stdout: str) -> dict[str, tuple[float, float, float, float, bool]]:
+    """Each listed file's total, own, waited and wall seconds and whether it is marked,
+    by file name, in the order printed."""
+    return {Path(m[5]).name: (float(m[1]), float(m[2]), float(m[3]), float(m[4]), bool(m[6]))
+            for m in re.finditer(r"^\s+([\d.]+) s\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)  (\S+)( \*)?$",
+                                 stdout, re.M)}
+
+
 def test_each_file_gets_its_own_cpu_time_and_its_commands(tmp_path: Path) -> None:
     (tmp_path / "test_own.py").write_text(OWN)
     (tmp_path / "test_waited.py").write_text(WAITED)
-    run = subprocess.run([sys.executable, str(SCRIPT), "--", "-q", "-p", "no:cacheprovider",
-                          str(tmp_path)], capture_output=True, text=True, timeout=120,
-                         check=False, cwd=tmp_path)
+    run = run_on(tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "3 passed" in run.stdout
-    rows = {Path(m[5]).name: [float(m[i]) for i in range(1, 5)] for m in re.finditer(
-        r"^\s+([\d.]+) s\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)  (\S+)$", run.stdout, re.M)}
+    rows = rows_of(run.stdout)
     assert set(rows) == {"test_own.py", "test_waited.py"}, run.stdout
-    total, own, waited, _ = rows["test_own.py"]
+    total, own, waited, _, _ = rows["test_own.py"]
     assert own >= 0.25 and waited < 0.1, run.stdout
     assert abs(total - own - waited) < 0.15, run.stdout  # each printed to a tenth
-    total, own, waited, _ = rows["test_waited.py"]
+    total, own, waited, _, _ = rows["test_waited.py"]
     assert waited >= 0.25 and own < 0.25, run.stdout
     # The dearer file first.
     assert list(rows) == sorted(rows, key=lambda name: -rows[name][0])
@@ -52,9 +64,7 @@ def test_each_file_gets_its_own_cpu_time_and_its_commands(tmp_path: Path) -> Non
 
 def test_pytests_exit_status_is_passed_on(tmp_path: Path) -> None:
     (tmp_path / "test_fails.py").write_text("def test_fails():\n    assert False\n")
-    run = subprocess.run([sys.executable, str(SCRIPT), "--", "-q", "-p", "no:cacheprovider",
-                          str(tmp_path)], capture_output=True, text=True, timeout=120,
-                         check=False, cwd=tmp_path)
+    run = run_on(tmp_path)
     assert run.returncode == 1, run.stdout + run.stderr
     assert "pytest exit status 1" in run.stdout
 
@@ -96,13 +106,8 @@ def test_a_process_waited_for_after_its_end_marks_the_file_it_ended_in(
     (tmp_path / "conftest.py").write_text("SPINNER = []\n")
     (tmp_path / "test_1_start.py").write_text(START)
     (tmp_path / "test_2_reap.py").write_text(REAP)
-    run = subprocess.run([sys.executable, str(SCRIPT), "--", "-q", "-p", "no:cacheprovider",
-                          str(tmp_path)], capture_output=True, text=True, timeout=120,
-                         check=False, cwd=tmp_path)
+    run = run_on(tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
-    lines = {line.split()[-2] if line.endswith(" *") else line.split()[-1]: line
-             for line in run.stdout.splitlines() if "test_" in line and " s " in line}
-    reap = next(line for name, line in lines.items() if name.endswith("test_2_reap.py"))
-    start = next(line for name, line in lines.items() if name.endswith("test_1_start.py"))
-    assert reap.endswith(" *") and not start.endswith(" *"), run.stdout
+    rows = rows_of(run.stdout)
+    assert rows["test_2_reap.py"][4] and not rows["test_1_start.py"][4], run.stdout
     assert "processes begun before it" in run.stdout
